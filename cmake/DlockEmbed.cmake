@@ -1,0 +1,12 @@
+# Writes OUT, a C++ file defining one `extern const char* const` per Lua script
+# in INPUTS (a ;-list), named dlock::lua::<file stem>, so scripts live as .lua
+# files in the tree and are compiled in.
+set(body "// Generated from src/lua/*.lua by cmake/DlockEmbed.cmake. Do not edit.\n#include \"lua_scripts.hpp\"\n\nnamespace dlock::lua {\n")
+foreach(input IN LISTS INPUTS)
+  get_filename_component(stem "${input}" NAME_WE)
+  file(READ "${input}" text)
+  string(APPEND body "const char* const ${stem} = R\"dlocklua(${text})dlocklua\";\n")
+endforeach()
+string(APPEND body "}  // namespace dlock::lua\n")
+file(WRITE "${OUT}.tmp" "${body}")
+file(COPY_FILE "${OUT}.tmp" "${OUT}" ONLY_IF_DIFFERENT)

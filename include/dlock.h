@@ -1,0 +1,245 @@
+/*
+ * dlock: distributed, reentrant, fenced locks on Redis.
+ *
+ * This is the library's only public header. It is C99 and C++ compatible and
+ * exposes opaque handles only. Conventions:
+ *
+ * - Every fallible function returns an int status: DLOCK_OK (0), the outcome
+ *   DLOCK_NOT_ACQUIRED (1), or a negative DLOCK_E_* error. After an error,
+ *   dlock_last_error() describes it for the calling thread.
+ * - What a function hands out through an `out` pointer belongs to the caller
+ *   and is freed with the matching *_free function; every *_free accepts NULL.
+ * - Handles are thread-safe. Times are milliseconds.
+ * - Ownership of a lock is per (client, owner). By default the owner is the
+ *   calling OS thread (dlock_thread_owner()); the *_owner variants take an
+ *   explicit owner id for tasks that are not OS threads (Java virtual threads,
+ *   Python asyncio tasks, work handed between threads).
+ */
+#ifndef DLOCK_H
+#define DLOCK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(_WIN32)
+#define DLOCK_API
+#elif defined(__GNUC__)
+#define DLOCK_API __attribute__((visibility("default")))
+#else
+#define DLOCK_API
+#endif
+
+/* ---- Status codes: values are fixed and never renumbered. ---- */
+
+#define DLOCK_OK 0
+/** A bounded wait (or a single attempt) ran out: an outcome, not an error. */
+#define DLOCK_NOT_ACQUIRED 1
+/** An argument is NULL, empty, too long, malformed or out of range. */
+#define DLOCK_E_INVALID (-1)
+/** Redis unreachable, an I/O error, or a command timeout. */
+#define DLOCK_E_CONNECTION (-2)
+/** The caller does not hold the lock it tried to release. */
+#define DLOCK_E_NOT_OWNER (-3)
+/** The caller held the lock but its lease ran out or it was taken. */
+#define DLOCK_E_LOST (-4)
+/** Redis answered something unexpected, e.g. WRONGTYPE for the lock key. */
+#define DLOCK_E_PROTOCOL (-5)
+/** Redis refused the credentials, or requires some. */
+#define DLOCK_E_AUTH (-6)
+/** A blocking acquire was cut short by dlock_cancel_trigger(). */
+#define DLOCK_E_INTERRUPTED (-7)
+/** The client was closed. */
+#define DLOCK_E_CLOSED (-8)
+/** Memory could not be allocated. */
+#define DLOCK_E_NOMEM (-9)
+/** The operation is not supported by this build or this server. */
+#define DLOCK_E_UNSUPPORTED (-10)
+
+/** Longest accepted lock name, in bytes. */
+#define DLOCK_NAME_MAX 1024
+
+/* ---- Library ---- */
+
+/** The library version, "MAJOR.MINOR.PATCH". Static storage. */
+DLOCK_API const char *dlock_version(void);
+
+/** Static text naming a status code ("unknown status" for other values). */
+DLOCK_API const char *dlock_strerror(int status);
+
+/**
+ * A message describing the calling thread's last failing call. Never NULL
+ * (empty when there was none). Valid until the thread's next dlock call.
+ */
+DLOCK_API const char *dlock_last_error(void);
+
+/**
+ * The owner id the calling OS thread uses by default. Unique within the
+ * process for the process's lifetime (ids are not reused when threads end).
+ * Default ids have bit 63 set; explicit owner ids should leave it clear.
+ */
+DLOCK_API uint64_t dlock_thread_owner(void);
+
+/* ---- Client ---- */
+
+typedef struct dlock_client dlock_client;
+
+/**
+ * Client options. Always initialise with dlock_client_options_init(), then
+ * change fields: the library reads only the first `size` bytes, so a program
+ * built against an older header keeps working. Query options in the URL
+ * (same names, e.g. ?command_timeout_ms=500) override these fields.
+ */
+typedef struct dlock_client_options {
+  size_t size;                 /**< sizeof(dlock_client_options), set by _init */
+  int64_t connect_timeout_ms;  /**< TCP/Unix connect timeout; default 2000 */
+  int64_t command_timeout_ms;  /**< one command, retries on fresh connections
+                                    included; default 3000 */
+  int64_t watchdog_timeout_ms; /**< lease kept alive by the watchdog for
+                                    acquires with lease_ms == -1; renewed every
+                                    third of it; default 30000 */
+  int32_t pool_size;           /**< most pooled command connections; default 8 */
+} dlock_client_options;
+
+/** Fills `opts` with the defaults and sets opts->size. NULL is a no-op. */
+DLOCK_API void dlock_client_options_init(dlock_client_options *opts);
+
+/**
+ * Opens a client. `url` is one of
+ *   redis://[user[:password]@]host[:port][/db][?options]
+ *   unix:///path/to/redis.sock[?db=N&options]
+ * (`rediss://` returns DLOCK_E_UNSUPPORTED in builds without TLS). `opts`
+ * may be NULL for the defaults. The connection is checked (and AUTH/SELECT
+ * run) before this returns. On success *out is the caller's, closed with
+ * dlock_client_close().
+ *
+ * DLOCK_E_INVALID: NULL url/out, malformed url or option.
+ * DLOCK_E_CONNECTION: Redis unreachable. DLOCK_E_AUTH: credentials refused.
+ */
+DLOCK_API int dlock_client_open(const char *url, const dlock_client_options *opts,
+                                dlock_client **out);
+
+/**
+ * Closes a client: stops its background threads, releases the locks it still
+ * holds, wakes its waiters with DLOCK_E_CLOSED, and frees it. Lock handles made
+ * from it stay valid to free; other calls on them return DLOCK_E_CLOSED.
+ * NULL is a no-op.
+ */
+DLOCK_API void dlock_client_close(dlock_client *client);
+
+/* ---- Cancellation ---- */
+
+/**
+ * A cancel token cuts a blocking acquire short from another thread: the
+ * acquire returns DLOCK_E_INTERRUPTED within a few milliseconds. A token stays
+ * triggered until reset, so a trigger that arrives before the wait starts is
+ * not lost.
+ */
+typedef struct dlock_cancel dlock_cancel;
+
+DLOCK_API int dlock_cancel_new(dlock_cancel **out);
+/** Thread-safe. DLOCK_E_INVALID for NULL. */
+DLOCK_API int dlock_cancel_trigger(dlock_cancel *cancel);
+/** Clears the triggered state. DLOCK_E_INVALID for NULL. */
+DLOCK_API int dlock_cancel_reset(dlock_cancel *cancel);
+/** Frees a token no acquire is using any more. NULL is a no-op. */
+DLOCK_API void dlock_cancel_free(dlock_cancel *cancel);
+
+/* ---- Locks ---- */
+
+typedef struct dlock_lock dlock_lock;
+
+/**
+ * Makes a handle on the reentrant lock `name` (1 to DLOCK_NAME_MAX bytes; a
+ * name containing '{' must contain a non-empty hash tag such as "job{42}" so
+ * that every key of the lock lands in one cluster slot). Makes no round trip.
+ * Handles on the same name from one client share their holds.
+ */
+DLOCK_API int dlock_lock_new(dlock_client *client, const char *name, dlock_lock **out);
+
+/**
+ * Frees a handle. Holds still taken through it are released first (one round
+ * trip each), so nothing keeps renewing a lock that no one can release.
+ * NULL is a no-op.
+ */
+DLOCK_API void dlock_lock_free(dlock_lock *lock);
+
+/** The handle's lock name. Static for the handle's lifetime; NULL for NULL. */
+DLOCK_API const char *dlock_lock_name(const dlock_lock *lock);
+
+/**
+ * Acquires the lock for the calling thread.
+ *
+ * wait_ms: 0 one attempt, -1 wait forever, > 0 wait at most that long.
+ * lease_ms: -1 lease kept alive by the client's watchdog until release,
+ *           > 0 fixed lease, never renewed.
+ * token_out (may be NULL): the fencing token of the hold. Tokens strictly
+ * increase over successive grants of a name, across processes, languages and
+ * server restarts; a re-entrant acquire returns the token of the hold it
+ * re-enters and makes no round trip.
+ *
+ * DLOCK_OK held; DLOCK_NOT_ACQUIRED the wait ran out; DLOCK_E_CONNECTION
+ * Redis could not be reached; DLOCK_E_PROTOCOL the key is not a lock (left
+ * untouched); DLOCK_E_INTERRUPTED; DLOCK_E_CLOSED; DLOCK_E_INVALID.
+ * A waiter never polls: it sleeps until a release message, or until the
+ * holder's lease runs out, whichever is first.
+ */
+DLOCK_API int dlock_lock_acquire(dlock_lock *lock, int64_t wait_ms, int64_t lease_ms,
+                                 uint64_t *token_out);
+
+/**
+ * As dlock_lock_acquire, for an explicit owner, cut short by `cancel`
+ * (may be NULL).
+ */
+DLOCK_API int dlock_lock_acquire_owner(dlock_lock *lock, uint64_t owner, int64_t wait_ms,
+                                       int64_t lease_ms, dlock_cancel *cancel,
+                                       uint64_t *token_out);
+
+/**
+ * Releases one hold of the calling thread; the outermost release deletes the
+ * key and wakes a waiter. DLOCK_E_NOT_OWNER when the caller holds nothing
+ * (nothing is touched); DLOCK_E_LOST when its hold had been lost (the hold is
+ * forgotten; another owner's hold is never touched).
+ */
+DLOCK_API int dlock_lock_release(dlock_lock *lock);
+DLOCK_API int dlock_lock_release_owner(dlock_lock *lock, uint64_t owner);
+
+/**
+ * Deletes the lock whoever holds it and wakes a waiter. The former holder
+ * learns of it as a lost lock. *out-less: DLOCK_OK whether or not it was held.
+ */
+DLOCK_API int dlock_lock_force_release(dlock_lock *lock);
+
+/** *out = 1 when anyone holds the lock (one round trip). */
+DLOCK_API int dlock_lock_is_locked(dlock_lock *lock, int *out);
+/** *out = 1 when the calling thread holds it and it is not known lost. */
+DLOCK_API int dlock_lock_is_held(dlock_lock *lock, int *out);
+DLOCK_API int dlock_lock_is_held_owner(dlock_lock *lock, uint64_t owner, int *out);
+/** *out = the caller's number of re-entries (0 when not held). */
+DLOCK_API int dlock_lock_hold_count(dlock_lock *lock, int *out);
+DLOCK_API int dlock_lock_hold_count_owner(dlock_lock *lock, uint64_t owner, int *out);
+/** The fencing token of the caller's current hold; DLOCK_E_NOT_OWNER if none. */
+DLOCK_API int dlock_lock_fencing_token(dlock_lock *lock, uint64_t *out);
+DLOCK_API int dlock_lock_fencing_token_owner(dlock_lock *lock, uint64_t owner, uint64_t *out);
+/** Remaining lease of whoever holds it, in ms; -2 when not locked, -1 no expiry. */
+DLOCK_API int dlock_lock_ttl(dlock_lock *lock, int64_t *ms_out);
+
+/**
+ * Called once when a hold taken through this handle is lost: a renewal found
+ * the key gone or owned by someone else, or the lease ran out before a renewal
+ * succeeded. Runs on the client's watchdog thread: it must not block for long
+ * and must not call dlock functions on this client that wait.
+ */
+typedef void (*dlock_lost_fn)(const char *name, uint64_t owner, uint64_t token, void *ctx);
+
+/** Sets (or clears, with fn NULL) the handle's lost-lock callback. */
+DLOCK_API int dlock_lock_set_lost_callback(dlock_lock *lock, dlock_lost_fn fn, void *ctx);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* DLOCK_H */

@@ -1,0 +1,121 @@
+#include "connection.hpp"
+
+#include <hiredis/hiredis.h>
+
+#include "error.hpp"
+
+namespace dlock {
+namespace {
+
+timeval to_timeval(int64_t ms) {
+  timeval tv{};
+  tv.tv_sec = static_cast<time_t>(ms / 1000);
+  tv.tv_usec = static_cast<suseconds_t>((ms % 1000) * 1000);
+  return tv;
+}
+
+void free_context(redisContext* context) { redisFree(context); }
+
+redisContext* connect(const ClientConfig& config) {
+  const timeval timeout = to_timeval(config.connect_timeout_ms);
+  if (config.transport == ClientConfig::Transport::unix_socket) {
+    return redisConnectUnixWithTimeout(config.socket_path.c_str(), timeout);
+  }
+  return redisConnectWithTimeout(config.host.c_str(), config.port, timeout);
+}
+
+struct ArgvBuffers {
+  std::vector<const char*> pointers;
+  std::vector<size_t> lengths;
+  explicit ArgvBuffers(const Argv& argv) {
+    pointers.reserve(argv.size());
+    lengths.reserve(argv.size());
+    for (std::string_view arg : argv) {
+      pointers.push_back(arg.data());
+      lengths.push_back(arg.size());
+    }
+  }
+};
+
+}  // namespace
+
+void ReplyDeleter::operator()(redisReply* reply) const noexcept { freeReplyObject(reply); }
+
+Connection::Connection(const ClientConfig& config)
+    : context_(connect(config), free_context), where_(config.describe()) {
+  if (!context_ || context_->err != 0) {
+    broken_ = true;
+    throw_context_error(context_.get(), "connect", where_);
+  }
+  if (redisSetTimeout(context_.get(), to_timeval(config.command_timeout_ms)) != REDIS_OK) {
+    fail("set timeout");
+  }
+  if (config.transport == ClientConfig::Transport::tcp) {
+    redisEnableKeepAlive(context_.get());
+  }
+  if (!config.password.empty()) {
+    Reply reply = config.user.empty() ? command({"AUTH", config.password})
+                                      : command({"AUTH", config.user, config.password});
+    throw_if_error_reply(reply.get(), "AUTH on " + where_);
+  }
+  if (config.db != 0) {
+    const std::string db = std::to_string(config.db);
+    Reply reply = command({"SELECT", db});
+    throw_if_error_reply(reply.get(), "SELECT " + db + " on " + where_);
+  }
+}
+
+Connection::~Connection() = default;
+
+void Connection::fail(const std::string& what) {
+  broken_ = true;
+  throw_context_error(context_.get(), what, where_);
+}
+
+Reply Connection::command(const Argv& argv) {
+  append(argv);
+  return read_reply();
+}
+
+void Connection::append(const Argv& argv) {
+  ArgvBuffers buffers(argv);  // hiredis 0.14 takes a non-const array
+  if (redisAppendCommandArgv(context_.get(), static_cast<int>(argv.size()),
+                             buffers.pointers.data(), buffers.lengths.data()) != REDIS_OK) {
+    fail(std::string(argv.front()));
+  }
+}
+
+Reply Connection::read_reply() {
+  void* reply = nullptr;
+  if (redisGetReply(context_.get(), &reply) != REDIS_OK || reply == nullptr) {
+    fail("read reply");
+  }
+  return Reply(static_cast<redisReply*>(reply));
+}
+
+void Connection::flush() {
+  int done = 0;
+  while (done == 0) {
+    if (redisBufferWrite(context_.get(), &done) != REDIS_OK) {
+      fail("write");
+    }
+  }
+}
+
+void Connection::read_socket() {
+  if (redisBufferRead(context_.get()) != REDIS_OK) {
+    fail("read");
+  }
+}
+
+Reply Connection::next_buffered_reply() {
+  void* reply = nullptr;
+  if (redisGetReplyFromReader(context_.get(), &reply) != REDIS_OK) {
+    fail("parse reply");
+  }
+  return Reply(static_cast<redisReply*>(reply));
+}
+
+int Connection::fd() const { return context_->fd; }
+
+}  // namespace dlock

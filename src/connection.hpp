@@ -1,0 +1,60 @@
+// One blocking hiredis connection, authenticated and on its database, with
+// RAII ownership of the context and of every reply.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "url.hpp"
+
+struct redisContext;
+struct redisReply;
+
+namespace dlock {
+
+struct ReplyDeleter {
+  void operator()(redisReply* reply) const noexcept;
+};
+using Reply = std::unique_ptr<redisReply, ReplyDeleter>;
+
+using Argv = std::vector<std::string_view>;
+
+class Connection {
+ public:
+  // Connects, then runs AUTH and SELECT as the config says. Throws
+  // ConnectionError, AuthError or ProtocolError.
+  explicit Connection(const ClientConfig& config);
+  ~Connection();
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  // Sends one command and reads its reply (which may be an error reply).
+  // Throws ConnectionError on I/O failure or timeout; the connection is then
+  // broken and must be dropped.
+  Reply command(const Argv& argv);
+
+  // Pipelining: queue commands, then read their replies in order.
+  void append(const Argv& argv);
+  Reply read_reply();
+
+  // Event-loop use (the subscriber): send what append() queued without
+  // waiting for replies; read once from a socket that poll() found readable;
+  // take the next whole reply already read (nullptr when there is none).
+  void flush();
+  void read_socket();
+  Reply next_buffered_reply();
+  int fd() const;
+
+  bool broken() const { return broken_; }
+
+ private:
+  [[noreturn]] void fail(const std::string& what);
+
+  std::unique_ptr<redisContext, void (*)(redisContext*)> context_;
+  std::string where_;
+  bool broken_ = false;
+};
+
+}  // namespace dlock

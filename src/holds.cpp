@@ -1,0 +1,139 @@
+#include "holds.hpp"
+
+#include <algorithm>
+
+#include "error.hpp"
+
+namespace dlock {
+namespace {
+
+LostNotice notice_for(const Hold& hold) {
+  return {hold.on_lost, hold.keys->name, hold.owner, hold.token};
+}
+
+}  // namespace
+
+std::optional<Hold> Holds::find(const std::string& name, uint64_t owner) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto it = holds_.find({name, owner});
+  if (it == holds_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::optional<uint64_t> Holds::reenter(const std::string& name, uint64_t owner) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto it = holds_.find({name, owner});
+  if (it == holds_.end()) return std::nullopt;
+  if (it->second.lost) {
+    throw LostError("acquire: this owner's hold on '" + name +
+                    "' was lost; release it before acquiring again");
+  }
+  ++it->second.count;
+  return it->second.token;
+}
+
+void Holds::insert(Hold hold) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  Key key{hold.keys->name, hold.owner};
+  holds_[std::move(key)] = std::move(hold);
+}
+
+std::optional<Hold> Holds::leave(const std::string& name, uint64_t owner) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto it = holds_.find({name, owner});
+  if (it == holds_.end()) return std::nullopt;
+  Hold before = it->second;
+  if (--it->second.count == 0) holds_.erase(it);
+  return before;
+}
+
+void Holds::erase(const std::string& name, uint64_t owner) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  holds_.erase({name, owner});
+}
+
+std::vector<Hold> Holds::take_all() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<Hold> all;
+  for (auto& entry : holds_) all.push_back(std::move(entry.second));
+  holds_.clear();
+  return all;
+}
+
+std::vector<Hold> Holds::taken_through(const void* handle) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<Hold> taken;
+  for (auto it = holds_.begin(); it != holds_.end();) {
+    if (it->second.taken_through == handle) {
+      taken.push_back(std::move(it->second));
+      it = holds_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  return taken;
+}
+
+std::vector<Hold> Holds::due_for_renewal(Clock::time_point horizon) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<Hold> due;
+  for (const auto& [key, hold] : holds_) {
+    if (hold.watchdog && !hold.lost && hold.renew_at <= horizon) due.push_back(hold);
+  }
+  return due;
+}
+
+std::vector<LostNotice> Holds::expire(Clock::time_point now) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<LostNotice> notices;
+  for (auto& [key, hold] : holds_) {
+    if (!hold.lost && hold.valid_until <= now) {
+      hold.lost = true;
+      notices.push_back(notice_for(hold));
+    }
+  }
+  return notices;
+}
+
+Clock::time_point Holds::next_deadline(Clock::time_point fallback) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  Clock::time_point next = fallback;
+  for (const auto& [key, hold] : holds_) {
+    if (hold.lost) continue;
+    next = std::min(next, hold.valid_until);
+    if (hold.watchdog) next = std::min(next, hold.renew_at);
+  }
+  return next;
+}
+
+Hold* Holds::find_grant(const Hold& hold) {
+  const auto it = holds_.find({hold.keys->name, hold.owner});
+  if (it == holds_.end() || it->second.grant_id != hold.grant_id) return nullptr;
+  return &it->second;
+}
+
+std::optional<LostNotice> Holds::renewed(const Hold& hold, bool still_owned, Clock::time_point sent_at) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  Hold* current = find_grant(hold);
+  if (current == nullptr || current->lost) return std::nullopt;  // released meanwhile
+  if (!still_owned) {
+    current->lost = true;
+    return notice_for(*current);
+  }
+  const auto lease = std::chrono::milliseconds(current->lease_ms);
+  current->valid_until = std::max(current->valid_until, sent_at + lease);
+  current->renew_at = sent_at + lease / 3;
+  return std::nullopt;
+}
+
+void Holds::retry_renewal_at(const Hold& hold, Clock::time_point when) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (Hold* current = find_grant(hold)) current->renew_at = when;
+}
+
+bool Holds::empty() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return holds_.empty();
+}
+
+}  // namespace dlock

@@ -1,0 +1,23 @@
+// The Redis names derived from a lock name, in Redisson's layout.
+#pragma once
+
+#include <string>
+
+namespace dlock {
+
+struct LockKeys {
+  // Throws InvalidArgument unless `name` is 1..DLOCK_NAME_MAX bytes and, when
+  // it contains '{', has a non-empty hash tag.
+  explicit LockKeys(std::string name);
+
+  std::string name;     // the lock hash itself
+  std::string channel;  // redisson_lock__channel:{name}
+  std::string counter;  // redisson_lock_token:{name}
+  std::string latch;    // prefix of per-request release latches
+
+  // Redisson's prefixName(): "<prefix>:{<name>}", or "<prefix>:<name>" when
+  // the name already carries a hash tag.
+  static std::string prefixed(const char* prefix, const std::string& name);
+};
+
+}  // namespace dlock
