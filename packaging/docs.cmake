@@ -1,0 +1,17 @@
+# Each package carries /usr/share/doc/<package>/{copyright,changelog.gz}, as
+# Debian policy asks of every binary package.
+find_program(GZIP_EXECUTABLE gzip REQUIRED)
+string(TIMESTAMP DLOCK_CHANGELOG_DATE "%a, %d %b %Y %H:%M:%S +0000" UTC)
+configure_file(changelog.in ${CMAKE_CURRENT_BINARY_DIR}/changelog @ONLY)
+add_custom_command(OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/changelog.gz
+  COMMAND ${GZIP_EXECUTABLE} -9nkf ${CMAKE_CURRENT_BINARY_DIR}/changelog
+  DEPENDS ${CMAKE_CURRENT_BINARY_DIR}/changelog)
+add_custom_target(dlock_package_docs ALL DEPENDS ${CMAKE_CURRENT_BINARY_DIR}/changelog.gz)
+
+foreach(component_package IN ITEMS runtime:libdlock${DLOCK_ABI_VERSION} dev:libdlock-dev tools:dlock-tools)
+  string(REPLACE ":" ";" pair ${component_package})
+  list(GET pair 0 component)
+  list(GET pair 1 package)
+  install(FILES copyright ${CMAKE_CURRENT_BINARY_DIR}/changelog.gz
+    DESTINATION ${CMAKE_INSTALL_DATAROOTDIR}/doc/${package} COMPONENT ${component})
+endforeach()
