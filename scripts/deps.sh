@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs what building and testing dlock needs on Debian 12, skipping
+# what is already there. Usage: scripts/deps.sh [core|all]
+set -euo pipefail
+
+core=(cmake ninja-build g++ pkg-config libhiredis-dev redis-server libgtest-dev python3)
+all=("${core[@]}" swig default-jdk-headless maven python3-venv rpm lintian file dpkg-dev)
+
+wanted=("${core[@]}")
+[[ "${1:-core}" == all ]] && wanted=("${all[@]}")
+
+missing=()
+for package in "${wanted[@]}"; do
+  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+# A JDK and Maven installed outside apt (as on some images) will do.
+if [[ " ${missing[*]} " == *" default-jdk-headless "* ]] && command -v javac >/dev/null; then
+  missing=("${missing[@]/default-jdk-headless}")
+fi
+if [[ " ${missing[*]} " == *" maven "* ]] && command -v mvn >/dev/null; then
+  missing=("${missing[@]/maven}")
+fi
+read -r -a missing <<<"${missing[*]}"
+if ((${#missing[@]})); then
+  sudo=""
+  [[ $(id -u) -eq 0 ]] || sudo=sudo
+  echo "Installing: ${missing[*]}"
+  $sudo apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+# Debian starts a redis-server service on port 6379 when installing it; the
+# tests never use it (they start their own servers on free ports).
