@@ -1,0 +1,45 @@
+"""dlock: distributed, reentrant, fenced locks on Redis.
+
+    import dlock
+
+    with dlock.Client("redis://localhost:6379") as client:
+        with client.lock("orders:42") as lock:
+            write(lock.fencing_token)
+"""
+
+from dlock._dlock import version as _version
+from dlock.client import Client
+from dlock.errors import (
+    AcquireInterruptedError,
+    AuthenticationError,
+    ClientClosedError,
+    ConnectionError,
+    DlockError,
+    InvalidArgumentError,
+    LockLostError,
+    LockNotOwnedError,
+    LockTimeoutError,
+    OutOfMemoryError,
+    ProtocolError,
+    UnsupportedError,
+)
+from dlock.lock import Lock
+
+__version__ = _version()
+
+__all__ = [
+    "AcquireInterruptedError",
+    "AuthenticationError",
+    "Client",
+    "ClientClosedError",
+    "ConnectionError",
+    "DlockError",
+    "InvalidArgumentError",
+    "Lock",
+    "LockLostError",
+    "LockNotOwnedError",
+    "LockTimeoutError",
+    "OutOfMemoryError",
+    "ProtocolError",
+    "UnsupportedError",
+]

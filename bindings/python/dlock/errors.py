@@ -1,0 +1,88 @@
+"""dlock's exceptions, and the one table from the C library's status codes to them.
+
+Each class also inherits the builtin a Python program already catches for that kind of
+failure, so ``except ConnectionError`` or ``except ValueError`` keep working.
+"""
+
+from __future__ import annotations
+
+import builtins
+
+from dlock import _dlock
+
+
+class DlockError(Exception):
+    """Base of every dlock error; ``status`` is the C library's status code."""
+
+    status: int
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class InvalidArgumentError(DlockError, ValueError):
+    """An argument is empty, too long, malformed or out of range."""
+
+
+class ConnectionError(DlockError, builtins.ConnectionError):
+    """Redis could not be reached, an I/O error, or a command timed out."""
+
+
+class AuthenticationError(ConnectionError):
+    """Redis refused the credentials, or requires some."""
+
+
+class LockNotOwnedError(DlockError, RuntimeError):
+    """The caller released (or asked about) a lock it does not hold, as threading does."""
+
+
+class LockLostError(DlockError, RuntimeError):
+    """The caller held the lock, but its lease ran out or someone took it."""
+
+
+class ProtocolError(DlockError):
+    """Redis answered something unexpected, e.g. the lock's key is not a lock."""
+
+
+class AcquireInterruptedError(DlockError):
+    """A blocking acquire was cancelled."""
+
+
+class ClientClosedError(DlockError, RuntimeError):
+    """The client was closed."""
+
+
+class OutOfMemoryError(DlockError, MemoryError):
+    """The library could not allocate memory."""
+
+
+class UnsupportedError(DlockError, NotImplementedError):
+    """Not supported by this build or this server (e.g. ``rediss://`` without TLS)."""
+
+
+class LockTimeoutError(DlockError, TimeoutError):
+    """``with lock:`` gave up after the lock's ``timeout``."""
+
+
+_BY_STATUS: dict[int, type[DlockError]] = {
+    _dlock.E_INVALID: InvalidArgumentError,
+    _dlock.E_CONNECTION: ConnectionError,
+    _dlock.E_NOT_OWNER: LockNotOwnedError,
+    _dlock.E_LOST: LockLostError,
+    _dlock.E_PROTOCOL: ProtocolError,
+    _dlock.E_AUTH: AuthenticationError,
+    _dlock.E_INTERRUPTED: AcquireInterruptedError,
+    _dlock.E_CLOSED: ClientClosedError,
+    _dlock.E_NOMEM: OutOfMemoryError,
+    _dlock.E_UNSUPPORTED: UnsupportedError,
+    _dlock.NOT_ACQUIRED: LockTimeoutError,
+}
+
+
+def error_for_status(status: int, message: str) -> DlockError:
+    """The exception for a status code; the native module raises what this returns."""
+    return _BY_STATUS.get(status, DlockError)(message, status)
+
+
+_dlock.set_error_factory(error_for_status)

@@ -1,0 +1,70 @@
+"""Blocking waits that Ctrl-C and asyncio task cancellation can abandon cleanly.
+
+Python runs signal handlers only in the main thread, between bytecodes, so a native wait
+there would hold Ctrl-C back until it ended. The native wait runs in a thread of its own
+instead while the caller waits interruptibly; when the caller gives up, the wait is
+cancelled and, if it won the race, the hold it took is released again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import threading
+from typing import Optional
+
+from dlock import _dlock
+from dlock.errors import DlockError
+
+
+class _NativeWait:
+    def __init__(self, native: _dlock.Lock, owner: int, wait_ms: int, lease_ms: int) -> None:
+        self._native = native
+        self._owner = owner
+        self._cancel = _dlock.Cancel()
+        self.future: concurrent.futures.Future[Optional[int]] = concurrent.futures.Future()
+        # A thread per wait, not a pool: a queued wait would not be waiting at all.
+        threading.Thread(
+            target=self._run, args=(wait_ms, lease_ms), name="dlock-wait", daemon=True
+        ).start()
+
+    def _run(self, wait_ms: int, lease_ms: int) -> None:
+        self.future.set_running_or_notify_cancel()
+        try:
+            token = self._native.acquire(self._owner, wait_ms, lease_ms, self._cancel)
+        except BaseException as error:
+            self.future.set_exception(error)
+        else:
+            self.future.set_result(token)
+
+    def abandon(self) -> None:
+        self._cancel.trigger()
+        self.future.add_done_callback(self._release_if_granted)
+
+    def _release_if_granted(self, future: concurrent.futures.Future[Optional[int]]) -> None:
+        if future.exception() is None and future.result() is not None:
+            try:
+                self._native.release(self._owner)
+            except DlockError:
+                pass  # lost or closed meanwhile: nothing is left to release
+
+
+def wait_in_thread(native: _dlock.Lock, owner: int, wait_ms: int, lease_ms: int) -> bool:
+    if threading.current_thread() is not threading.main_thread():
+        # Signal handlers never run here, so nothing can interrupt the wait: wait in place.
+        return native.acquire(owner, wait_ms, lease_ms) is not None
+    wait = _NativeWait(native, owner, wait_ms, lease_ms)
+    try:
+        return wait.future.result() is not None
+    except BaseException:
+        wait.abandon()
+        raise
+
+
+async def wait_in_task(native: _dlock.Lock, owner: int, wait_ms: int, lease_ms: int) -> bool:
+    wait = _NativeWait(native, owner, wait_ms, lease_ms)
+    try:
+        return await asyncio.wrap_future(wait.future) is not None
+    except BaseException:
+        wait.abandon()
+        raise

@@ -1,0 +1,26 @@
+// The Python callable behind a lock's lost-lock callback. dlock calls it on
+// the client's watchdog thread, which is not a Python thread.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <cstdint>
+
+namespace dlock_python {
+
+class LostCallback {
+ public:
+  explicit LostCallback(pybind11::object function) : function_(std::move(function)) {}
+
+  // A dlock_lost_fn; `self` is a LostCallback.
+  static void call(const char* name, uint64_t owner, uint64_t token, void* self);
+
+  // True inside call() on this thread: dlock must not be asked there to wait
+  // for the watchdog thread, which is this thread.
+  static bool running_on_this_thread();
+
+ private:
+  pybind11::object function_;
+};
+
+}  // namespace dlock_python

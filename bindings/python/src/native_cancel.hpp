@@ -1,0 +1,28 @@
+// dlock_cancel as a Python object: cuts a blocking acquire short from
+// another thread (Ctrl-C in the waiting thread, asyncio task cancellation).
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include "dlock.h"
+
+namespace dlock_python {
+
+class NativeCancel {
+ public:
+  NativeCancel();
+  ~NativeCancel();
+  NativeCancel(const NativeCancel&) = delete;
+  NativeCancel& operator=(const NativeCancel&) = delete;
+
+  void trigger();
+  void reset();
+  dlock_cancel* get() const { return cancel_; }
+
+ private:
+  dlock_cancel* cancel_ = nullptr;
+};
+
+void bind_native_cancel(pybind11::module_& module);
+
+}  // namespace dlock_python

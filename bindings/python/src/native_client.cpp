@@ -1,0 +1,79 @@
+#include "native_client.hpp"
+
+#include <pybind11/stl.h>
+
+#include "lost_callback.hpp"
+#include "native_lock.hpp"
+#include "off_thread.hpp"
+#include "status.hpp"
+
+namespace py = pybind11;
+
+namespace dlock_python {
+
+NativeClient::NativeClient(const std::string& url, const NativeClientOptions& options) {
+  dlock_client_options native_options;
+  dlock_client_options_init(&native_options);
+  if (options.connect_timeout_ms) native_options.connect_timeout_ms = *options.connect_timeout_ms;
+  if (options.command_timeout_ms) native_options.command_timeout_ms = *options.command_timeout_ms;
+  if (options.watchdog_timeout_ms) {
+    native_options.watchdog_timeout_ms = *options.watchdog_timeout_ms;
+  }
+  if (options.pool_size) native_options.pool_size = *options.pool_size;
+  const char* native_url = c_string(url, "url");
+  int status;
+  {
+    py::gil_scoped_release nogil;
+    status = dlock_client_open(native_url, &native_options, &client_);
+  }
+  check_status(status);
+}
+
+NativeClient::~NativeClient() {
+  if (client_ == nullptr) return;
+  close_client_off_thread(client_);
+}
+
+void NativeClient::close() {
+  dlock_client* client = client_;
+  client_ = nullptr;
+  if (client == nullptr) return;
+  // Closing joins the watchdog thread, which is this one inside a callback.
+  if (LostCallback::running_on_this_thread()) {
+    close_client_off_thread(client);
+    return;
+  }
+  py::gil_scoped_release nogil;
+  dlock_client_close(client);
+}
+
+dlock_client* NativeClient::get() const {
+  if (client_ == nullptr) raise_status(DLOCK_E_CLOSED, "the client is closed");
+  return client_;
+}
+
+void bind_native_client(py::module_& module) {
+  py::class_<NativeClient>(module, "Client")
+      .def(py::init([](const std::string& url, std::optional<int64_t> connect_timeout_ms,
+                       std::optional<int64_t> command_timeout_ms,
+                       std::optional<int64_t> watchdog_timeout_ms,
+                       std::optional<int32_t> pool_size) {
+             return std::make_unique<NativeClient>(
+                 url, NativeClientOptions{connect_timeout_ms, command_timeout_ms,
+                                          watchdog_timeout_ms, pool_size});
+           }),
+           py::arg("url"), py::kw_only(), py::arg("connect_timeout_ms") = py::none(),
+           py::arg("command_timeout_ms") = py::none(),
+           py::arg("watchdog_timeout_ms") = py::none(), py::arg("pool_size") = py::none())
+      .def("close", &NativeClient::close)
+      .def_property_readonly("closed", &NativeClient::closed)
+      // A lock keeps its client object alive (not open: close() still closes).
+      .def(
+          "lock",
+          [](NativeClient& client, const std::string& name, py::object on_lost) {
+            return std::make_unique<NativeLock>(client, name, std::move(on_lost));
+          },
+          py::arg("name"), py::arg("on_lost") = py::none(), py::keep_alive<0, 1>());
+}
+
+}  // namespace dlock_python

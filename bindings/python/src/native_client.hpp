@@ -1,0 +1,41 @@
+// dlock_client as a Python object. close() is explicit and idempotent; a
+// client dropped open is closed off-thread, since closing releases its holds.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "dlock.h"
+
+namespace dlock_python {
+
+struct NativeClientOptions {
+  std::optional<int64_t> connect_timeout_ms;
+  std::optional<int64_t> command_timeout_ms;
+  std::optional<int64_t> watchdog_timeout_ms;
+  std::optional<int32_t> pool_size;
+};
+
+class NativeClient {
+ public:
+  NativeClient(const std::string& url, const NativeClientOptions& options);
+  ~NativeClient();
+  NativeClient(const NativeClient&) = delete;
+  NativeClient& operator=(const NativeClient&) = delete;
+
+  void close();
+  bool closed() const { return client_ == nullptr; }
+  // The open handle; raises the DLOCK_E_CLOSED error once closed. The GIL
+  // must be held: close() clears the handle under it before closing.
+  dlock_client* get() const;
+
+ private:
+  dlock_client* client_ = nullptr;
+};
+
+void bind_native_client(pybind11::module_& module);
+
+}  // namespace dlock_python

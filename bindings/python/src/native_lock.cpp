@@ -1,0 +1,119 @@
+#include "native_lock.hpp"
+
+#include "native_cancel.hpp"
+#include "native_client.hpp"
+#include "off_thread.hpp"
+#include "status.hpp"
+
+namespace py = pybind11;
+
+namespace dlock_python {
+
+namespace {
+
+// Runs a dlock call without the GIL: it may wait on the network, and on the
+// watchdog thread, which needs the GIL to deliver a lost-lock callback.
+template <typename Call>
+int without_gil(Call&& call) {
+  py::gil_scoped_release nogil;
+  return call();
+}
+
+}  // namespace
+
+NativeLock::NativeLock(NativeClient& client, const std::string& name, py::object on_lost) {
+  check_status(dlock_lock_new(client.get(), c_string(name, "name"), &lock_));
+  if (on_lost.is_none()) return;
+  on_lost_ = std::make_unique<LostCallback>(std::move(on_lost));
+  check_status(without_gil(
+      [&] { return dlock_lock_set_lost_callback(lock_, &LostCallback::call, on_lost_.get()); }));
+}
+
+NativeLock::~NativeLock() {
+  if (LostCallback::running_on_this_thread()) {
+    // Dropped by its own lost callback: dlock clears the callback when it frees
+    // the handle, waiting for the call in progress, which is this one. The
+    // callable stays alive for good rather than be destroyed mid-call.
+    free_lock_off_thread(lock_);
+    static_cast<void>(on_lost_.release());
+    return;
+  }
+  const bool holds_nothing = holds_.load() == 0;
+  py::gil_scoped_release nogil;
+  if (holds_nothing) {
+    dlock_lock_free(lock_);
+  } else {
+    dlock_lock_set_lost_callback(lock_, nullptr, nullptr);
+    free_lock_off_thread(lock_);
+  }
+}
+
+py::object NativeLock::acquire(uint64_t owner, int64_t wait_ms, int64_t lease_ms,
+                               NativeCancel* cancel) {
+  uint64_t token = 0;
+  dlock_cancel* native_cancel = cancel == nullptr ? nullptr : cancel->get();
+  const int status = without_gil([&] {
+    return dlock_lock_acquire_owner(lock_, owner, wait_ms, lease_ms, native_cancel, &token);
+  });
+  if (status == DLOCK_NOT_ACQUIRED) return py::none();
+  check_status(status);
+  holds_.fetch_add(1);
+  return py::int_(token);
+}
+
+void NativeLock::release(uint64_t owner) {
+  const int status = without_gil([&] { return dlock_lock_release_owner(lock_, owner); });
+  if (status == DLOCK_OK || status == DLOCK_E_LOST) holds_.fetch_sub(1);
+  check_status(status);
+}
+
+void NativeLock::force_release() {
+  check_status(without_gil([&] { return dlock_lock_force_release(lock_); }));
+}
+
+bool NativeLock::is_locked() {
+  int locked = 0;
+  check_status(without_gil([&] { return dlock_lock_is_locked(lock_, &locked); }));
+  return locked != 0;
+}
+
+bool NativeLock::is_held(uint64_t owner) {
+  int held = 0;
+  check_status(without_gil([&] { return dlock_lock_is_held_owner(lock_, owner, &held); }));
+  return held != 0;
+}
+
+int NativeLock::hold_count(uint64_t owner) {
+  int count = 0;
+  check_status(without_gil([&] { return dlock_lock_hold_count_owner(lock_, owner, &count); }));
+  return count;
+}
+
+uint64_t NativeLock::fencing_token(uint64_t owner) {
+  uint64_t token = 0;
+  check_status(
+      without_gil([&] { return dlock_lock_fencing_token_owner(lock_, owner, &token); }));
+  return token;
+}
+
+int64_t NativeLock::ttl_ms() {
+  int64_t ttl = 0;
+  check_status(without_gil([&] { return dlock_lock_ttl(lock_, &ttl); }));
+  return ttl;
+}
+
+void bind_native_lock(py::module_& module) {
+  py::class_<NativeLock>(module, "Lock")
+      .def_property_readonly("name", &NativeLock::name)
+      .def("acquire", &NativeLock::acquire, py::arg("owner"), py::arg("wait_ms"),
+           py::arg("lease_ms"), py::arg("cancel") = nullptr)
+      .def("release", &NativeLock::release, py::arg("owner"))
+      .def("force_release", &NativeLock::force_release)
+      .def("is_locked", &NativeLock::is_locked)
+      .def("is_held", &NativeLock::is_held, py::arg("owner"))
+      .def("hold_count", &NativeLock::hold_count, py::arg("owner"))
+      .def("fencing_token", &NativeLock::fencing_token, py::arg("owner"))
+      .def("ttl_ms", &NativeLock::ttl_ms);
+}
+
+}  // namespace dlock_python

@@ -1,0 +1,49 @@
+// dlock_lock as a Python object. Every method takes the owner explicitly:
+// the package decides whether the caller is a thread or an asyncio task.
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "dlock.h"
+#include "lost_callback.hpp"
+
+namespace dlock_python {
+
+class NativeClient;
+class NativeCancel;
+
+class NativeLock {
+ public:
+  NativeLock(NativeClient& client, const std::string& name, pybind11::object on_lost);
+  ~NativeLock();
+  NativeLock(const NativeLock&) = delete;
+  NativeLock& operator=(const NativeLock&) = delete;
+
+  std::string name() const { return dlock_lock_name(lock_); }
+  // The fencing token, or None when the wait ran out.
+  pybind11::object acquire(uint64_t owner, int64_t wait_ms, int64_t lease_ms,
+                           NativeCancel* cancel);
+  void release(uint64_t owner);
+  void force_release();
+  bool is_locked();
+  bool is_held(uint64_t owner);
+  int hold_count(uint64_t owner);
+  uint64_t fencing_token(uint64_t owner);
+  int64_t ttl_ms();
+
+ private:
+  dlock_lock* lock_ = nullptr;
+  std::unique_ptr<LostCallback> on_lost_;
+  // Grants minus releases through this handle: while positive, freeing the
+  // handle releases holds over the network, so it is done off-thread.
+  std::atomic<int> holds_{0};
+};
+
+void bind_native_lock(pybind11::module_& module);
+
+}  // namespace dlock_python
