@@ -77,8 +77,9 @@ uint64_t LockOps::record_grant(const AcquireRequest& request, const std::string&
   hold.renew_at = grant.sent_at + std::chrono::milliseconds(lease_ms / 3);
   hold.taken_through = request.handle;
   hold.on_lost = request.on_lost;
+  const Clock::time_point due = hold.watchdog ? hold.renew_at : hold.valid_until;
   core_.holds().insert(std::move(hold));
-  core_.watchdog().nudge();
+  core_.watchdog().nudge(due);
   return static_cast<uint64_t>(grant.value);
 }
 

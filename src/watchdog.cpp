@@ -26,12 +26,13 @@ Watchdog::Watchdog(ConnectionPool& pool, Holds& holds, const ClientConfig& confi
 
 Watchdog::~Watchdog() { stop(); }
 
-void Watchdog::nudge() {
+void Watchdog::nudge(Clock::time_point due) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (stopping_) return;
-    nudged_ = true;
     if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
+    if (due >= planned_wake_) return;
+    nudged_ = true;
   }
   wake_.notify_one();
 }
@@ -56,7 +57,9 @@ void Watchdog::run() {
     if (!due.empty()) renew(due);
     const Clock::time_point next = holds_.next_deadline(Clock::now() + idle_wait);
     lock.lock();
+    planned_wake_ = next;
     wake_.wait_until(lock, next, [&] { return stopping_ || nudged_; });
+    planned_wake_ = Clock::time_point::max();
   }
 }
 

@@ -23,8 +23,10 @@ class Watchdog {
   Watchdog(const Watchdog&) = delete;
   Watchdog& operator=(const Watchdog&) = delete;
 
-  // A hold was added: start the thread if needed and recompute its wake-up.
-  void nudge();
+  // A hold was added that needs attention at `due` (its renewal or its
+  // deadline): starts the thread if needed, and wakes it if it planned to
+  // sleep past `due`. Most grants need no wake-up at all.
+  void nudge(Clock::time_point due);
   void stop();
 
  private:
@@ -40,6 +42,7 @@ class Watchdog {
   std::mutex mutex_;
   std::condition_variable wake_;
   bool nudged_ = false;
+  Clock::time_point planned_wake_ = Clock::time_point::max();  // max: awake, every nudge counts
   bool stopping_ = false;
   std::thread thread_;
 };
