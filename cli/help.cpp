@@ -1,0 +1,44 @@
+#include "help.hpp"
+
+namespace dlock_cli {
+
+const char* const help_text = R"(Usage:
+  dlock run [options] NAME [--] COMMAND [ARGS...]
+  dlock status [--url URL] [--json] NAME
+  dlock release --force [--url URL] NAME
+  dlock --help | --version
+
+Distributed locks on Redis, like flock(1) across machines.
+
+dlock run acquires the lock NAME, runs COMMAND with DLOCK_NAME and
+DLOCK_FENCING_TOKEN in its environment while keeping the lease alive,
+forwards SIGINT, SIGTERM and SIGHUP to it, releases the lock and exits
+with COMMAND's status.
+  --url URL                 Redis to use (default $DLOCK_URL, else
+                            redis://127.0.0.1:6379)
+  --wait DUR                give up after waiting DUR for the lock
+                            (default: wait forever)
+  -n, --nonblock            do not wait: give up if the lock is held
+  -E, --conflict-exit-code N
+                            exit code when the lock is not taken (75)
+  --lease DUR               lease kept alive while COMMAND runs (30s):
+                            a crashed node's lock is free after it
+  --grace DUR               once the lock is lost, time between SIGTERM
+                            and SIGKILL to COMMAND (10s)
+  --hold-after-success DUR  once-per-period job: periods are DUR long,
+                            aligned to the Unix epoch; after COMMAND
+                            succeeds, keep the lock until the period ends
+                            (others skip it); on failure release at once
+  --max-attempts N          with --hold-after-success: give up once N
+                            attempts were made in the current period
+
+Durations: an integer and a unit, ms s m h d, possibly repeated: 500ms,
+30s, 5m, 1h, 1h30m.
+
+Exit codes: COMMAND's status (128+N when signal N ended it); 64 usage
+error; 69 Redis unreachable or failing; 70 internal error; 75 lock not
+acquired (see -E); 79 lock lost while COMMAND ran; 80 --max-attempts
+reached; 126 COMMAND not executable; 127 COMMAND not found.
+)";
+
+}  // namespace dlock_cli

@@ -1,0 +1,52 @@
+#include "lock_session.hpp"
+
+#include <cstdlib>
+
+#include "failure.hpp"
+
+namespace dlock_cli {
+
+void fail_with_status(int status, const std::string& doing, const std::string& detail_given) {
+  std::string detail = detail_given;
+  if (detail.empty()) detail = *dlock_last_error() ? dlock_last_error() : dlock_strerror(status);
+  switch (status) {
+    case DLOCK_E_INVALID:
+      throw usage_error(doing + ": " + detail);
+    case DLOCK_E_CONNECTION:
+    case DLOCK_E_AUTH:
+    case DLOCK_E_PROTOCOL:
+    case DLOCK_E_UNSUPPORTED:
+    case DLOCK_E_CLOSED:
+      throw Failure(exit_code::redis_unavailable, doing + ": " + detail);
+    default:
+      throw Failure(exit_code::internal, doing + ": " + detail);
+  }
+}
+
+LockSession::LockSession(const std::string& url, const std::string& name, int64_t watchdog_lease_ms)
+    : name_(name) {
+  dlock_client_options options;
+  dlock_client_options_init(&options);
+  if (watchdog_lease_ms > 0) options.watchdog_timeout_ms = watchdog_lease_ms;
+  int status = dlock_client_open(url.c_str(), &options, &client_);
+  if (status != DLOCK_OK) fail_with_status(status, "cannot connect to Redis");
+  status = dlock_lock_new(client_, name.c_str(), &lock_);
+  if (status != DLOCK_OK) {
+    dlock_client_close(client_);
+    fail_with_status(status, "lock name '" + name + "'");
+  }
+}
+
+LockSession::~LockSession() {
+  dlock_lock_free(lock_);
+  dlock_client_close(client_);
+}
+
+std::string resolve_url(const std::string& from_option) {
+  if (!from_option.empty()) return from_option;
+  const char* from_environment = std::getenv("DLOCK_URL");
+  if (from_environment && *from_environment) return from_environment;
+  return "redis://127.0.0.1:6379";
+}
+
+}  // namespace dlock_cli

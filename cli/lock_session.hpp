@@ -1,0 +1,37 @@
+// A dlock client and one lock handle on it, through the C ABI, closed on scope
+// exit; and the mapping from a dlock status to the command's exit code.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "dlock.h"
+
+namespace dlock_cli {
+
+// Throws a Failure for `status` (a dlock.h error), saying what was being done
+// and why: `detail`, by default dlock_last_error() of the calling thread.
+[[noreturn]] void fail_with_status(int status, const std::string& doing,
+                                   const std::string& detail = "");
+
+class LockSession {
+ public:
+  // watchdog_lease_ms: the lease the watchdog keeps alive; 0 for the default.
+  LockSession(const std::string& url, const std::string& name, int64_t watchdog_lease_ms = 0);
+  ~LockSession();
+  LockSession(const LockSession&) = delete;
+  LockSession& operator=(const LockSession&) = delete;
+
+  dlock_lock* lock() const { return lock_; }
+  const std::string& name() const { return name_; }
+
+ private:
+  std::string name_;
+  dlock_client* client_ = nullptr;
+  dlock_lock* lock_ = nullptr;
+};
+
+// The URL from --url, else $DLOCK_URL, else the local default.
+std::string resolve_url(const std::string& from_option);
+
+}  // namespace dlock_cli

@@ -1,0 +1,153 @@
+#include "run_command.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <memory>
+#include <optional>
+#include <random>
+
+#include "acquisition.hpp"
+#include "child_process.hpp"
+#include "exit_codes.hpp"
+#include "lock_session.hpp"
+#include "period_job.hpp"
+#include "run_options.hpp"
+
+namespace dlock_cli {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// An explicit owner id, random so that it also tells this process's hold
+// apart from every other one on the lock (keep_hold.lua matches it). Bit 63
+// stays clear, as dlock.h asks of explicit ids.
+uint64_t random_owner() {
+  std::random_device entropy;
+  const uint64_t high = entropy();
+  return ((high << 32) | entropy()) & ~(uint64_t{1} << 63);
+}
+
+void raise_lost_notice(const char*, uint64_t, uint64_t, void* notice) {
+  static_cast<Notice*>(notice)->raise();
+}
+
+void report_lost(const RunOptions& options) {
+  std::fprintf(stderr, "dlock: lost the lock '%s' while '%s' ran (its lease ran out or it was taken)\n",
+               options.name.c_str(), options.command[0].c_str());
+}
+
+struct Outcome {
+  int status;  // COMMAND's, as a shell reports it
+  bool lost;   // the lock was lost while it ran
+};
+
+// Runs COMMAND to its end: forwards signals sent to dlock, and once the lock
+// is lost stops it with SIGTERM, then SIGKILL after the grace period.
+Outcome supervise(ChildProcess& child, const RunOptions& options, SignalWaiter& signals,
+                  Notice& lost) {
+  Outcome outcome{0, false};
+  std::optional<Clock::time_point> kill_at;
+  for (;;) {
+    int64_t timeout_ms = -1;
+    if (kill_at) {
+      timeout_ms = std::max<int64_t>(
+          0, std::chrono::duration_cast<std::chrono::milliseconds>(*kill_at - Clock::now()).count());
+    }
+    const Wakeup wakeup = signals.wait(lost, timeout_ms);
+    if (wakeup.signal == SIGCHLD) {
+      if (const std::optional<int> status = child.reap()) {
+        outcome.status = *status;
+        return outcome;
+      }
+    } else if (wakeup.signal != 0 && !wakeup.from_terminal) {
+      child.signal(wakeup.signal);
+    }
+    if (wakeup.noticed && !outcome.lost) {
+      outcome.lost = true;
+      report_lost(options);
+      child.signal(SIGTERM);
+      kill_at = Clock::now() + std::chrono::milliseconds(options.grace_ms);
+    }
+    if (kill_at && Clock::now() >= *kill_at) {
+      child.signal(SIGKILL);
+      kill_at.reset();
+    }
+  }
+}
+
+// Ends the hold after COMMAND: kept until the period's end after a success in
+// a once-per-period job, released otherwise. Returns dlock's exit code.
+int finish(const LockSession& session, uint64_t owner, const RunOptions& options, PeriodJob* job,
+           const Outcome& outcome) {
+  dlock_lock_set_lost_callback(session.lock(), nullptr, nullptr);
+  if (outcome.lost) {
+    dlock_lock_release_owner(session.lock(), owner);
+    return exit_code::lock_lost;
+  }
+  if (job && outcome.status == 0) {
+    const PeriodJob::Kept kept = job->keep_until_period_end(owner);
+    if (kept == PeriodJob::Kept::hold_gone) {
+      report_lost(options);
+      dlock_lock_release_owner(session.lock(), owner);
+      return exit_code::lock_lost;
+    }
+    if (kept == PeriodJob::Kept::until_period_end) {
+      // The hold now belongs to no client: this only makes the client forget it.
+      dlock_lock_release_owner(session.lock(), owner);
+      return outcome.status;
+    }
+  }
+  const int released = dlock_lock_release_owner(session.lock(), owner);
+  if (released == DLOCK_E_LOST) {
+    report_lost(options);
+    return exit_code::lock_lost;
+  }
+  if (released != DLOCK_OK) fail_with_status(released, "releasing '" + options.name + "'");
+  return outcome.status;
+}
+
+}  // namespace
+
+int run_command(Arguments& args, SignalWaiter& signals) {
+  const RunOptions options = parse_run_options(args);
+  const std::string url = resolve_url(options.url);
+  const LockSession session(url, options.name, options.lease_ms);
+  std::unique_ptr<PeriodJob> job;
+  if (options.hold_after_success_ms > 0) {
+    job = std::make_unique<PeriodJob>(url, options.name, options.hold_after_success_ms);
+  }
+
+  Notice lost;
+  dlock_lock_set_lost_callback(session.lock(), raise_lost_notice, &lost);
+  const uint64_t owner = random_owner();
+  const Acquisition acquisition =
+      acquire_interruptibly(session.lock(), owner, options.wait_ms, signals);
+  if (acquisition.status == DLOCK_OK && acquisition.signal != 0) {
+    dlock_lock_release_owner(session.lock(), owner);
+  }
+  if (acquisition.signal != 0) return exit_code::signal_base + acquisition.signal;
+  if (acquisition.status == DLOCK_NOT_ACQUIRED) return options.conflict_exit_code;
+  if (acquisition.status != DLOCK_OK) {
+    fail_with_status(acquisition.status, "acquiring '" + options.name + "'", acquisition.error);
+  }
+
+  if (job && options.max_attempts > 0 && job->record_attempt(options.max_attempts) == 0) {
+    dlock_lock_release_owner(session.lock(), owner);
+    std::fprintf(stderr, "dlock: '%s' already had %lld attempts in this period; giving up\n",
+                 options.name.c_str(), static_cast<long long>(options.max_attempts));
+    return exit_code::max_attempts;
+  }
+
+  std::optional<ChildProcess> child;
+  try {
+    child.emplace(options.command, environment_for_command(options.name, acquisition.token),
+                  signals.signals());
+  } catch (...) {
+    dlock_lock_release_owner(session.lock(), owner);
+    throw;
+  }
+  const Outcome outcome = supervise(*child, options, signals, lost);
+  return finish(session, owner, options, job.get(), outcome);
+}
+
+}  // namespace dlock_cli

@@ -1,0 +1,139 @@
+"""dlock run's exit codes, environment and errors; status and release."""
+import json
+import os
+import stat
+import time
+import unittest
+
+from redis_server import DlockTestCase
+
+
+class ExitCodes(DlockTestCase):
+    def test_exits_with_the_commands_status(self):
+        self.assertEqual(self.dlock("run", "job", "--", "sh", "-c", "exit 3")[0], 3)
+        self.assertEqual(self.dlock("run", "job", "--", "true")[0], 0)
+        self.assertFalse(self.is_locked("job"), "released after the command")
+
+    def test_a_command_ended_by_a_signal_gives_128_plus_the_signal(self):
+        self.assertEqual(self.dlock("run", "job", "--", "sh", "-c", "kill -9 $$")[0], 128 + 9)
+
+    def test_the_command_sees_the_name_and_the_fencing_token(self):
+        code, out, _ = self.dlock("run", "job", "--", "sh", "-c",
+                                  'echo "$DLOCK_NAME $DLOCK_FENCING_TOKEN"')
+        self.assertEqual(code, 0)
+        name, token = out.split()
+        self.assertEqual(name, "job")
+        self.assertEqual(token, self.redis.cli("GET", "redisson_lock_token:{job}"))
+        _, out, _ = self.dlock("run", "job", "--", "sh", "-c", 'echo "$DLOCK_FENCING_TOKEN"')
+        self.assertGreater(int(out), int(token))
+
+    def test_a_held_lock_gives_the_conflict_exit_code(self):
+        holder = self.start_dlock("run", "job", "--", "sleep", "30")
+        self.wait_locked("job")
+        self.assertEqual(self.dlock("run", "-n", "job", "--", "true")[0], 75)
+        self.assertEqual(self.dlock("run", "--nonblock", "-E", "9", "job", "--", "true")[0], 9)
+        self.assertEqual(self.dlock("run", "--conflict-exit-code=0", "-n", "job", "--", "true")[0], 0)
+        started = time.monotonic()
+        self.assertEqual(self.dlock("run", "--wait", "300ms", "job", "--", "true")[0], 75)
+        self.assertGreaterEqual(time.monotonic() - started, 0.3)
+        holder.kill()
+
+    def test_a_waiting_run_starts_once_the_holder_is_done(self):
+        holder = self.start_dlock("run", "job", "--", "sleep", "0.5")
+        self.wait_locked("job")
+        code, out, _ = self.dlock("run", "--wait", "10s", "job", "--", "echo", "ran")
+        self.assertEqual((code, out), (0, "ran\n"))
+        self.assertEqual(holder.wait(timeout=10), 0)
+
+    def test_command_not_found_or_not_executable(self):
+        code, _, err = self.dlock("run", "job", "--", "/nonexistent/command")
+        self.assertEqual(code, 127)
+        self.assert_clean_error(err)
+        script = self.path("not-executable")
+        with open(script, "w") as f:
+            f.write("#!/bin/sh\n")
+        os.chmod(script, stat.S_IRUSR)
+        code, _, err = self.dlock("run", "job", "--", script)
+        self.assertEqual(code, 126)
+        self.assert_clean_error(err)
+        self.assertFalse(self.is_locked("job"))
+
+    def test_usage_errors_say_what_is_wrong(self):
+        cases = {
+            ("run", "--wait", "10", "job", "--", "true"): "has no unit",
+            ("run", "--wait", "5x", "job", "--", "true"): "unknown unit 'x'",
+            ("run", "--bogus", "job", "--", "true"): "unknown option '--bogus'",
+            ("run", "job"): "missing the COMMAND",
+            ("run",): "missing the lock NAME",
+            ("run", "--max-attempts", "2", "job", "--", "true"): "needs --hold-after-success",
+            ("run", "-E", "300", "job", "--", "true"): "not an integer from 0 to 255",
+            ("run", "--url", "http://x", "job", "--", "true"): "url",
+            ("run", "a{", "--", "true"): "hash tag",
+            ("release", "job"): "--force",
+            ("frobnicate",): "unknown command",
+            (): "missing a command",
+        }
+        for args, message in cases.items():
+            with self.subTest(args=args):
+                code, _, err = self.dlock(*args)
+                self.assertEqual(code, 64, err)
+                self.assert_clean_error(err)
+                self.assertIn(message, err)
+
+    def test_unreachable_redis(self):
+        self.env["DLOCK_URL"] = "redis://127.0.0.1:1"
+        code, _, err = self.dlock("run", "job", "--", "true")
+        self.assertEqual(code, 69)
+        self.assert_clean_error(err)
+
+    def test_help(self):
+        code, out, _ = self.dlock("--help")
+        self.assertEqual(code, 0)
+        self.assertIn("dlock run [options] NAME", out)
+        self.assertIn("Exit codes", out)
+
+
+class StatusAndRelease(DlockTestCase):
+    def test_status_of_a_held_lock(self):
+        holder = self.start_dlock("run", "job", "--", "sleep", "30")
+        self.wait_locked("job")
+        code, out, _ = self.dlock("status", "job", "--json")
+        self.assertEqual(code, 0)
+        status = json.loads(out)
+        self.assertTrue(status["locked"])
+        self.assertEqual(len(status["holders"]), 1)
+        self.assertEqual(status["holders"][0]["hold_count"], 1)
+        self.assertIn(status["holders"][0]["id"], self.redis.cli("HKEYS", "job"))
+        self.assertGreater(status["lease_remaining_ms"], 0)
+        self.assertEqual(str(status["last_fencing_token"]),
+                         self.redis.cli("GET", "redisson_lock_token:{job}"))
+        code, out, _ = self.dlock("status", "job")
+        self.assertEqual(code, 0)
+        self.assertIn("locked: yes", out)
+        holder.kill()
+
+    def test_status_of_a_free_lock(self):
+        code, out, _ = self.dlock("status", "--json", "never")
+        self.assertEqual(code, 0)
+        self.assertEqual(json.loads(out), {"name": "never", "locked": False, "holders": [],
+                                           "lease_remaining_ms": None,
+                                           "last_fencing_token": None})
+
+    def test_status_of_a_key_that_is_not_a_lock(self):
+        self.redis.cli("SET", "plain", "value")
+        code, _, err = self.dlock("status", "plain")
+        self.assertEqual(code, 69)
+        self.assertIn("not a lock", err)
+
+    def test_force_release_frees_the_lock_and_the_holder_learns_it(self):
+        holder = self.start_dlock("run", "--lease", "900ms", "job", "--", "sleep", "30")
+        self.wait_locked("job")
+        code, out, _ = self.dlock("release", "--force", "job")
+        self.assertEqual((code, out), (0, "released 'job'\n"))
+        self.assertFalse(self.is_locked("job"))
+        self.assertEqual(holder.wait(timeout=10), 79)
+        self.assertEqual(self.dlock("release", "--force", "job")[1], "'job' was not locked\n")
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,87 @@
+"""Signals sent to dlock reach COMMAND; a lost lock stops COMMAND."""
+import os
+import signal
+import time
+import unittest
+
+from redis_server import DlockTestCase, wait_until
+
+# Records the signal it gets in $1, then exits with 40 + the signal number.
+TRAPPING = """
+trap 'echo TERM > "$1"; exit 55' TERM
+trap 'echo INT > "$1"; exit 42' INT
+trap 'echo HUP > "$1"; exit 41' HUP
+echo ready > "$1.ready"
+while :; do sleep 0.05; done
+"""
+
+# Ignores SIGTERM: only SIGKILL ends it.
+STUBBORN = """
+trap '' TERM
+echo ready > "$1.ready"
+while :; do sleep 0.05; done
+"""
+
+
+class SignalForwarding(DlockTestCase):
+    def start_trapping(self, name, script=TRAPPING, *options):
+        marker = self.path("signal")
+        process = self.start_dlock("run", *options, name, "--", "sh", "-c", script, "sh", marker)
+        wait_until(lambda: os.path.exists(marker + ".ready"), what="the command to start")
+        return process, marker
+
+    def test_signals_are_forwarded_and_the_commands_status_returned(self):
+        for sig, name, code in ((signal.SIGTERM, "TERM", 55), (signal.SIGINT, "INT", 42),
+                                (signal.SIGHUP, "HUP", 41)):
+            with self.subTest(signal=name):
+                process, marker = self.start_trapping("job")
+                process.send_signal(sig)
+                self.assertEqual(process.wait(timeout=10), code)
+                with open(marker) as f:
+                    self.assertEqual(f.read().strip(), name)
+                self.assertFalse(self.is_locked("job"), "released after the command ended")
+                os.remove(marker + ".ready")
+
+    def test_a_signal_while_waiting_gives_up_the_wait(self):
+        holder = self.start_dlock("run", "job", "--", "sleep", "30")
+        self.wait_locked("job")
+        holder_field = self.redis.cli("HKEYS", "job")
+        waiter = self.start_dlock("run", "job", "--", "touch", self.path("ran"))
+        time.sleep(0.3)
+        self.assertIsNone(waiter.poll(), "still waiting for the lock")
+        started = time.monotonic()
+        waiter.send_signal(signal.SIGINT)
+        self.assertEqual(waiter.wait(timeout=5), 128 + signal.SIGINT)
+        self.assertLess(time.monotonic() - started, 2.0)
+        self.assertFalse(os.path.exists(self.path("ran")))
+        self.assertEqual(self.redis.cli("HKEYS", "job"), holder_field, "holder untouched")
+        holder.kill()
+
+
+class LostLock(DlockTestCase):
+    def test_taking_the_lease_away_stops_the_command(self):
+        marker = self.path("signal")
+        process = self.start_dlock("run", "--lease", "600ms", "job", "--", "sh", "-c", TRAPPING,
+                                   "sh", marker)
+        wait_until(lambda: os.path.exists(marker + ".ready"), what="the command to start")
+        self.redis.cli("DEL", "job")
+        self.assertEqual(process.wait(timeout=10), 79)
+        with open(marker) as f:
+            self.assertEqual(f.read().strip(), "TERM")
+        self.assertIn("lost the lock 'job'", process.stderr.read())
+
+    def test_a_command_that_ignores_sigterm_is_killed_after_the_grace_period(self):
+        marker = self.path("signal")
+        process = self.start_dlock("run", "--lease", "600ms", "--grace", "500ms", "job", "--",
+                                   "sh", "-c", STUBBORN, "sh", marker)
+        wait_until(lambda: os.path.exists(marker + ".ready"), what="the command to start")
+        # Another holder takes the lock once the lease is gone from under the first.
+        self.redis.cli("PEXPIRE", "job", "1")
+        self.assertEqual(self.dlock("run", "--wait", "5s", "job", "--", "true")[0], 0)
+        started = time.monotonic()
+        self.assertEqual(process.wait(timeout=10), 79)
+        self.assertLess(time.monotonic() - started, 5.0)
+
+
+if __name__ == "__main__":
+    unittest.main()
