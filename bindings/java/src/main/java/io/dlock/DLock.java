@@ -1,0 +1,206 @@
+package io.dlock;
+
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.Lock;
+
+/**
+ * A distributed, reentrant, fenced lock on Redis, owned by Java threads.
+ *
+ * <p>The lock uses Redisson's RLock layout, so a Redisson {@code RLock} of the
+ * same name excludes it and is excluded by it. The owner of a hold is the
+ * acquiring thread ({@link Thread#getId()}); holds are counted, and
+ * {@link #unlock()} by any other thread throws {@link IllegalMonitorStateException},
+ * as {@link java.util.concurrent.locks.ReentrantLock} does.
+ *
+ * <p>Leases: without a lease time the hold is kept alive by the client's
+ * watchdog until unlocked; with one, it ends after that time unless unlocked
+ * before. A lease time of -1 means the watchdog, as in Redisson.
+ *
+ * <p>Obtain one from {@link DLockClient#getLock(String)}; it is valid until the
+ * client is closed, after which every method throws {@link IllegalStateException}.
+ * Failures reaching Redis throw {@link DLockException}.
+ */
+public final class DLock implements Lock {
+  private static final long WATCHDOG_LEASE = -1;
+  private static final long WAIT_FOREVER = -1;
+
+  private final String name;
+  private final NativeLock handle;
+  private final HandleGuard guard;
+  private final LostListenerBridge lostBridge = new LostListenerBridge();
+  private boolean lostBridgeRegistered;
+
+  DLock(String name, NativeLock handle, HandleGuard guard) {
+    this.name = name;
+    this.handle = handle;
+    this.guard = guard;
+  }
+
+  public String getName() {
+    return name;
+  }
+
+  /** Waits for the lock, ignoring interrupts; the watchdog keeps the hold alive. */
+  @Override
+  public void lock() {
+    lock(WATCHDOG_LEASE, TimeUnit.MILLISECONDS);
+  }
+
+  /** Waits for the lock, ignoring interrupts; the hold ends after {@code leaseTime}. */
+  public void lock(long leaseTime, TimeUnit unit) {
+    long leaseMs = leaseMillis(leaseTime, unit);
+    long owner = currentOwner();
+    guard.run(() -> handle.acquire(owner, WAIT_FOREVER, leaseMs, null));
+  }
+
+  /** Waits for the lock until it is held or the thread is interrupted. */
+  @Override
+  public void lockInterruptibly() throws InterruptedException {
+    acquireInterruptibly(WAIT_FOREVER, WATCHDOG_LEASE);
+  }
+
+  /** One attempt, no waiting. */
+  @Override
+  public boolean tryLock() {
+    long owner = currentOwner();
+    return guard.call(() -> handle.acquire(owner, 0, WATCHDOG_LEASE, null));
+  }
+
+  /** Waits at most {@code time} (0 or less: one attempt). */
+  @Override
+  public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
+    return acquireInterruptibly(waitMillis(time, unit), WATCHDOG_LEASE);
+  }
+
+  /** Waits at most {@code waitTime}; the hold ends after {@code leaseTime} (-1: watchdog). */
+  public boolean tryLock(long waitTime, long leaseTime, TimeUnit unit)
+      throws InterruptedException {
+    return acquireInterruptibly(waitMillis(waitTime, unit), leaseMillis(leaseTime, unit));
+  }
+
+  /** {@link #lock()}, as a hold to close with try-with-resources. */
+  public LockHold acquire() {
+    lock();
+    return new LockHold(this, getFencingToken());
+  }
+
+  /** {@link #lock(long, TimeUnit)}, as a hold to close with try-with-resources. */
+  public LockHold acquire(long leaseTime, TimeUnit unit) {
+    lock(leaseTime, unit);
+    return new LockHold(this, getFencingToken());
+  }
+
+  /**
+   * Releases one hold of the calling thread; the last one frees the lock and
+   * wakes a waiter.
+   *
+   * @throws IllegalMonitorStateException when the calling thread holds nothing
+   * @throws LockLostException when its hold had been lost (the hold is forgotten;
+   *     the new holder's hold is untouched)
+   */
+  @Override
+  public void unlock() {
+    long owner = currentOwner();
+    guard.run(() -> handle.release(owner));
+  }
+
+  /** Frees the lock whoever holds it; the former holder learns of it as a lost hold. */
+  public void forceUnlock() {
+    guard.run(handle::forceRelease);
+  }
+
+  /** Whether anyone holds the lock (one round trip). */
+  public boolean isLocked() {
+    return guard.call(handle::isLocked);
+  }
+
+  /** Whether the calling thread holds the lock and it is not known to be lost. */
+  public boolean isHeldByCurrentThread() {
+    long owner = currentOwner();
+    return guard.call(() -> handle.isHeld(owner));
+  }
+
+  /** The calling thread's number of holds (0 when it holds none). */
+  public int getHoldCount() {
+    long owner = currentOwner();
+    return guard.call(() -> handle.holdCount(owner));
+  }
+
+  /** Remaining lease of whoever holds it, in ms; -2 when not locked, -1 without expiry. */
+  public long remainTimeToLive() {
+    return guard.call(handle::ttl);
+  }
+
+  /**
+   * The fencing token of the calling thread's current hold. Tokens strictly
+   * increase over successive grants of a name, across processes and languages
+   * (Redisson's RFencedLock included); re-entering returns the same token.
+   *
+   * @throws IllegalMonitorStateException when the calling thread holds nothing
+   */
+  public long getFencingToken() {
+    long owner = currentOwner();
+    return guard.call(() -> handle.fencingToken(owner));
+  }
+
+  /** Sets (or, with null, clears) the listener told when a hold of this lock is lost. */
+  public synchronized void setLostListener(LockLostListener listener) {
+    lostBridge.setListener(listener);
+    if (!lostBridgeRegistered && listener != null) {
+      guard.run(() -> handle.setLostCallback(lostBridge));
+      lostBridgeRegistered = true;
+    }
+  }
+
+  /** Conditions cannot be distributed this way. */
+  @Override
+  public Condition newCondition() {
+    throw new UnsupportedOperationException("DLock does not support conditions");
+  }
+
+  @Override
+  public String toString() {
+    return "DLock[" + name + "]";
+  }
+
+  /** Frees the native handle; the client calls it once no call is in flight. */
+  void free() {
+    handle.delete();
+    lostBridge.delete();
+  }
+
+  private boolean acquireInterruptibly(long waitMs, long leaseMs) throws InterruptedException {
+    if (Thread.interrupted()) {
+      throw new InterruptedException();
+    }
+    long owner = currentOwner();
+    if (waitMs == 0) {
+      return guard.call(() -> handle.acquire(owner, 0, leaseMs, null));
+    }
+    return guard.call(() -> InterruptibleWait.acquire(handle, owner, waitMs, leaseMs));
+  }
+
+  /** Owners are Java threads, whatever OS thread runs the native call. */
+  private static long currentOwner() {
+    return Thread.currentThread().getId();
+  }
+
+  private static long waitMillis(long time, TimeUnit unit) {
+    Objects.requireNonNull(unit, "unit");
+    return time <= 0 ? 0 : Math.max(1, unit.toMillis(time));
+  }
+
+  private static long leaseMillis(long leaseTime, TimeUnit unit) {
+    Objects.requireNonNull(unit, "unit");
+    if (leaseTime == WATCHDOG_LEASE) {
+      return WATCHDOG_LEASE;
+    }
+    if (leaseTime <= 0) {
+      throw new IllegalArgumentException(
+          "leaseTime must be > 0, or -1 for a lease kept alive by the watchdog: " + leaseTime);
+    }
+    return Math.max(1, unit.toMillis(leaseTime));
+  }
+}

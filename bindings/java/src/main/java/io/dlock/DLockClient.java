@@ -1,0 +1,96 @@
+package io.dlock;
+
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * A connection to Redis that hands out distributed locks.
+ *
+ * <pre>{@code
+ * try (DLockClient client = DLockClient.connect("redis://127.0.0.1:6379")) {
+ *   DLock lock = client.getLock("orders:42");
+ *   lock.lock();
+ *   try {
+ *     // critical section
+ *   } finally {
+ *     lock.unlock();
+ *   }
+ * }
+ * }</pre>
+ *
+ * <p>Thread-safe. One watchdog thread per client renews every lock it holds.
+ * {@link #close()} releases the locks the client still holds and wakes its
+ * waiters; afterwards every call on the client and its locks throws
+ * {@link IllegalStateException}.
+ */
+public final class DLockClient implements AutoCloseable {
+  private final NativeClient handle;
+  private final HandleGuard guard = new HandleGuard();
+  private final Map<String, DLock> locks = new ConcurrentHashMap<>();
+
+  private DLockClient(NativeClient handle) {
+    this.handle = handle;
+  }
+
+  /**
+   * Connects and checks the connection (and credentials) before returning.
+   *
+   * @param url {@code redis://[user[:password]@]host[:port][/db][?options]} or
+   *     {@code unix:///path/to/redis.sock[?db=N&options]}; options are
+   *     {@code connect_timeout_ms}, {@code command_timeout_ms},
+   *     {@code watchdog_timeout_ms} (lease kept alive by the watchdog, default
+   *     30000) and {@code pool_size}
+   * @throws DLockException INVALID for a malformed URL, CONNECTION when Redis is
+   *     unreachable, AUTH when it refuses the credentials
+   */
+  public static DLockClient connect(String url) {
+    Objects.requireNonNull(url, "url");
+    return new DLockClient(new NativeClient(url));
+  }
+
+  /** The version of the native dlock library inside this jar. */
+  public static String nativeVersion() {
+    return DLockNative.version();
+  }
+
+  /**
+   * The lock named {@code name} (1 to 1024 bytes of UTF-8; a name containing
+   * '{' must contain a non-empty hash tag such as "job{42}"). Makes no round
+   * trip; the same name always gives the same DLock.
+   *
+   * @throws DLockException INVALID for a bad name
+   */
+  public DLock getLock(String name) {
+    Objects.requireNonNull(name, "name");
+    DLock lock = locks.get(name);
+    if (lock != null) {
+      guard.checkOpen();
+      return lock;
+    }
+    synchronized (this) {
+      // Under the monitor, so that close() never frees the native client under a newLock.
+      guard.checkOpen();
+      return locks.computeIfAbsent(name, n -> new DLock(n, handle.newLock(n), guard));
+    }
+  }
+
+  public boolean isClosed() {
+    return guard.isClosed();
+  }
+
+  /**
+   * Releases the locks this client holds, wakes its waiters (their calls throw
+   * IllegalStateException) and frees its resources. Later calls do nothing.
+   */
+  @Override
+  public void close() {
+    synchronized (this) {
+      if (!guard.shutOut()) {
+        return;
+      }
+      handle.delete();
+    }
+    guard.afterCalls(() -> locks.values().forEach(DLock::free));
+  }
+}

@@ -1,0 +1,29 @@
+package io.dlock;
+
+/**
+ * The SWIG director the core calls back on a lost hold. One per DLock,
+ * registered once; listeners are swapped on the Java side only, so the native
+ * side never calls a callback that is being freed.
+ */
+final class LostListenerBridge extends NativeLostCallback {
+  private volatile LockLostListener listener;
+
+  void setListener(LockLostListener listener) {
+    this.listener = listener;
+  }
+
+  @Override
+  public void lost(String name, long owner, long token) {
+    LockLostListener current = listener;
+    if (current == null) {
+      return;
+    }
+    try {
+      current.lockLost(name, owner, token);
+    } catch (Throwable thrown) {
+      // Nothing may propagate into the native watchdog thread.
+      Thread watchdog = Thread.currentThread();
+      watchdog.getUncaughtExceptionHandler().uncaughtException(watchdog, thrown);
+    }
+  }
+}

@@ -1,0 +1,103 @@
+package io.dlock;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Comparator;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.exceptions.JedisConnectionException;
+
+/**
+ * A real redis-server on a free loopback port, without persistence, started
+ * before a test class and stopped after it:
+ * {@code @RegisterExtension static final RedisServer redis = new RedisServer();}
+ */
+final class RedisServer implements BeforeAllCallback, AfterAllCallback {
+  private Process process;
+  private Path dir;
+  private int port;
+
+  @Override
+  public void beforeAll(ExtensionContext context) throws Exception {
+    start();
+  }
+
+  @Override
+  public void afterAll(ExtensionContext context) throws Exception {
+    stop();
+  }
+
+  void start() throws IOException, InterruptedException {
+    dir = Files.createTempDirectory("dlock-redis");
+    port = freePort();
+    process = new ProcessBuilder("redis-server", "--port", Integer.toString(port),
+            "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString())
+        .redirectErrorStream(true)
+        .redirectOutput(dir.resolve("redis.log").toFile())
+        .start();
+    awaitPong();
+  }
+
+  void stop() throws IOException, InterruptedException {
+    if (process != null) {
+      process.destroy();
+      if (!process.waitFor(10, TimeUnit.SECONDS)) {
+        process.destroyForcibly().waitFor();
+      }
+      process = null;
+    }
+    if (dir != null) {
+      try (Stream<Path> files = Files.walk(dir)) {
+        files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
+      }
+    }
+  }
+
+  int port() {
+    return port;
+  }
+
+  String url() {
+    return "redis://127.0.0.1:" + port;
+  }
+
+  /** A plain client for inspecting keys; close it after use. */
+  Jedis jedis() {
+    return new Jedis("127.0.0.1", port);
+  }
+
+  private void awaitPong() throws IOException, InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+    while (System.nanoTime() < deadline) {
+      if (!process.isAlive()) {
+        throw new IOException("redis-server exited: " + Files.readString(dir.resolve("redis.log")));
+      }
+      if (answersPing()) {
+        return;
+      }
+      Thread.sleep(20);
+    }
+    throw new IOException("redis-server on port " + port + " did not answer PING");
+  }
+
+  private boolean answersPing() {
+    try (Jedis jedis = jedis()) {
+      return "PONG".equals(jedis.ping());
+    } catch (JedisConnectionException notYet) {
+      return false;
+    }
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    }
+  }
+}
