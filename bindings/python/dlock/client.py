@@ -66,6 +66,9 @@ class Client:
         LockTimeoutError (-1: forever). ``on_lost(name, fencing_token)`` is called once when a
         hold taken through this handle is lost; it runs on the client's watchdog thread, so it
         must return quickly and must not wait on dlock.
+
+        Keep the lock object while you hold it: holds still taken through it are released
+        (off the garbage collector's thread) once it is dropped.
         """
         return Lock(self._native.lock(name, on_lost), lease, timeout)
 

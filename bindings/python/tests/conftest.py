@@ -1,0 +1,44 @@
+"""Fixtures: one redis-server for the session, a dlock client per test, raw redis-py access."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Iterator
+
+import pytest
+import redis
+
+import dlock
+from redis_server import RedisServer
+
+
+@pytest.fixture(scope="session")
+def redis_server() -> Iterator[RedisServer]:
+    with RedisServer() as server:
+        yield server
+
+
+@pytest.fixture
+def raw(redis_server: RedisServer) -> Iterator[redis.Redis]:
+    """Plain redis-py, for Redisson-layout commands and for looking at the keys."""
+    connection = redis.Redis(port=redis_server.port, decode_responses=True)
+    yield connection
+    connection.close()
+
+
+@pytest.fixture
+def client(redis_server: RedisServer) -> Iterator[dlock.Client]:
+    with dlock.Client(redis_server.url) as opened:
+        yield opened
+
+
+@pytest.fixture
+def other_client(redis_server: RedisServer) -> Iterator[dlock.Client]:
+    """A second client: another process, as far as Redis can tell."""
+    with dlock.Client(redis_server.url) as opened:
+        yield opened
+
+
+@pytest.fixture
+def name() -> str:
+    return f"test-lock-{uuid.uuid4().hex}"
