@@ -1,0 +1,39 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "dlock.h"
+
+namespace dlock_test {
+
+struct ClientCloser {
+  void operator()(dlock_client* client) const { dlock_client_close(client); }
+};
+struct LockFreer {
+  void operator()(dlock_lock* lock) const { dlock_lock_free(lock); }
+};
+struct CancelFreer {
+  void operator()(dlock_cancel* cancel) const { dlock_cancel_free(cancel); }
+};
+
+using ClientHandle = std::unique_ptr<dlock_client, ClientCloser>;
+using LockHandle = std::unique_ptr<dlock_lock, LockFreer>;
+using CancelHandle = std::unique_ptr<dlock_cancel, CancelFreer>;
+
+// Options after dlock_client_options_init().
+dlock_client_options default_options();
+dlock_client_options options_with_watchdog(int64_t watchdog_timeout_ms);
+
+// These throw std::runtime_error (status and dlock_last_error()) on failure, which
+// GoogleTest reports as a test failure.
+ClientHandle open_client(const std::string& url);
+ClientHandle open_client(const std::string& url, const dlock_client_options& options);
+LockHandle new_lock(dlock_client* client, const std::string& name);
+CancelHandle new_cancel();
+
+// "DLOCK_E_LOST (-4): <last error>": for assertion messages.
+std::string describe_status(int status);
+
+}  // namespace dlock_test

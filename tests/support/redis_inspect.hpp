@@ -1,0 +1,31 @@
+#pragma once
+
+#include <map>
+#include <string>
+
+#include "redis_server.hpp"
+
+namespace dlock_test {
+
+// The keys and channel of a lock in Redisson's layout (see SPEC.md section 2):
+// the hash tag braces are added unless the name already contains '{'.
+std::string fencing_counter_key(const std::string& name);
+std::string release_channel(const std::string& name);
+
+// Read-only views of server state, for assertions.
+std::map<std::string, std::string> hash_fields(RedisServer& server, const std::string& key);
+long long pttl(RedisServer& server, const std::string& key);  // -2 absent, -1 no expiry
+bool key_exists(RedisServer& server, const std::string& key);
+std::string string_value(RedisServer& server, const std::string& key);  // "" when absent
+// Calls of one command so far (INFO commandstats), e.g. command_calls(server, "evalsha").
+long long command_calls(RedisServer& server, const std::string& command);
+
+// Takes the lock as a Redisson client would: a hash field of another client id
+// with its re-entry count, and a lease.
+void forge_foreign_holder(RedisServer& server, const std::string& name, const std::string& field,
+                          long long lease_ms);
+// Releases as Redisson does: delete the key, publish 0 on the lock's channel.
+// Returns the number of subscribers the message reached.
+long long release_as_foreign_holder(RedisServer& server, const std::string& name);
+
+}  // namespace dlock_test

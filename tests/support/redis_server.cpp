@@ -1,0 +1,154 @@
+#include "redis_server.hpp"
+
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+
+namespace dlock_test {
+namespace {
+
+constexpr auto kConnectTimeout = std::chrono::milliseconds(5000);
+constexpr auto kStartupTimeout = std::chrono::milliseconds(15000);
+constexpr int kPortAttempts = 20;
+
+// The kernel picks an unused ephemeral port; another process may take it before
+// the server binds it, so start() failures are retried with a new port.
+int pick_free_port() {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) throw std::runtime_error("socket() failed");
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  address.sin_port = 0;
+  socklen_t length = sizeof address;
+  const bool ok = bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
+                  getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0;
+  close(fd);
+  if (!ok) throw std::runtime_error("cannot find a free loopback port");
+  return ntohs(address.sin_port);
+}
+
+std::string server_binary() {
+  const char* configured = std::getenv("DLOCK_TEST_REDIS_SERVER");
+  return configured != nullptr && *configured != '\0' ? configured : "redis-server";
+}
+
+// A server still loading its AOF answers -LOADING; anything else means it serves.
+bool answers(RedisConnection& connection) {
+  const RedisReply reply = connection.command({"PING"});
+  return !(reply.is_error() && reply.str.rfind("LOADING", 0) == 0);
+}
+
+}  // namespace
+
+RedisServer::RedisServer(RedisServerConfig config) : config_(std::move(config)) {
+  for (int attempt = 0; attempt < kPortAttempts; ++attempt) {
+    port_ = pick_free_port();
+    write_config();
+    if (start()) return;
+  }
+  throw std::runtime_error("redis-server did not start; see " + dir_.file("redis.log"));
+}
+
+RedisServer::~RedisServer() {
+  if (process_) process_->kill_and_reap();
+}
+
+std::string RedisServer::url() const { return "redis://127.0.0.1:" + std::to_string(port_); }
+
+void RedisServer::write_config() const {
+  std::ofstream file(dir_.file("redis.conf"), std::ios::trunc);
+  file << "port " << port_ << "\n"
+       << "bind 127.0.0.1\n"
+       << "save \"\"\n"
+       << "appendonly no\n"
+       << "dir " << dir_.path() << "\n"
+       << "daemonize no\n";
+  if (config_.unix_socket) file << "unixsocket " << socket_path() << "\nunixsocketperm 700\n";
+  for (const std::string& line : config_.extra_lines) file << line << "\n";
+}
+
+bool RedisServer::start() {
+  process_ = std::make_unique<ChildProcess>(
+      std::vector<std::string>{server_binary(), dir_.file("redis.conf")}, dir_.file("redis.log"));
+  const auto deadline = std::chrono::steady_clock::now() + kStartupTimeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (!process_->running()) return false;
+    try {
+      RedisConnection probe = connect_admin();
+      if (answers(probe)) return true;
+    } catch (const RedisIoError&) {
+      // Not listening yet.
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  throw std::runtime_error("redis-server did not answer in time; see " + dir_.file("redis.log"));
+}
+
+RedisConnection RedisServer::connect_admin() const {
+  RedisConnection connection = RedisConnection::tcp("127.0.0.1", port_, kConnectTimeout);
+  if (!config_.admin_password.empty()) {
+    const RedisReply reply = connection.command({"AUTH", config_.admin_user, config_.admin_password});
+    if (reply.is_error()) throw std::runtime_error("admin AUTH refused: " + reply.str);
+  }
+  return connection;
+}
+
+void RedisServer::stop() {
+  drop_admin();
+  resume();
+  process_->signal(SIGTERM);
+  if (!process_->wait_for(std::chrono::milliseconds(10000))) process_->kill_and_reap();
+}
+
+void RedisServer::kill9() {
+  drop_admin();
+  process_->kill_and_reap();
+}
+
+void RedisServer::drop_admin() {
+  std::lock_guard<std::mutex> guard(admin_mutex_);
+  admin_.reset();
+}
+
+void RedisServer::restart() {
+  if (process_->running()) stop();
+  if (!start()) throw std::runtime_error("redis-server did not restart; see " + dir_.file("redis.log"));
+}
+
+void RedisServer::pause() { process_->signal(SIGSTOP); }
+
+void RedisServer::resume() { process_->signal(SIGCONT); }
+
+RedisReply RedisServer::command(const std::vector<std::string>& argv) {
+  std::lock_guard<std::mutex> guard(admin_mutex_);
+  if (admin_) {
+    try {
+      return admin_->command(argv);
+    } catch (const RedisIoError&) {
+      admin_.reset();
+    }
+  }
+  admin_.emplace(connect_admin());
+  return admin_->command(argv);
+}
+
+long long RedisServer::info_integer(const std::string& section, const std::string& field) {
+  const RedisReply reply = command({"INFO", section});
+  std::istringstream lines(reply.str);
+  std::string line;
+  const std::string prefix = field + ":";
+  while (std::getline(lines, line)) {
+    if (line.rfind(prefix, 0) == 0) return std::stoll(line.substr(prefix.size()));
+  }
+  throw std::runtime_error("INFO " + section + " has no field " + field);
+}
+
+}  // namespace dlock_test

@@ -1,0 +1,66 @@
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "child_process.hpp"
+#include "redis_connection.hpp"
+#include "temp_dir.hpp"
+
+namespace dlock_test {
+
+struct RedisServerConfig {
+  // redis.conf lines after the defaults (later lines win), e.g. "appendonly yes",
+  // "enable-debug-command local", "requirepass pw", "user alice on >pw ~* &* +@all".
+  std::vector<std::string> extra_lines;
+  // Also listen on <dir>/redis.sock.
+  bool unix_socket = false;
+  // Credentials command() authenticates with; no AUTH when the password is empty.
+  std::string admin_user = "default";
+  std::string admin_password;
+};
+
+// A private redis-server (binary from $DLOCK_TEST_REDIS_SERVER, else `redis-server`
+// on PATH) on a free loopback port with its own directory, stopped on destruction.
+class RedisServer {
+ public:
+  explicit RedisServer(RedisServerConfig config = {});
+  ~RedisServer();
+  RedisServer(const RedisServer&) = delete;
+  RedisServer& operator=(const RedisServer&) = delete;
+
+  int port() const { return port_; }
+  std::string url() const;  // redis://127.0.0.1:<port>
+  std::string socket_path() const { return dir_.file("redis.sock"); }
+  const std::string& dir() const { return dir_.path(); }
+
+  void stop();     // SIGTERM, then waits for the exit
+  void kill9();    // SIGKILL: no shutdown save, no goodbye to clients
+  void restart();  // starts again on the same port and directory once stopped or killed
+  void pause();    // SIGSTOP
+  void resume();   // SIGCONT
+
+  // One command on an admin connection, reconnected once if it broke (e.g. after
+  // a restart or CLIENT KILL). Throws RedisIoError when the server cannot answer.
+  RedisReply command(const std::vector<std::string>& argv);
+  // An integer field of INFO <section>, e.g. info_integer("stats", "total_commands_processed").
+  long long info_integer(const std::string& section, const std::string& field);
+
+ private:
+  void write_config() const;
+  bool start();  // false when the process exited before answering (port taken)
+  RedisConnection connect_admin() const;
+  void drop_admin();
+
+  RedisServerConfig config_;
+  TempDir dir_;
+  int port_ = 0;
+  std::unique_ptr<ChildProcess> process_;
+  std::mutex admin_mutex_;  // command() may be called from several test threads
+  std::optional<RedisConnection> admin_;
+};
+
+}  // namespace dlock_test

@@ -1,0 +1,25 @@
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "child_process.hpp"
+
+namespace dlock_test {
+
+// Starts the test worker executable (tests/worker) with `arguments`, its output
+// appended to `output_path`.
+std::unique_ptr<ChildProcess> start_worker(const std::vector<std::string>& arguments,
+                                           const std::string& output_path);
+
+// Waits until a line starting with "<key> " appears in the file and returns the
+// rest of that line; nullopt on timeout.
+std::optional<std::string> wait_for_output(const std::string& path, const std::string& key,
+                                           std::chrono::milliseconds timeout);
+
+std::string read_text_file(const std::string& path);
+
+}  // namespace dlock_test

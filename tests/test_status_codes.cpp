@@ -1,0 +1,80 @@
+// Status values are part of the ABI: appended, never renumbered.
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstring>
+#include <regex>
+#include <set>
+#include <string>
+#include <thread>
+
+#include "dlock.h"
+
+namespace {
+
+TEST(StatusCodes, ValuesArePinned) {
+  EXPECT_EQ(DLOCK_OK, 0);
+  EXPECT_EQ(DLOCK_NOT_ACQUIRED, 1);
+  EXPECT_EQ(DLOCK_E_INVALID, -1);
+  EXPECT_EQ(DLOCK_E_CONNECTION, -2);
+  EXPECT_EQ(DLOCK_E_NOT_OWNER, -3);
+  EXPECT_EQ(DLOCK_E_LOST, -4);
+  EXPECT_EQ(DLOCK_E_PROTOCOL, -5);
+  EXPECT_EQ(DLOCK_E_AUTH, -6);
+  EXPECT_EQ(DLOCK_E_INTERRUPTED, -7);
+  EXPECT_EQ(DLOCK_E_CLOSED, -8);
+  EXPECT_EQ(DLOCK_E_NOMEM, -9);
+  EXPECT_EQ(DLOCK_E_UNSUPPORTED, -10);
+  EXPECT_EQ(DLOCK_NAME_MAX, 1024);
+}
+
+TEST(StatusCodes, EveryStatusHasItsOwnText) {
+  std::set<std::string> texts;
+  for (int status = DLOCK_E_UNSUPPORTED; status <= DLOCK_NOT_ACQUIRED; ++status) {
+    const char* text = dlock_strerror(status);
+    ASSERT_NE(text, nullptr) << status;
+    EXPECT_GT(std::strlen(text), 0u) << status;
+    texts.insert(text);
+  }
+  EXPECT_EQ(texts.size(), 12u) << "two statuses share a text";
+}
+
+TEST(StatusCodes, UnknownStatusHasText) {
+  for (int status : {2, 42, -11, -1000}) {
+    const char* text = dlock_strerror(status);
+    ASSERT_NE(text, nullptr);
+    EXPECT_STREQ(text, "unknown status") << status;
+  }
+}
+
+TEST(Library, VersionIsSemantic) {
+  ASSERT_NE(dlock_version(), nullptr);
+  EXPECT_TRUE(std::regex_match(dlock_version(), std::regex(R"(\d+\.\d+\.\d+)"))) << dlock_version();
+}
+
+TEST(Library, LastErrorIsNeverNull) {
+  ASSERT_NE(dlock_last_error(), nullptr);
+  std::thread([] { EXPECT_NE(dlock_last_error(), nullptr); }).join();
+}
+
+TEST(Library, LastErrorIsPerThread) {
+  ASSERT_EQ(dlock_cancel_trigger(nullptr), DLOCK_E_INVALID);
+  const std::string mine = dlock_last_error();
+  EXPECT_FALSE(mine.empty());
+  std::thread([] { EXPECT_STREQ(dlock_last_error(), ""); }).join();
+  EXPECT_EQ(dlock_last_error(), mine);
+}
+
+TEST(Library, ThreadOwnersAreStableDistinctAndMarked) {
+  const uint64_t mine = dlock_thread_owner();
+  EXPECT_EQ(mine, dlock_thread_owner());
+  EXPECT_NE(mine & (uint64_t{1} << 63), 0u) << "default owner ids have bit 63 set";
+  uint64_t other = 0;
+  std::thread([&] { other = dlock_thread_owner(); }).join();
+  EXPECT_NE(other, mine);
+  uint64_t later = 0;
+  std::thread([&] { later = dlock_thread_owner(); }).join();
+  EXPECT_NE(later, other) << "owner ids are not reused when threads end";
+}
+
+}  // namespace

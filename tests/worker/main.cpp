@@ -1,0 +1,25 @@
+// A lock client run as a separate process by the tests: see worker_options.hpp.
+#include <cstdio>
+#include <exception>
+#include <stdexcept>
+
+#include "contention_loop.hpp"
+#include "single_hold.hpp"
+#include "worker_options.hpp"
+
+int main(int argc, char** argv) {
+  dlock_worker::WorkerOptions options;
+  try {
+    options = dlock_worker::parse_worker_options(argc, argv);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "usage error: %s\n", error.what());
+    return 2;
+  }
+  try {
+    return options.mode == dlock_worker::Mode::hold ? dlock_worker::run_single_hold(options)
+                                                    : dlock_worker::run_contention_loop(options);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "worker failed: %s\n", error.what());
+    return 3;
+  }
+}

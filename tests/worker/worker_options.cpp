@@ -1,0 +1,52 @@
+#include "worker_options.hpp"
+
+#include <functional>
+#include <map>
+#include <stdexcept>
+
+#include "dlock_handles.hpp"
+
+namespace dlock_worker {
+
+WorkerOptions parse_worker_options(int argc, char** argv) {
+  WorkerOptions options;
+  const std::map<std::string, std::function<void(const std::string&)>> setters = {
+      {"--mode",
+       [&](const std::string& v) {
+         if (v != "cycles" && v != "hold") throw std::invalid_argument("--mode is cycles or hold");
+         options.mode = v == "hold" ? Mode::hold : Mode::cycles;
+       }},
+      {"--url", [&](const std::string& v) { options.url = v; }},
+      {"--name", [&](const std::string& v) { options.name = v; }},
+      {"--log", [&](const std::string& v) { options.log_path = v; }},
+      {"--store", [&](const std::string& v) { options.store_path = v; }},
+      {"--threads", [&](const std::string& v) { options.threads = std::stoi(v); }},
+      {"--cycles", [&](const std::string& v) { options.cycles = std::stoi(v); }},
+      {"--lease-ms", [&](const std::string& v) { options.lease_ms = std::stoll(v); }},
+      {"--watchdog-timeout-ms", [&](const std::string& v) { options.watchdog_timeout_ms = std::stoll(v); }},
+      {"--min-sleep-us", [&](const std::string& v) { options.min_sleep_us = std::stoll(v); }},
+      {"--max-sleep-us", [&](const std::string& v) { options.max_sleep_us = std::stoll(v); }},
+      {"--hold-ms", [&](const std::string& v) { options.hold_ms = std::stoll(v); }},
+  };
+  for (int i = 1; i < argc; i += 2) {
+    const auto setter = setters.find(argv[i]);
+    if (setter == setters.end() || i + 1 >= argc) {
+      throw std::invalid_argument(std::string("unknown option or missing value: ") + argv[i]);
+    }
+    setter->second(argv[i + 1]);
+  }
+  if (options.url.empty() || options.store_path.empty()) {
+    throw std::invalid_argument("--url and --store are required");
+  }
+  if (options.mode == Mode::cycles && options.log_path.empty()) {
+    throw std::invalid_argument("--log is required in cycles mode");
+  }
+  return options;
+}
+
+dlock_client_options client_options(const WorkerOptions& options) {
+  return options.watchdog_timeout_ms > 0 ? dlock_test::options_with_watchdog(options.watchdog_timeout_ms)
+                                         : dlock_test::default_options();
+}
+
+}  // namespace dlock_worker

@@ -1,0 +1,35 @@
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "dlock.h"
+
+namespace dlock_worker {
+
+enum class Mode {
+  cycles,  // threads x cycles of acquire / read-modify-write / release
+  hold,    // one acquire, reported on stdout, held for hold_ms, then one write and a release
+};
+
+struct WorkerOptions {
+  Mode mode = Mode::cycles;
+  std::string url;
+  std::string name = "contended";
+  std::string log_path;    // section log (optional in hold mode)
+  std::string store_path;  // fenced store
+  int threads = 1;
+  int cycles = 10;
+  int64_t lease_ms = -1;             // -1: watchdog
+  int64_t watchdog_timeout_ms = 0;   // 0: the library default
+  int64_t min_sleep_us = 0;          // time spent inside a critical section,
+  int64_t max_sleep_us = 2000;       // uniformly random in [min, max]
+  int64_t hold_ms = 1000;
+};
+
+// Parses --key value pairs; throws std::invalid_argument with a usage message.
+WorkerOptions parse_worker_options(int argc, char** argv);
+
+dlock_client_options client_options(const WorkerOptions& options);
+
+}  // namespace dlock_worker
