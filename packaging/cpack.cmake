@@ -44,7 +44,10 @@ set(CPACK_DEBIAN_ENABLE_COMPONENT_DEPENDS ON)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME libdlock${DLOCK_ABI_VERSION})
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_SECTION libs)
-set(CPACK_DEBIAN_RUNTIME_PACKAGE_GENERATE_SHLIBS ON)
+set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
+set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS_POLICY ">=")
+# The ldconfig trigger, as Debian policy asks of a shared library package.
+set(CPACK_DEBIAN_RUNTIME_PACKAGE_CONTROL_EXTRA ${CMAKE_CURRENT_SOURCE_DIR}/deb/triggers)
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME libdlock-dev)
 set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
 # dlock.pc names hiredis in Requires.private, so pkg-config needs hiredis.pc.
@@ -64,6 +67,9 @@ set(CPACK_RPM_PACKAGE_URL "${PROJECT_HOMEPAGE_URL}")
 set(CPACK_RPM_RUNTIME_PACKAGE_NAME libdlock${DLOCK_ABI_VERSION})
 set(CPACK_RPM_DEV_PACKAGE_NAME libdlock-devel)
 set(CPACK_RPM_TOOLS_PACKAGE_NAME dlock-tools)
+# rpmbuild finds no ELF dependency in the -devel package (its .so is a link),
+# so it names the library package it belongs with, as Fedora's -devel do.
+set(CPACK_RPM_DEV_PACKAGE_REQUIRES "${CPACK_RPM_RUNTIME_PACKAGE_NAME} = ${PROJECT_VERSION}")
 
 # .tar.gz: one archive per package as well
 set(CPACK_ARCHIVE_COMPONENT_INSTALL ON)
