@@ -20,7 +20,7 @@ class Client : public RedisFixture {
  protected:
   // Whether `key` exists in database `db`, on a connection of its own.
   bool exists_in_db(int db, const std::string& key) {
-    RedisConnection connection = RedisConnection::tcp("127.0.0.1", server().port(), milliseconds(2000));
+    RedisConnection connection = server().connect();
     EXPECT_EQ(connection.command({"SELECT", std::to_string(db)}).str, "OK");
     return connection.command({"EXISTS", key}).integer == 1;
   }

@@ -22,7 +22,7 @@ class Interop : public RedisFixture {
  protected:
   // A connection subscribed to the lock's release channel.
   RedisConnection subscribe(const std::string& name) {
-    RedisConnection connection = RedisConnection::tcp("127.0.0.1", server().port(), milliseconds(2000));
+    RedisConnection connection = server().connect();
     const RedisReply confirmation = connection.command({"SUBSCRIBE", release_channel(name)});
     EXPECT_EQ(confirmation.elements.size(), 3u);
     return connection;

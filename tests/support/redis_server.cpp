@@ -82,7 +82,7 @@ bool RedisServer::start() {
   while (std::chrono::steady_clock::now() < deadline) {
     if (!process_->running()) return false;
     try {
-      RedisConnection probe = connect_admin();
+      RedisConnection probe = connect();
       if (answers(probe)) return true;
     } catch (const RedisIoError&) {
       // Not listening yet.
@@ -92,7 +92,7 @@ bool RedisServer::start() {
   throw std::runtime_error("redis-server did not answer in time; see " + dir_.file("redis.log"));
 }
 
-RedisConnection RedisServer::connect_admin() const {
+RedisConnection RedisServer::connect() const {
   RedisConnection connection = RedisConnection::tcp("127.0.0.1", port_, kConnectTimeout);
   if (!config_.admin_password.empty()) {
     const RedisReply reply = connection.command({"AUTH", config_.admin_user, config_.admin_password});
@@ -136,7 +136,7 @@ RedisReply RedisServer::command(const std::vector<std::string>& argv) {
       admin_.reset();
     }
   }
-  admin_.emplace(connect_admin());
+  admin_.emplace(connect());
   return admin_->command(argv);
 }
 

@@ -46,13 +46,14 @@ class RedisServer {
   // One command on an admin connection, reconnected once if it broke (e.g. after
   // a restart or CLIENT KILL). Throws RedisIoError when the server cannot answer.
   RedisReply command(const std::vector<std::string>& argv);
+  // A connection of its own, authenticated like command()'s (for SELECT, SUBSCRIBE).
+  RedisConnection connect() const;
   // An integer field of INFO <section>, e.g. info_integer("stats", "total_commands_processed").
   long long info_integer(const std::string& section, const std::string& field);
 
  private:
   void write_config() const;
   bool start();  // false when the process exited before answering (port taken)
-  RedisConnection connect_admin() const;
   void drop_admin();
 
   RedisServerConfig config_;
