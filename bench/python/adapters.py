@@ -1,0 +1,56 @@
+"""The locks compared, each behind the same two calls: acquire() (blocking) and release().
+
+Every adapter is made inside the process that uses it, from the Redis URL and a lock name.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, NamedTuple
+
+import pottery
+import redis
+import redis_lock
+
+import dlock
+
+LEASE_SECONDS = 10
+
+
+class Contender(NamedTuple):
+    acquire: Callable[[], object]
+    release: Callable[[], object]
+
+
+def _dlock(url: str, name: str) -> Contender:
+    lock = dlock.Client(url).lock(name)
+    return Contender(lock.acquire, lock.release)
+
+
+def _redis_py(sleep: float) -> Callable[[str, str], Contender]:
+    def make(url: str, name: str) -> Contender:
+        lock = redis.Redis.from_url(url).lock(name, timeout=LEASE_SECONDS, sleep=sleep)
+        return Contender(lock.acquire, lock.release)
+
+    return make
+
+
+def _python_redis_lock(url: str, name: str) -> Contender:
+    lock = redis_lock.Lock(redis.Redis.from_url(url), name, expire=LEASE_SECONDS)
+    return Contender(lock.acquire, lock.release)
+
+
+def _pottery(url: str, name: str) -> Contender:
+    lock = pottery.Redlock(
+        key=name, masters={redis.Redis.from_url(url)}, auto_release_time=LEASE_SECONDS
+    )
+    return Contender(lock.acquire, lock.release)
+
+
+# The first entry is dlock, the one every ratio refers to.
+ADAPTERS: dict[str, Callable[[str, str], Contender]] = {
+    "dlock": _dlock,
+    "redis-py Lock (sleep=0.1)": _redis_py(0.1),
+    "redis-py Lock (sleep=0.001)": _redis_py(0.001),
+    "python-redis-lock": _python_redis_lock,
+    "pottery Redlock (1 master)": _pottery,
+}

@@ -1,0 +1,142 @@
+"""dlock against redis-py's Lock, python-redis-lock and pottery's Redlock, on one Redis.
+
+Prints, for each library and in one run: uncontended acquire+release pairs/s, contended
+hand-off latency p50/p99 across processes, and fairness (fewest/most grants per process),
+each with its ratio to dlock.
+
+    python bench/python/bench_locks.py [--seconds 3] [--processes 8] [--url redis://...]
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import statistics
+import sys
+import time
+import uuid
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from adapters import ADAPTERS
+
+# The tests' launcher, so that the benchmark starts redis-server the way the tests do.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bindings" / "python" / "tests"))
+from redis_server import RedisServer  # noqa: E402
+
+WORK_SECONDS = 0.001  # time spent holding the lock in the contended runs
+
+
+def uncontended_pairs_per_second(library: str, url: str, seconds: float) -> float:
+    contender = ADAPTERS[library](url, f"bench-{uuid.uuid4().hex}")
+    for _ in range(200):  # warm up connections and script caches
+        contender.acquire()
+        contender.release()
+    pairs = 0
+    started = time.perf_counter()
+    deadline = started + seconds
+    while time.perf_counter() < deadline:
+        for _ in range(100):
+            contender.acquire()
+            contender.release()
+        pairs += 100
+    return pairs / (time.perf_counter() - started)
+
+
+class Grant(NamedTuple):
+    process: int
+    granted: float   # monotonic time the acquire returned
+    releasing: float  # monotonic time the release was called
+
+
+def _contend(library: str, url: str, name: str, seconds: float, index: int,
+             start: Any, results: Any) -> None:
+    contender = ADAPTERS[library](url, name)
+    grants = []
+    start.wait()
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        contender.acquire()
+        granted = time.monotonic()
+        time.sleep(WORK_SECONDS)
+        releasing = time.monotonic()
+        contender.release()
+        grants.append(Grant(index, granted, releasing))
+    results.put(grants)
+
+
+class Contention(NamedTuple):
+    hand_offs: int
+    p50_ms: float
+    p99_ms: float
+    fewest: int
+    most: int
+
+
+def contended(library: str, url: str, seconds: float, processes: int) -> Contention:
+    context = multiprocessing.get_context("fork")
+    start = context.Barrier(processes)
+    results = context.Queue()
+    name = f"bench-{uuid.uuid4().hex}"
+    workers = [
+        context.Process(target=_contend, args=(library, url, name, seconds, index, start, results))
+        for index in range(processes)
+    ]
+    for worker in workers:
+        worker.start()
+    grants = sorted(
+        (grant for _ in workers for grant in results.get()), key=lambda grant: grant.granted
+    )
+    for worker in workers:
+        worker.join()
+    # A hand-off: the lock passes from one process to another (the release call to the
+    # next process's acquire returning). Re-grants to the releasing process are not one.
+    latencies = sorted(
+        after.granted - before.releasing
+        for before, after in zip(grants, grants[1:])
+        if after.process != before.process
+    )
+    per_process = [sum(1 for grant in grants if grant.process == index) for index in range(processes)]
+    if not latencies:
+        return Contention(0, float("nan"), float("nan"), min(per_process), max(per_process))
+    quantiles = statistics.quantiles(latencies, n=100) if len(latencies) > 1 else latencies * 99
+    return Contention(len(latencies), quantiles[49] * 1000, quantiles[98] * 1000,
+                      min(per_process), max(per_process))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="per library and figure")
+    parser.add_argument("--processes", type=int, default=8)
+    parser.add_argument("--url", help="an existing Redis (default: start a throwaway one)")
+    args = parser.parse_args()
+
+    server = None if args.url else RedisServer().start()
+    url = args.url if server is None else server.url
+    try:
+        print(f"Redis: {url}; {args.seconds} s per figure; hold time {WORK_SECONDS * 1000} ms")
+        print("\nUncontended acquire+release, one process (pairs/s, higher is better)")
+        rates = {library: uncontended_pairs_per_second(library, url, args.seconds)
+                 for library in ADAPTERS}
+        reference = rates["dlock"]
+        for library, rate in rates.items():
+            print(f"  {library:30} {rate:10.0f} pairs/s   dlock / this = {reference / rate:5.2f}x")
+
+        print(f"\nContended, {args.processes} processes on one lock (hand-off = release by one "
+              "process -> acquire returns in another)")
+        print(f"  {'library':30} {'hand-offs':>9} {'p50 ms':>8} {'p99 ms':>8} "
+              f"{'grants min/max':>15}   p50 this/dlock   p99 this/dlock")
+        figures = {library: contended(library, url, args.seconds, args.processes)
+                   for library in ADAPTERS}
+        mine = figures["dlock"]
+        for library, figure in figures.items():
+            print(f"  {library:30} {figure.hand_offs:9d} {figure.p50_ms:8.2f} {figure.p99_ms:8.2f} "
+                  f"{figure.fewest:7d}/{figure.most:<7d}   "
+                  f"{figure.p50_ms / mine.p50_ms:13.2f}x   {figure.p99_ms / mine.p99_ms:13.2f}x")
+    finally:
+        if server is not None:
+            server.stop()
+
+
+if __name__ == "__main__":
+    main()
