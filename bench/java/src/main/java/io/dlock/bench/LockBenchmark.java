@@ -1,0 +1,63 @@
+package io.dlock.bench;
+
+import java.nio.file.Path;
+import java.util.Arrays;
+
+/**
+ * dlock vs Redisson RLock against one Redis, in one run:
+ *   java -jar dlock-bench.jar REDIS_URL
+ * prints uncontended lock+unlock pairs/s and contended hand-off latency
+ * (8 threads in 2 JVMs) for each, and the ratios.
+ */
+public final class LockBenchmark {
+  private static final int ROUNDS = 3;
+
+  private LockBenchmark() {}
+
+  public static void main(String[] args) throws Exception {
+    if (args.length == 7 && args[0].equals("worker")) {
+      HandoffWorker.run(args[1], args[2], args[3], Integer.parseInt(args[4]), Long.parseLong(args[5]),
+          Path.of(args[6]));
+      return;
+    }
+    if (args.length != 1) {
+      System.err.println("usage: java -jar dlock-bench.jar redis://127.0.0.1:PORT");
+      System.exit(2);
+    }
+    String url = args[0];
+    System.out.println("Redis " + url + "; Redisson's replica-sync check (checkLockSyncedSlaves) is OFF"
+        + " for 'redisson', ON (its default) for 'redisson-defaults'");
+
+    String[] kinds = {LockSystem.DLOCK, LockSystem.REDISSON, LockSystem.REDISSON_DEFAULTS};
+    double[][] rounds = new double[kinds.length][ROUNDS];
+    for (int round = 0; round < ROUNDS; round++) {
+      // Interleaved, so that drift on a shared machine hits every system alike.
+      for (int k = 0; k < kinds.length; k++) {
+        rounds[k][round] = Uncontended.pairsPerSecond(kinds[k], url);
+      }
+    }
+    System.out.println("uncontended lock+unlock, 1 thread (median of " + ROUNDS + " rounds):");
+    double[] medians = new double[kinds.length];
+    for (int k = 0; k < kinds.length; k++) {
+      Arrays.sort(rounds[k]);
+      medians[k] = rounds[k][ROUNDS / 2];
+      System.out.printf("  %-18s %9.0f pairs/s%n", kinds[k], medians[k]);
+    }
+    System.out.printf("  ratio dlock/redisson          %.2fx (target >= 1.0)%n", medians[0] / medians[1]);
+    System.out.printf("  ratio dlock/redisson-defaults %.2fx%n", medians[0] / medians[2]);
+
+    System.out.println("contended hand-off, " + Handoffs.JVMS * Handoffs.THREADS_PER_JVM + " threads in "
+        + Handoffs.JVMS + " JVMs (release -> next waiter holds it):");
+    Handoffs.Result dlock = Handoffs.measure(LockSystem.DLOCK, url);
+    Handoffs.Result redisson = Handoffs.measure(LockSystem.REDISSON, url);
+    print(LockSystem.DLOCK, dlock);
+    print(LockSystem.REDISSON, redisson);
+    System.out.printf("  ratio redisson/dlock: p50 %.2fx, p99 %.2fx (above 1: dlock hands off faster)%n",
+        redisson.p50Micros() / dlock.p50Micros(), redisson.p99Micros() / dlock.p99Micros());
+  }
+
+  private static void print(String kind, Handoffs.Result result) {
+    System.out.printf("  %-18s p50 %8.1f us   p99 %8.1f us   (%d hand-offs)%n",
+        kind, result.p50Micros(), result.p99Micros(), result.count());
+  }
+}

@@ -1,0 +1,62 @@
+package io.dlock.bench;
+
+import io.dlock.DLockClient;
+import java.util.concurrent.locks.Lock;
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
+
+/** A client of one of the compared libraries; both hand out java.util.concurrent Locks. */
+interface LockSystem extends AutoCloseable {
+  String DLOCK = "dlock";
+  /** Redisson with its replica-sync check off, as fits a single node. */
+  String REDISSON = "redisson";
+  /** Redisson with its defaults (checkLockSyncedSlaves=true). */
+  String REDISSON_DEFAULTS = "redisson-defaults";
+
+  Lock lock(String name);
+
+  @Override
+  void close();
+
+  static LockSystem open(String kind, String url) {
+    switch (kind) {
+      case DLOCK: {
+        DLockClient client = DLockClient.connect(url);
+        return new LockSystem() {
+          @Override
+          public Lock lock(String name) {
+            return client.getLock(name);
+          }
+
+          @Override
+          public void close() {
+            client.close();
+          }
+        };
+      }
+      case REDISSON:
+      case REDISSON_DEFAULTS: {
+        Config config = new Config();
+        config.useSingleServer().setAddress(url);
+        if (kind.equals(REDISSON)) {
+          config.setCheckLockSyncedSlaves(false);
+        }
+        RedissonClient client = Redisson.create(config);
+        return new LockSystem() {
+          @Override
+          public Lock lock(String name) {
+            return client.getLock(name);
+          }
+
+          @Override
+          public void close() {
+            client.shutdown();
+          }
+        };
+      }
+      default:
+        throw new IllegalArgumentException("unknown lock system " + kind);
+    }
+  }
+}
