@@ -86,9 +86,16 @@ class DlockTestCase(unittest.TestCase):
 
     @staticmethod
     def _stop(process):
+        # SIGTERM, which dlock forwards, so that COMMAND does not outlive the test.
         if process.poll() is None:
-            process.kill()
-        process.communicate()
+            process.terminate()
+            try:
+                process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+        process.stdout.close()
+        process.stderr.close()
 
     def path(self, name):
         return os.path.join(self.work_dir, name)

@@ -28,7 +28,7 @@ class ExitCodes(DlockTestCase):
         self.assertGreater(int(out), int(token))
 
     def test_a_held_lock_gives_the_conflict_exit_code(self):
-        holder = self.start_dlock("run", "job", "--", "sleep", "30")
+        self.start_dlock("run", "job", "--", "sleep", "30")
         self.wait_locked("job")
         self.assertEqual(self.dlock("run", "-n", "job", "--", "true")[0], 75)
         self.assertEqual(self.dlock("run", "--nonblock", "-E", "9", "job", "--", "true")[0], 9)
@@ -36,7 +36,6 @@ class ExitCodes(DlockTestCase):
         started = time.monotonic()
         self.assertEqual(self.dlock("run", "--wait", "300ms", "job", "--", "true")[0], 75)
         self.assertGreaterEqual(time.monotonic() - started, 0.3)
-        holder.kill()
 
     def test_a_waiting_run_starts_once_the_holder_is_done(self):
         holder = self.start_dlock("run", "job", "--", "sleep", "0.5")
@@ -95,7 +94,7 @@ class ExitCodes(DlockTestCase):
 
 class StatusAndRelease(DlockTestCase):
     def test_status_of_a_held_lock(self):
-        holder = self.start_dlock("run", "job", "--", "sleep", "30")
+        self.start_dlock("run", "job", "--", "sleep", "30")
         self.wait_locked("job")
         code, out, _ = self.dlock("status", "job", "--json")
         self.assertEqual(code, 0)
@@ -110,7 +109,6 @@ class StatusAndRelease(DlockTestCase):
         code, out, _ = self.dlock("status", "job")
         self.assertEqual(code, 0)
         self.assertIn("locked: yes", out)
-        holder.kill()
 
     def test_status_of_a_free_lock(self):
         code, out, _ = self.dlock("status", "--json", "never")
