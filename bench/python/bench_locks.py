@@ -24,7 +24,10 @@ from adapters import ADAPTERS
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bindings" / "python" / "tests"))
 from redis_server import RedisServer  # noqa: E402
 
-WORK_SECONDS = 0.001  # time spent holding the lock in the contended runs
+HOLD_SECONDS = 0.001  # time spent holding the lock in the contended runs
+# Time each process spends outside the lock between its grants. With none, a releasing
+# process asks again before any waiter can be woken, and mostly takes the lock back.
+THINK_SECONDS = (0.0, 0.001)
 
 
 def uncontended_pairs_per_second(library: str, url: str, seconds: float) -> float:
@@ -49,7 +52,7 @@ class Grant(NamedTuple):
     releasing: float  # monotonic time the release was called
 
 
-def _contend(library: str, url: str, name: str, seconds: float, index: int,
+def _contend(library: str, url: str, name: str, seconds: float, think: float, index: int,
              start: Any, results: Any) -> None:
     contender = ADAPTERS[library](url, name)
     grants = []
@@ -58,10 +61,12 @@ def _contend(library: str, url: str, name: str, seconds: float, index: int,
     while time.monotonic() < deadline:
         contender.acquire()
         granted = time.monotonic()
-        time.sleep(WORK_SECONDS)
+        time.sleep(HOLD_SECONDS)
         releasing = time.monotonic()
         contender.release()
         grants.append(Grant(index, granted, releasing))
+        if think:
+            time.sleep(think)
     results.put(grants)
 
 
@@ -73,13 +78,15 @@ class Contention(NamedTuple):
     most: int
 
 
-def contended(library: str, url: str, seconds: float, processes: int) -> Contention:
+def contended(library: str, url: str, seconds: float, think: float, processes: int) -> Contention:
     context = multiprocessing.get_context("fork")
     start = context.Barrier(processes)
     results = context.Queue()
     name = f"bench-{uuid.uuid4().hex}"
     workers = [
-        context.Process(target=_contend, args=(library, url, name, seconds, index, start, results))
+        context.Process(
+            target=_contend, args=(library, url, name, seconds, think, index, start, results)
+        )
         for index in range(processes)
     ]
     for worker in workers:
@@ -114,7 +121,7 @@ def main() -> None:
     server = None if args.url else RedisServer().start()
     url = args.url if server is None else server.url
     try:
-        print(f"Redis: {url}; {args.seconds} s per figure; hold time {WORK_SECONDS * 1000} ms")
+        print(f"Redis: {url}; {args.seconds} s per figure")
         print("\nUncontended acquire+release, one process (pairs/s, higher is better)")
         rates = {library: uncontended_pairs_per_second(library, url, args.seconds)
                  for library in ADAPTERS}
@@ -122,17 +129,19 @@ def main() -> None:
         for library, rate in rates.items():
             print(f"  {library:30} {rate:10.0f} pairs/s   dlock / this = {reference / rate:5.2f}x")
 
-        print(f"\nContended, {args.processes} processes on one lock (hand-off = release by one "
-              "process -> acquire returns in another)")
-        print(f"  {'library':30} {'hand-offs':>9} {'p50 ms':>8} {'p99 ms':>8} "
-              f"{'grants min/max':>15}   p50 this/dlock   p99 this/dlock")
-        figures = {library: contended(library, url, args.seconds, args.processes)
-                   for library in ADAPTERS}
-        mine = figures["dlock"]
-        for library, figure in figures.items():
-            print(f"  {library:30} {figure.hand_offs:9d} {figure.p50_ms:8.2f} {figure.p99_ms:8.2f} "
-                  f"{figure.fewest:7d}/{figure.most:<7d}   "
-                  f"{figure.p50_ms / mine.p50_ms:13.2f}x   {figure.p99_ms / mine.p99_ms:13.2f}x")
+        for think in THINK_SECONDS:
+            print(f"\nContended, {args.processes} processes on one lock, each holding it "
+                  f"{HOLD_SECONDS * 1000:g} ms then working {think * 1000:g} ms outside it")
+            print("  (hand-off: release by one process -> acquire returning in another)")
+            print(f"  {'library':30} {'hand-offs':>9} {'p50 ms':>8} {'p99 ms':>8} "
+                  f"{'grants min/max':>15}   p50 this/dlock   p99 this/dlock")
+            figures = {library: contended(library, url, args.seconds, think, args.processes)
+                       for library in ADAPTERS}
+            mine = figures["dlock"]
+            for library, figure in figures.items():
+                print(f"  {library:30} {figure.hand_offs:9d} {figure.p50_ms:8.2f} "
+                      f"{figure.p99_ms:8.2f} {figure.fewest:7d}/{figure.most:<7d}   "
+                      f"{figure.p50_ms / mine.p50_ms:13.2f}x   {figure.p99_ms / mine.p99_ms:13.2f}x")
     finally:
         if server is not None:
             server.stop()
