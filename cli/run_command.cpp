@@ -112,10 +112,6 @@ int run_command(Arguments& args, SignalWaiter& signals) {
   const RunOptions options = parse_run_options(args);
   const std::string url = resolve_url(options.url);
   const LockSession session(url, options.name, options.lease_ms);
-  std::unique_ptr<PeriodJob> job;
-  if (options.hold_after_success_ms > 0) {
-    job = std::make_unique<PeriodJob>(url, options.name, options.hold_after_success_ms);
-  }
 
   Notice lost;
   dlock_lock_set_lost_callback(session.lock(), raise_lost_notice, &lost);
@@ -131,6 +127,12 @@ int run_command(Arguments& args, SignalWaiter& signals) {
     fail_with_status(acquisition.status, "acquiring '" + options.name + "'", acquisition.error);
   }
 
+  // The period is the one in which the lock was acquired. From here on, a
+  // failure that leaves main() frees the lock handle, which releases the hold.
+  std::unique_ptr<PeriodJob> job;
+  if (options.hold_after_success_ms > 0) {
+    job = std::make_unique<PeriodJob>(url, options.name, options.hold_after_success_ms);
+  }
   if (job && options.max_attempts > 0 && job->record_attempt(options.max_attempts) == 0) {
     dlock_lock_release_owner(session.lock(), owner);
     std::fprintf(stderr, "dlock: '%s' already had %lld attempts in this period; giving up\n",
@@ -138,15 +140,9 @@ int run_command(Arguments& args, SignalWaiter& signals) {
     return exit_code::max_attempts;
   }
 
-  std::optional<ChildProcess> child;
-  try {
-    child.emplace(options.command, environment_for_command(options.name, acquisition.token),
-                  signals.signals());
-  } catch (...) {
-    dlock_lock_release_owner(session.lock(), owner);
-    throw;
-  }
-  const Outcome outcome = supervise(*child, options, signals, lost);
+  ChildProcess child(options.command, environment_for_command(options.name, acquisition.token),
+                     signals.signals());
+  const Outcome outcome = supervise(child, options, signals, lost);
   return finish(session, owner, options, job.get(), outcome);
 }
 
