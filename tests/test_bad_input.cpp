@@ -5,6 +5,7 @@
 #include <string>
 
 #include "dlock.h"
+#include "lost_recorder.hpp"
 #include "redis_fixture.hpp"
 #include "redis_inspect.hpp"
 #include "status_assertions.hpp"
@@ -23,8 +24,6 @@ class BadInput : public RedisFixture {
   ClientHandle client_;
   LockHandle lock_;
 };
-
-void ignore_lost(const char*, uint64_t, uint64_t, void*) {}
 
 TEST(BadInputWithoutServer, FreeFunctionsAcceptNull) {
   dlock_client_options_init(nullptr);
@@ -186,8 +185,9 @@ TEST_F(BadInput, QueriesRejectNullLockAndNullOut) {
 }
 
 TEST_F(BadInput, LostCallbackRejectsNullLockAndAcceptsClearing) {
-  EXPECT_TRUE(invalid_naming(dlock_lock_set_lost_callback(nullptr, &ignore_lost, nullptr), "lock"));
-  EXPECT_TRUE(status_is(dlock_lock_set_lost_callback(lock_.get(), &ignore_lost, nullptr), DLOCK_OK));
+  LostRecorder recorder;
+  EXPECT_TRUE(invalid_naming(recorder.attach(nullptr), "lock"));
+  EXPECT_TRUE(status_is(recorder.attach(lock_.get()), DLOCK_OK));
   EXPECT_TRUE(status_is(dlock_lock_set_lost_callback(lock_.get(), nullptr, nullptr), DLOCK_OK));
 }
 

@@ -32,8 +32,6 @@ using std::chrono::milliseconds;
 const char* const kName = "faulty";
 constexpr int64_t kLeaseMs = 1000;
 
-int64_t ms_between(int64_t from_ns, int64_t to_ns) { return (to_ns - from_ns) / 1000000; }
-
 class Faults : public RedisFixture {
  protected:
   // A worker process that takes the lock once and holds it for hold_ms.

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "dlock.h"
+#include "lost_recorder.hpp"
 #include "monotonic_clock.hpp"
 #include "redis_fixture.hpp"
 #include "redis_inspect.hpp"
@@ -20,8 +21,6 @@ namespace {
 using std::chrono::milliseconds;
 
 class Lifecycle : public RedisFixture {};
-
-void ignore_lost(const char*, uint64_t, uint64_t, void*) {}
 
 TEST_F(Lifecycle, FreeingALockHandleReleasesItsHolds) {
   const ClientHandle client = open();
@@ -69,7 +68,8 @@ TEST_F(Lifecycle, CallsAfterCloseReturnClosed) {
   EXPECT_TRUE(status_is(dlock_lock_fencing_token(l, &token), DLOCK_E_CLOSED));
   EXPECT_TRUE(status_is(dlock_lock_fencing_token_owner(l, 1, &token), DLOCK_E_CLOSED));
   EXPECT_TRUE(status_is(dlock_lock_ttl(l, &ms), DLOCK_E_CLOSED));
-  EXPECT_TRUE(status_is(dlock_lock_set_lost_callback(l, &ignore_lost, nullptr), DLOCK_E_CLOSED));
+  LostRecorder recorder;
+  EXPECT_TRUE(status_is(recorder.attach(l), DLOCK_E_CLOSED));
   EXPECT_STREQ(dlock_lock_name(l), "orphan") << "the name stays valid for the handle's lifetime";
   EXPECT_TRUE(status_is(dlock_lock_new(nullptr, "x", nullptr), DLOCK_E_INVALID));
 }

@@ -40,8 +40,6 @@ class Waiting : public RedisFixture {
   LockHandle waiter_;
 };
 
-int64_t ms_between(int64_t from_ns, int64_t to_ns) { return (to_ns - from_ns) / 1000000; }
-
 TEST_F(Waiting, BoundedWaitRunsOutOnTime) {
   ASSERT_TRUE(status_is(dlock_lock_acquire_owner(holder_.get(), 1, 0, kLongLeaseMs, nullptr, nullptr), DLOCK_OK));
   int64_t started = monotonic_ns();

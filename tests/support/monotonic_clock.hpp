@@ -14,4 +14,6 @@ inline int64_t monotonic_ns() {
 
 inline int64_t monotonic_ms() { return monotonic_ns() / 1000000; }
 
+inline int64_t ms_between(int64_t from_ns, int64_t to_ns) { return (to_ns - from_ns) / 1000000; }
+
 }  // namespace dlock_test
