@@ -208,8 +208,9 @@ DLOCK_API int dlock_lock_release(dlock_lock *lock);
 DLOCK_API int dlock_lock_release_owner(dlock_lock *lock, uint64_t owner);
 
 /**
- * Deletes the lock whoever holds it and wakes a waiter. The former holder
- * learns of it as a lost lock. *out-less: DLOCK_OK whether or not it was held.
+ * Deletes the lock whoever holds it and wakes a waiter; the former holder
+ * learns of it as a lost lock. DLOCK_OK whether or not it was held;
+ * DLOCK_E_PROTOCOL (nothing touched) when the key is not a lock.
  */
 DLOCK_API int dlock_lock_force_release(dlock_lock *lock);
 
@@ -229,9 +230,11 @@ DLOCK_API int dlock_lock_ttl(dlock_lock *lock, int64_t *ms_out);
 
 /**
  * Called once when a hold taken through this handle is lost: a renewal found
- * the key gone or owned by someone else, or the lease ran out before a renewal
- * succeeded. Runs on the client's watchdog thread: it must not block for long
- * and must not call dlock functions on this client that wait.
+ * the key gone or owned by someone else, the lease ran out before a renewal
+ * succeeded, or the holder's release found the lock no longer its own. Runs
+ * on the client's watchdog thread (or in that release): it must not block for
+ * long, must not change this handle's callback, and must not call dlock
+ * functions on this client that wait.
  */
 typedef void (*dlock_lost_fn)(const char *name, uint64_t owner, uint64_t token, void *ctx);
 

@@ -154,6 +154,12 @@ void LockOps::release(uint64_t owner) {
     if (!before->lost) throw;
     // Lost already: the error that matters is the loss.
   }
+  if (!before->lost && !released) {
+    // Found here first (e.g. the process was paused past its lease before
+    // the watchdog could see it): the hold has left the table, so this is
+    // the one and only notice.
+    LostNotice{before->on_lost, keys_->name, owner, before->token}.deliver();
+  }
   if (before->lost || !released) throw LostError(lost_message);
 }
 
