@@ -8,7 +8,11 @@ add_custom_command(OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/changelog.gz
   DEPENDS ${CMAKE_CURRENT_BINARY_DIR}/changelog)
 add_custom_target(dlock_package_docs ALL DEPENDS ${CMAKE_CURRENT_BINARY_DIR}/changelog.gz)
 
-foreach(component_package IN ITEMS runtime:libdlock${DLOCK_ABI_VERSION} dev:libdlock-dev tools:dlock-tools)
+set(component_packages runtime:libdlock${DLOCK_ABI_VERSION} dev:libdlock-dev)
+if(TARGET dlock_cli)
+  list(APPEND component_packages tools:dlock-tools)
+endif()
+foreach(component_package IN LISTS component_packages)
   string(REPLACE ":" ";" pair ${component_package})
   list(GET pair 0 component)
   list(GET pair 1 package)
