@@ -1,0 +1,106 @@
+// dlock_bench: prints, in one run, dlock's performance figures next to the
+// reference each is compared with (SPEC.md section 7). It starts its own
+// throwaway redis-server (DLOCK_BENCH_REDIS_SERVER, default "redis-server")
+// unless --url names one.
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <iostream>
+#include <memory>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+#include "dlock.h"
+#include "redis_link.hpp"
+#include "redis_server.hpp"
+#include "report.hpp"
+#include "sections.hpp"
+
+namespace dlock_bench {
+namespace {
+
+constexpr int ping_samples = 2000;
+
+const char* const usage =
+    "usage: dlock_bench [--url redis://[user[:password]@]host[:port][/db]] [--only N[,N...]]\n"
+    "  Without --url, starts redis-server ($DLOCK_BENCH_REDIS_SERVER or redis-server from PATH)\n"
+    "  on a free loopback port. --only runs the listed sections (1-5) only.\n";
+
+struct Options {
+  std::string url;
+  std::set<int> only;
+};
+
+Options parse(int argc, char** argv) {
+  Options options;
+  for (int i = 1; i < argc; ++i) {
+    const std::string argument = argv[i];
+    if ((argument == "--url" || argument == "--only") && i + 1 < argc) {
+      const std::string value = argv[++i];
+      if (argument == "--url") {
+        options.url = value;
+      } else {
+        std::istringstream list(value);
+        for (std::string number; std::getline(list, number, ',');) options.only.insert(std::stoi(number));
+      }
+    } else {
+      throw std::invalid_argument(argument == "--help" ? "" : "unexpected argument '" + argument + "'");
+    }
+  }
+  return options;
+}
+
+std::string server_version(RedisLink& link) {
+  const InfoFields server = link.info("server");
+  const auto found = server.find("redis_version");
+  return found == server.end() ? "?" : found->second;
+}
+
+int run(const Options& options) {
+  std::unique_ptr<RedisServer> server;
+  std::string url = options.url;
+  if (url.empty()) {
+    const char* executable = std::getenv("DLOCK_BENCH_REDIS_SERVER");
+    server = std::make_unique<RedisServer>(executable != nullptr ? executable : "redis-server");
+    url = Endpoint::loopback_url(server->port());
+  }
+  const Endpoint endpoint = Endpoint::from_url(url);
+  RedisLink link(endpoint);
+  Report report;
+  const BenchContext context{url, endpoint, link.ping_round_trip_ns(ping_samples), report};
+  std::cout << "dlock " << dlock_version() << " against Redis " << server_version(link) << " at "
+            << endpoint.host << ':' << endpoint.port << (server ? " (started by the benchmark)" : "")
+            << "; PING round trip (median of " << ping_samples << "): " << duration(context.round_trip_ns)
+            << "\n";
+
+  const std::function<void(const BenchContext&)> sections[] = {
+      bench_uncontended, bench_reentrant, bench_handoff, bench_watchdog_cost, bench_footprint};
+  for (int number = 1; number <= 5; ++number) {
+    if (options.only.empty() || options.only.count(number) != 0) sections[number - 1](context);
+  }
+  report.print(std::cout);
+  std::cout << "\ntargets missed: " << report.missed() << "\n";
+  return 0;
+}
+
+}  // namespace
+}  // namespace dlock_bench
+
+int main(int argc, char** argv) {
+  dlock_bench::Options options;
+  try {
+    options = dlock_bench::parse(argc, argv);
+  } catch (const std::exception& error) {
+    if (std::strlen(error.what()) != 0) std::cerr << "dlock_bench: " << error.what() << "\n";
+    std::cerr << dlock_bench::usage;
+    return 2;
+  }
+  try {
+    return dlock_bench::run(options);
+  } catch (const std::exception& error) {
+    std::cerr << "dlock_bench: " << error.what() << "\n";
+    return 1;
+  }
+}

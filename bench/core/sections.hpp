@@ -1,0 +1,31 @@
+// The benchmark's sections, each adding its rows and notes to the report.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "endpoint.hpp"
+#include "report.hpp"
+
+namespace dlock_bench {
+
+struct BenchContext {
+  std::string url;         // what dlock_client_open() gets
+  Endpoint endpoint;       // the same server, for hiredis
+  int64_t round_trip_ns;   // median PING round trip, the unit of latency
+  Report& report;
+};
+
+// 1. Uncontended acquire+release pairs/s, dlock against a bare hiredis loop
+//    of the same two EVALSHA calls, with a watchdog lease and a fixed one.
+void bench_uncontended(const BenchContext& context);
+// 2. A re-entrant acquire+release by the holder: its cost, and no round trip.
+void bench_reentrant(const BenchContext& context);
+// 3. Release -> next waiter's grant across processes, p50/p99.
+void bench_handoff(const BenchContext& context);
+// 4. Commands and round trips per renewal period with 1,000 held locks.
+void bench_watchdog_cost(const BenchContext& context);
+// 5. Memory per lock handle and threads per client.
+void bench_footprint(const BenchContext& context);
+
+}  // namespace dlock_bench

@@ -1,0 +1,52 @@
+#include "server_counters.hpp"
+
+#include <string>
+
+namespace dlock_bench {
+namespace {
+
+int64_t field(const InfoFields& info, const std::string& name) {
+  const auto found = info.find(name);
+  return found == info.end() ? 0 : std::stoll(found->second);
+}
+
+// "calls=N,usec=..." of a cmdstat_<command> line; 0 when never called.
+int64_t calls(const InfoFields& info, const std::string& command) {
+  const auto found = info.find("cmdstat_" + command);
+  if (found == info.end()) return 0;
+  const std::string& stats = found->second;
+  const std::size_t start = stats.find("calls=") + 6;
+  return std::stoll(stats.substr(start, stats.find(',', start) - start));
+}
+
+}  // namespace
+
+ServerCounters ServerCounters::read(RedisLink& link) {
+  const InfoFields info = link.info("everything");
+  ServerCounters counters;
+  counters.commands = field(info, "total_commands_processed");
+  counters.scripts = calls(info, "evalsha") + calls(info, "eval");
+  counters.reads = field(info, "total_reads_processed");
+  counters.writes = field(info, "total_writes_processed");
+  return counters;
+}
+
+ServerCounters ServerCounters::operator-(const ServerCounters& earlier) const {
+  ServerCounters delta;
+  delta.commands = commands - earlier.commands;
+  delta.scripts = scripts - earlier.scripts;
+  delta.reads = reads - earlier.reads;
+  delta.writes = writes - earlier.writes;
+  return delta;
+}
+
+TrafficMeter::TrafficMeter(RedisLink& link) : link_(link) {
+  const ServerCounters first = ServerCounters::read(link_);
+  probe_cost_ = ServerCounters::read(link_) - first;
+}
+
+void TrafficMeter::start() { start_ = ServerCounters::read(link_); }
+
+ServerCounters TrafficMeter::stop() { return ServerCounters::read(link_) - start_ - probe_cost_; }
+
+}  // namespace dlock_bench

@@ -1,0 +1,39 @@
+// What a Redis server received over an interval, from INFO: commands, script
+// calls, and the read and write events of its event loop. Every round trip a
+// client makes costs the server at least one read and one write, so those two
+// bound the number of round trips from above, whatever the pipelining.
+#pragma once
+
+#include <cstdint>
+
+#include "redis_link.hpp"
+
+namespace dlock_bench {
+
+struct ServerCounters {
+  int64_t commands = 0;  // total_commands_processed
+  int64_t scripts = 0;   // EVALSHA + EVAL calls
+  int64_t reads = 0;     // total_reads_processed
+  int64_t writes = 0;    // total_writes_processed
+
+  static ServerCounters read(RedisLink& link);
+  ServerCounters operator-(const ServerCounters& earlier) const;
+  // The tighter of the two round-trip bounds.
+  int64_t round_trips_at_most() const { return reads < writes ? reads : writes; }
+};
+
+// Measures an interval on a server, minus what its own INFO probes cost
+// (calibrated once, by two probes back to back).
+class TrafficMeter {
+ public:
+  explicit TrafficMeter(RedisLink& link);
+  void start();
+  ServerCounters stop();
+
+ private:
+  RedisLink& link_;
+  ServerCounters probe_cost_;
+  ServerCounters start_;
+};
+
+}  // namespace dlock_bench

@@ -1,0 +1,106 @@
+// Section 1: one thread, one lock nobody else wants: dlock's acquire+release
+// pairs/s against a bare hiredis loop that sends the same two EVALSHA calls
+// (the real scripts, the same keys and argument shapes). The two loops run in
+// alternating slices, ABBA, so drift in the machine's load hits both alike.
+#include <algorithm>
+#include <stdexcept>
+#include <vector>
+
+#include "bare_lock.hpp"
+#include "dlock_handles.hpp"
+#include "monotonic.hpp"
+#include "sections.hpp"
+
+namespace dlock_bench {
+namespace {
+
+constexpr int rounds = 8;
+constexpr int64_t slice_ns = 250000000;
+constexpr int64_t warm_up_ns = 100000000;
+// The lease the core sends for lease -1 with its default watchdog_timeout_ms.
+constexpr int64_t default_watchdog_lease_ms = 30000;
+constexpr int64_t fixed_lease_ms = 30000;
+constexpr double target_ratio = 0.9;
+
+struct Throughput {
+  int64_t pairs = 0;
+  int64_t ns = 0;
+  double per_second() const { return static_cast<double>(pairs) * 1e9 / static_cast<double>(ns); }
+  void add(const Throughput& other) {
+    pairs += other.pairs;
+    ns += other.ns;
+  }
+};
+
+Throughput bare_run_for(BareLock& lock, int64_t ns) {
+  Throughput done;
+  const int64_t start = monotonic_ns();
+  do {
+    if (!lock.try_acquire().granted) throw std::runtime_error("reference acquire: not granted");
+    lock.release();
+    ++done.pairs;
+    done.ns = monotonic_ns() - start;
+  } while (done.ns < ns);
+  return done;
+}
+
+Throughput dlock_run_for(dlock_lock* lock, int64_t lease_ms, int64_t ns) {
+  Throughput done;
+  const int64_t start = monotonic_ns();
+  do {
+    check(dlock_lock_acquire(lock, 0, lease_ms, nullptr), "dlock_lock_acquire");
+    check(dlock_lock_release(lock), "dlock_lock_release");
+    ++done.pairs;
+    done.ns = monotonic_ns() - start;
+  } while (done.ns < ns);
+  return done;
+}
+
+void compare(const BenchContext& context, const std::string& figure, int64_t lease_ms) {
+  const ClientHandle client = open_client(context.url);
+  const LockHandle lock = new_lock(client.get(), "bench:pair:core");
+  BareLock bare(context.endpoint, "bench:pair:bare", lease_ms < 0 ? default_watchdog_lease_ms : lease_ms);
+  dlock_run_for(lock.get(), lease_ms, warm_up_ns);
+  bare_run_for(bare, warm_up_ns);
+
+  Throughput dlock_total;
+  Throughput bare_total;
+  std::vector<double> round_ratios;
+  for (int round = 0; round < rounds; ++round) {
+    Throughput dlock_slice;
+    Throughput bare_slice;
+    if (round % 2 == 0) {
+      dlock_slice = dlock_run_for(lock.get(), lease_ms, slice_ns);
+      bare_slice = bare_run_for(bare, slice_ns);
+    } else {
+      bare_slice = bare_run_for(bare, slice_ns);
+      dlock_slice = dlock_run_for(lock.get(), lease_ms, slice_ns);
+    }
+    dlock_total.add(dlock_slice);
+    bare_total.add(bare_slice);
+    round_ratios.push_back(dlock_slice.per_second() / bare_slice.per_second());
+  }
+  const double ratio = dlock_total.per_second() / bare_total.per_second();
+  const auto [lowest, highest] = std::minmax_element(round_ratios.begin(), round_ratios.end());
+  context.report.row({figure, grouped(static_cast<int64_t>(dlock_total.per_second())) + "/s",
+                      grouped(static_cast<int64_t>(bare_total.per_second())) + "/s bare hiredis",
+                      fixed(ratio, 2) + " (rounds " + fixed(*lowest, 2) + "-" + fixed(*highest, 2) + ")",
+                      ">= " + fixed(target_ratio, 2), verdict(ratio >= target_ratio)});
+  const int64_t dlock_pair_ns = dlock_total.ns / dlock_total.pairs;
+  const int64_t bare_pair_ns = bare_total.ns / bare_total.pairs;
+  context.report.note(figure + ": " + duration(dlock_pair_ns) + " per dlock pair, " + duration(bare_pair_ns) +
+                      " per bare pair (" + duration(dlock_pair_ns - bare_pair_ns) + " added by dlock)");
+}
+
+}  // namespace
+
+void bench_uncontended(const BenchContext& context) {
+  context.report.section("1. Uncontended acquire+release, one thread (" + std::to_string(rounds) +
+                         " interleaved rounds of " + duration(slice_ns) + " per loop)");
+  compare(context, "pairs/s, watchdog lease (-1)", -1);
+  compare(context, "pairs/s, fixed lease (30000 ms)", fixed_lease_ms);
+  context.report.note("both loops send EVALSHA acquire.lua {name, counter} {lease, field} then EVALSHA "
+                      "release.lua {name, channel, latch} {field, latch_ms}; a pair is 2 round trips");
+}
+
+}  // namespace dlock_bench
