@@ -65,7 +65,7 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS
 # .rpm (rpmbuild computes library and pkgconfig(...) dependencies itself)
 set(CPACK_RPM_COMPONENT_INSTALL ON)
 set(CPACK_RPM_FILE_NAME RPM-DEFAULT)
-set(CPACK_RPM_PACKAGE_LICENSE "see /usr/share/doc/libdlock${DLOCK_ABI_VERSION}/copyright")
+set(CPACK_RPM_PACKAGE_LICENSE "MIT")
 set(CPACK_RPM_PACKAGE_URL "${PROJECT_HOMEPAGE_URL}")
 set(CPACK_RPM_RUNTIME_PACKAGE_NAME libdlock${DLOCK_ABI_VERSION})
 set(CPACK_RPM_DEV_PACKAGE_NAME libdlock-devel)
