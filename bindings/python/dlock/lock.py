@@ -24,7 +24,7 @@ class Lock:
     __slots__ = ("_native", "_lease_ms", "_timeout")
 
     def __init__(self, native: _dlock.Lock, lease: float | None, timeout: float) -> None:
-        timeouts.wait_ms(True, timeout)
+        timeouts.wait_ms(True, timeout)  # a bad timeout fails here, not at the first `with`
         self._native = native
         self._lease_ms = timeouts.lease_ms(lease)
         self._timeout = timeout
@@ -88,14 +88,15 @@ class Lock:
         """Deletes the lock whoever holds it; that holder learns of it as a lost lock."""
         self._native.force_release()
 
-    def _acquire_or_raise(self, acquired: bool) -> None:
+    def _require_acquired(self, acquired: bool) -> None:
+        """``with lock:`` has no False to return: a wait that ran out is an error there."""
         if not acquired:
             raise error_for_status(
                 _dlock.NOT_ACQUIRED, f"lock {self.name!r} not acquired within {self._timeout} s"
             )
 
     def __enter__(self) -> Lock:
-        self._acquire_or_raise(self.acquire(timeout=self._timeout))
+        self._require_acquired(self.acquire(timeout=self._timeout))
         return self
 
     def __exit__(
@@ -107,7 +108,7 @@ class Lock:
         _release_leaving_block(self, exc)
 
     async def __aenter__(self) -> Lock:
-        self._acquire_or_raise(await self.acquire_async(timeout=self._timeout))
+        self._require_acquired(await self.acquire_async(timeout=self._timeout))
         return self
 
     async def __aexit__(
