@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Runs every test suite against redis-server processes the tests start
+# themselves: C++ core, command and packaging (CTest), Python binding
+# (pytest), Java binding (JUnit through Maven). Installs what is missing.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh all
+jobs=${DLOCK_JOBS:-2}
+
+echo "== C++: core, dlock command, install and ABI checks (CTest)"
+cmake -S . -B build/test -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDLOCK_BUILD_TESTS=ON >/dev/null
+cmake --build build/test -j "$jobs"
+ctest --test-dir build/test -j "$jobs" --output-on-failure
+
+echo "== Python binding (pytest)"
+python3 -m venv build/venv
+build/venv/bin/pip install -q --upgrade pip
+build/venv/bin/pip install -q ".[test]"
+build/venv/bin/python -m pytest -q bindings/python/tests
+
+echo "== Java binding (JUnit)"
+bindings/java/build.sh build/java verify
