@@ -35,6 +35,11 @@ int child_checks(dlock_client* client, dlock_lock* parents_lock) {
 }
 
 TEST_F(Fork, ChildUsesTheClientOnItsOwn) {
+#ifdef __SANITIZE_THREAD__
+  // glibc hands the child's new threads the ids of the parent's threads, which
+  // TSan still counts as alive after fork ("dup thread with used id").
+  GTEST_SKIP() << "TSan cannot follow threads started in a child of a multithreaded fork";
+#endif
   ClientHandle client = open();
   const LockHandle lock = new_lock(client.get(), "parent");
   ASSERT_TRUE(status_is(dlock_lock_acquire(lock.get(), 0, -1, nullptr), DLOCK_OK));
