@@ -331,6 +331,7 @@ int dlock_lock_ttl(dlock_lock* lock, int64_t* ms_out) {
 int dlock_lock_set_lost_callback(dlock_lock* lock, dlock_lost_fn fn, void* ctx) {
   return guarded([&] {
     require(lock, "lock");
+    lock->client->core();  // DLOCK_E_CLOSED for a closed client
     lock->on_lost->set(fn, ctx);
     return DLOCK_OK;
   });

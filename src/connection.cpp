@@ -118,4 +118,10 @@ Reply Connection::next_buffered_reply() {
 
 int Connection::fd() const { return context_->fd; }
 
+void Connection::set_timeout(std::chrono::milliseconds timeout) {
+  if (redisSetTimeout(context_.get(), to_timeval(timeout.count())) != REDIS_OK) {
+    fail("set timeout");
+  }
+}
+
 }  // namespace dlock

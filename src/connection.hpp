@@ -2,6 +2,7 @@
 // RAII ownership of the context and of every reply.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -48,6 +49,9 @@ class Connection {
   int fd() const;
 
   bool broken() const { return broken_; }
+
+  // Bounds each later read and write (the command timeout by default).
+  void set_timeout(std::chrono::milliseconds timeout);
 
  private:
   [[noreturn]] void fail(const std::string& what);

@@ -106,6 +106,15 @@ Clock::time_point Holds::next_deadline(Clock::time_point fallback) {
   return next;
 }
 
+Clock::time_point Holds::earliest_validity_end(Clock::time_point fallback) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  Clock::time_point earliest = fallback;
+  for (const auto& [key, hold] : holds_) {
+    if (!hold.lost) earliest = std::min(earliest, hold.valid_until);
+  }
+  return earliest;
+}
+
 Hold* Holds::find_grant(const Hold& hold) {
   const auto it = holds_.find({hold.keys->name, hold.owner});
   if (it == holds_.end() || it->second.grant_id != hold.grant_id) return nullptr;

@@ -72,6 +72,7 @@ class Holds {
   std::vector<Hold> due_for_renewal(Clock::time_point horizon);
   std::vector<LostNotice> expire(Clock::time_point now);
   Clock::time_point next_deadline(Clock::time_point fallback);
+  Clock::time_point earliest_validity_end(Clock::time_point fallback);
 
   // Applies a renewal sent at `sent_at`: extends the grant, or marks it lost.
   std::optional<LostNotice> renewed(const Hold& hold, bool still_owned, Clock::time_point sent_at);

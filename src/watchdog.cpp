@@ -69,6 +69,12 @@ void Watchdog::renew(const std::vector<Hold>& due) {
   std::vector<LostNotice> lost;
   try {
     ConnectionPool::Lease connection = pool_.acquire(sent_at + command_timeout_);
+    // A stalled server or a partition must not keep this thread past the
+    // first validity deadline it has to report (S6): the batch gets no longer
+    // than that, and a timed-out connection is dropped.
+    const auto until_first_deadline = std::chrono::duration_cast<std::chrono::milliseconds>(
+        holds_.earliest_validity_end(sent_at + command_timeout_) - sent_at);
+    connection->set_timeout(std::clamp(until_first_deadline, std::chrono::milliseconds(1), command_timeout_));
     const std::string sha = script.loaded_sha(*connection);
     std::deque<std::string> leases;
     std::deque<Script::Call> calls;
@@ -91,6 +97,7 @@ void Watchdog::renew(const std::vector<Hold>& due) {
       }
       if (auto notice = holds_.renewed(due[i], still_owned, sent_at)) lost.push_back(*notice);
     }
+    connection->set_timeout(command_timeout_);
   } catch (const Error&) {
     // Redis unreachable: try again soon; the holds stay valid until their
     // deadline, when expire() reports them lost.
