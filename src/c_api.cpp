@@ -71,10 +71,6 @@ void require_lease(int64_t lease_ms) {
   }
 }
 
-dlock::LockOps ops_for(dlock_lock* lock) {
-  return dlock::LockOps(*lock->client->core(), lock->keys);
-}
-
 // The core stays alive while its operation runs, even if another thread
 // closes the client meanwhile.
 template <typename Work>
@@ -116,37 +112,34 @@ int release(dlock_lock* lock, uint64_t owner) {
   });
 }
 
-int is_held(dlock_lock* lock, uint64_t owner, int* out) {
+// Reads the owner's hold as the client records it: no round trip.
+template <typename Out, typename Read>
+int read_hold(dlock_lock* lock, uint64_t owner, Out* out, Read&& read) {
   return guarded([&] {
     require(out, "out");
     return with_ops(lock, [&](dlock::LockOps&, dlock::ClientCore& core) {
-      const std::optional<dlock::Hold> hold = core.holds().find(lock->keys->name, owner);
-      *out = hold && !hold->lost ? 1 : 0;
+      *out = read(core.holds().find(lock->keys->name, owner));
       return DLOCK_OK;
     });
+  });
+}
+
+int is_held(dlock_lock* lock, uint64_t owner, int* out) {
+  return read_hold(lock, owner, out, [](const std::optional<dlock::Hold>& hold) {
+    return hold && !hold->lost ? 1 : 0;
   });
 }
 
 int hold_count(dlock_lock* lock, uint64_t owner, int* out) {
-  return guarded([&] {
-    require(out, "out");
-    return with_ops(lock, [&](dlock::LockOps&, dlock::ClientCore& core) {
-      const std::optional<dlock::Hold> hold = core.holds().find(lock->keys->name, owner);
-      *out = hold ? hold->count : 0;
-      return DLOCK_OK;
-    });
+  return read_hold(lock, owner, out, [](const std::optional<dlock::Hold>& hold) {
+    return hold ? hold->count : 0;
   });
 }
 
 int fencing_token(dlock_lock* lock, uint64_t owner, uint64_t* out) {
-  return guarded([&] {
-    require(out, "out");
-    return with_ops(lock, [&](dlock::LockOps&, dlock::ClientCore& core) {
-      const std::optional<dlock::Hold> hold = core.holds().find(lock->keys->name, owner);
-      if (!hold) throw dlock::NotOwnerError("fencing_token: the caller does not hold '" + lock->keys->name + "'");
-      *out = hold->token;
-      return DLOCK_OK;
-    });
+  return read_hold(lock, owner, out, [&](const std::optional<dlock::Hold>& hold) {
+    if (!hold) throw dlock::NotOwnerError("fencing_token: the caller does not hold '" + lock->keys->name + "'");
+    return hold->token;
   });
 }
 
@@ -258,8 +251,10 @@ void dlock_lock_free(dlock_lock* lock) {
   if (lock == nullptr) return;
   lock->on_lost->set(nullptr, nullptr);
   guarded([&] {
-    ops_for(lock).release_taken_through(lock);
-    return DLOCK_OK;
+    return with_ops(lock, [&](dlock::LockOps& ops, dlock::ClientCore&) {
+      ops.release_taken_through(lock);
+      return DLOCK_OK;
+    });
   });
   delete lock;
 }
