@@ -1,10 +1,15 @@
 // A blocking acquire is cut short by a cancel token from another thread within
-// 50 ms, and the cancelled waiter leaves nothing behind.
+// 50 ms, and cancelled waiters, however many and however often, leave nothing
+// behind.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <future>
+#include <mutex>
+#include <string>
 #include <thread>
+#include <vector>
 
 #include "dlock.h"
 #include "monotonic_clock.hpp"
@@ -93,18 +98,79 @@ TEST_F(Cancel, ACancelledWaiterLeavesNothingBehind) {
   EXPECT_FALSE(key_exists(server(), "cancellable")) << "the cancelled waiter took the lock later";
 }
 
-TEST_F(Cancel, CancelStormLeavesNoKey) {
-  for (int round = 0; round < 20; ++round) {
-    const CancelHandle cancel = new_cancel();
-    auto waiter = wait_in_background(-1, cancel.get());
-    std::this_thread::sleep_for(milliseconds(round % 5));
-    ASSERT_TRUE(status_is(dlock_cancel_trigger(cancel.get()), DLOCK_OK));
-    ASSERT_EQ(waiter.wait_for(milliseconds(5000)), std::future_status::ready);
-    EXPECT_TRUE(status_is(waiter.get().status, DLOCK_E_INTERRUPTED)) << round;
+// A6: waiters cancelled in a tight loop while another owner holds the lock under
+// the watchdog; once the holder releases, nothing may keep or renew the key.
+class CancelStorm : public RedisFixture {
+ protected:
+  static constexpr int64_t kWatchdogMs = 1000;
+  static constexpr int kWaiters = 4;
+  static constexpr auto kStorm = milliseconds(3000);
+};
+
+TEST_F(CancelStorm, CancelledWaitersLeaveNoKeyAndNoRenewals) {
+  const ClientHandle holder_client = open(kWatchdogMs);
+  const ClientHandle waiter_client = open(kWatchdogMs);
+  const LockHandle held = new_lock(holder_client.get(), "stormy");
+  const LockHandle contested = new_lock(waiter_client.get(), "stormy");
+  ASSERT_TRUE(status_is(dlock_lock_acquire_owner(held.get(), kHolder, 0, -1, nullptr, nullptr), DLOCK_OK));
+  const auto holder_fields = hash_fields(server(), "stormy");
+
+  std::vector<CancelHandle> cancels;
+  for (int i = 0; i < kWaiters; ++i) cancels.push_back(new_cancel());
+  std::atomic<bool> storming{true};
+  std::atomic<bool> waiters_done{false};
+  std::atomic<long> interrupted{0};
+  std::mutex failures_mutex;
+  std::vector<std::string> failures;
+  std::vector<std::thread> waiters;
+  for (int i = 0; i < kWaiters; ++i) {
+    waiters.emplace_back([&, i] {
+      // Unbounded and bounded waits, watchdog and fixed leases.
+      const int64_t wait_ms = i % 2 == 0 ? -1 : 5000;
+      const int64_t lease_ms = i < 2 ? -1 : 10000;
+      const uint64_t owner = 100 + static_cast<uint64_t>(i);
+      while (storming) {
+        const int status = dlock_lock_acquire_owner(contested.get(), owner, wait_ms, lease_ms, cancels[i].get(), nullptr);
+        dlock_cancel_reset(cancels[i].get());
+        if (status == DLOCK_E_INTERRUPTED) {
+          ++interrupted;
+          continue;
+        }
+        const std::lock_guard<std::mutex> guard(failures_mutex);
+        failures.push_back("waiter " + std::to_string(i) + ": " + describe_status(status));
+        if (status == DLOCK_OK) dlock_lock_release_owner(contested.get(), owner);
+      }
+    });
   }
-  ASSERT_TRUE(status_is(dlock_lock_release_owner(lock_.get(), kHolder), DLOCK_OK));
-  std::this_thread::sleep_for(milliseconds(300));
-  EXPECT_FALSE(key_exists(server(), "cancellable"));
+  std::thread canceller([&] {
+    for (unsigned round = 0; !waiters_done; ++round) {
+      for (const CancelHandle& cancel : cancels) dlock_cancel_trigger(cancel.get());
+      std::this_thread::sleep_for(std::chrono::microseconds(200 * (round % 8)));
+    }
+  });
+  std::this_thread::sleep_for(kStorm);
+  storming = false;
+  for (std::thread& waiter : waiters) waiter.join();
+  waiters_done = true;
+  canceller.join();
+
+  EXPECT_TRUE(failures.empty()) << failures.size() << " acquires ended otherwise, first: " << failures.front();
+  EXPECT_GT(interrupted.load(), 100) << "the storm hardly ran";
+  EXPECT_EQ(hash_fields(server(), "stormy"), holder_fields) << "a cancelled waiter left a field behind";
+  for (int i = 0; i < kWaiters; ++i) {
+    int count = -1;
+    EXPECT_TRUE(status_is(dlock_lock_hold_count_owner(contested.get(), 100 + i, &count), DLOCK_OK));
+    EXPECT_EQ(count, 0) << "waiter " << i << " believes it holds";
+  }
+
+  ASSERT_TRUE(status_is(dlock_lock_release_owner(held.get(), kHolder), DLOCK_OK));
+  const long long renewals_before = renewal_calls(server());
+  const int64_t quiet_until = monotonic_ms() + 3 * kWatchdogMs;
+  while (monotonic_ms() < quiet_until) {
+    ASSERT_FALSE(key_exists(server(), "stormy")) << "the lock came back after the storm and the release";
+    std::this_thread::sleep_for(milliseconds(50));
+  }
+  EXPECT_EQ(renewal_calls(server()) - renewals_before, 0) << "something still renews after the storm";
 }
 
 }  // namespace

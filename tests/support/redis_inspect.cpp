@@ -47,6 +47,10 @@ long long command_calls(RedisServer& server, const std::string& command) {
   return at == std::string::npos ? 0 : std::stoll(stats.substr(at + prefix.size()));
 }
 
+long long renewal_calls(RedisServer& server) {
+  return command_calls(server, "evalsha") + command_calls(server, "eval") + command_calls(server, "pexpire");
+}
+
 void forge_foreign_holder(RedisServer& server, const std::string& name, const std::string& field,
                           long long lease_ms) {
   checked(server, {"HSET", name, field, "1"});

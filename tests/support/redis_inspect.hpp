@@ -19,6 +19,8 @@ bool key_exists(RedisServer& server, const std::string& key);
 std::string string_value(RedisServer& server, const std::string& key);  // "" when absent
 // Calls of one command so far (INFO commandstats), e.g. command_calls(server, "evalsha").
 long long command_calls(RedisServer& server, const std::string& command);
+// Calls of every command a renewal can use (scripts and PEXPIRE), for "nothing renews" checks.
+long long renewal_calls(RedisServer& server);
 
 // Takes the lock as a Redisson client would: a hash field of another client id
 // with its re-entry count, and a lease.
