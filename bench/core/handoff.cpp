@@ -1,5 +1,5 @@
 // Section 3: contended hand-off across processes. Worker processes loop
-// acquire(wait forever) / release on one lock; each grant is recorded in a
+// acquire(wait forever) / hold 1 ms / release on one lock; each grant is recorded in a
 // shared mapping with CLOCK_MONOTONIC stamps (host-wide), and the parent pairs
 // each release with the next grant, in grant order. The same run with a bare
 // hiredis pub/sub waiter (bare_blocking_lock.hpp) is the reference; the two
@@ -21,17 +21,23 @@
 #include "bare_blocking_lock.hpp"
 #include "dlock_handles.hpp"
 #include "monotonic.hpp"
+#include "redis_link.hpp"
 #include "sections.hpp"
+#include "server_counters.hpp"
+#include "wakeup_latency.hpp"
 
 namespace dlock_bench {
 namespace {
 
 constexpr int workers = 4;
-constexpr int32_t grants_per_run = 1000;
+constexpr int32_t grants_per_run = 500;
+// Long enough for every other worker to be blocked in acquire at each release.
+constexpr useconds_t hold_us = 1000;
 constexpr int64_t step_aside_cap_ns = 50000000;
 constexpr int64_t run_deadline_ns = 30000000000;
 constexpr int64_t lease_ms = 30000;  // the bare waiter's; dlock uses its watchdog's default, the same
 constexpr double target_p50_round_trips = 3.0;
+constexpr int wakeup_samples = 500;
 const char* const lock_name = "bench:handoff";
 
 struct Grant {
@@ -102,16 +108,16 @@ void contend(Contender& contender, Board& board, int worker) {
     const uint64_t token = contender.acquire();
     const int64_t granted_ns = monotonic_ns();
     const int32_t index = board.grants_taken.fetch_add(1);
+    futex_wake_all(board.grants_taken);  // the previous holder may queue up again
     if (index >= grants_per_run) {
       contender.release();
-      futex_wake_all(board.grants_taken);
       return;
     }
     Grant& grant = board.grants[index];
     grant = Grant{asked_ns, granted_ns, 0, token, worker};
+    usleep(hold_us);
     grant.releasing_ns = monotonic_ns();
     contender.release();
-    futex_wake_all(board.grants_taken);
     // Step aside until another process holds the lock, so that a release
     // hands it to a waiter rather than back to its own releaser.
     futex_wait(board.grants_taken, index + 1, step_aside_cap_ns);
@@ -203,12 +209,16 @@ void run(const BenchContext& context, bool bare, Analysis& analysis) {
 void bench_handoff(const BenchContext& context) {
   context.report.section("3. Contended hand-off, " + std::to_string(workers) + " processes on one lock, " +
                          "runs of " + grouped(grants_per_run) + " grants, ABBA");
+  RedisLink link(context.endpoint);
+  TrafficMeter meter(link);
+  meter.start();
   Analysis dlock;
   Analysis bare;
   run(context, false, dlock);
   run(context, true, bare);
   run(context, true, bare);
   run(context, false, dlock);
+  const ServerCounters server = meter.stop();
 
   const auto as_round_trips = [&](int64_t ns) {
     return fixed(static_cast<double>(ns) / static_cast<double>(context.round_trip_ns), 1) + " RT";
@@ -231,6 +241,9 @@ void bench_handoff(const BenchContext& context) {
   context.report.row({"hand-off p99", duration(p99) + " = " + as_round_trips(p99),
                       duration(bare_p99) + " = " + as_round_trips(bare_p99) + " bare pub/sub", ratio(p99, bare_p99),
                       "no polling interval", Verdict::info});
+  const int64_t wakeup = process_wakeup_ns(wakeup_samples);
+  context.report.row({"host: process wake-up p50", "", duration(wakeup) + " = " + as_round_trips(wakeup) + " (pipe)",
+                      "", "", Verdict::info});
   context.report.row({"grant order (all dlock grants)",
                       grouped(dlock.token_inversions) + " token inversions, " + grouped(dlock.overlaps) +
                           " overlaps",
@@ -241,6 +254,8 @@ void bench_handoff(const BenchContext& context) {
                       grouped(dlock.not_handoffs + bare.not_handoffs) + " other transitions left out); max " +
                       duration(percentile(dlock.handoff_ns, 100)) + " dlock, " +
                       duration(percentile(bare.handoff_ns, 100)) + " bare");
+  context.report.note("server time per script call: " + grouped(server.us_per_script()) + " us; each release " +
+                      "wakes every waiting process (Redisson's channel), and each sends an acquire script");
 }
 
 }  // namespace dlock_bench

@@ -10,12 +10,12 @@ int64_t field(const InfoFields& info, const std::string& name) {
   return found == info.end() ? 0 : std::stoll(found->second);
 }
 
-// "calls=N,usec=..." of a cmdstat_<command> line; 0 when never called.
-int64_t calls(const InfoFields& info, const std::string& command) {
+// A field ("calls" or "usec") of a cmdstat_<command> line; 0 when never called.
+int64_t command_stat(const InfoFields& info, const std::string& command, const std::string& name) {
   const auto found = info.find("cmdstat_" + command);
   if (found == info.end()) return 0;
   const std::string& stats = found->second;
-  const std::size_t start = stats.find("calls=") + 6;
+  const std::size_t start = stats.find(name + "=") + name.size() + 1;
   return std::stoll(stats.substr(start, stats.find(',', start) - start));
 }
 
@@ -25,7 +25,8 @@ ServerCounters ServerCounters::read(RedisLink& link) {
   const InfoFields info = link.info("everything");
   ServerCounters counters;
   counters.commands = field(info, "total_commands_processed");
-  counters.scripts = calls(info, "evalsha") + calls(info, "eval");
+  counters.scripts = command_stat(info, "evalsha", "calls") + command_stat(info, "eval", "calls");
+  counters.script_us = command_stat(info, "evalsha", "usec") + command_stat(info, "eval", "usec");
   counters.reads = field(info, "total_reads_processed");
   counters.writes = field(info, "total_writes_processed");
   return counters;
@@ -35,6 +36,7 @@ ServerCounters ServerCounters::operator-(const ServerCounters& earlier) const {
   ServerCounters delta;
   delta.commands = commands - earlier.commands;
   delta.scripts = scripts - earlier.scripts;
+  delta.script_us = script_us - earlier.script_us;
   delta.reads = reads - earlier.reads;
   delta.writes = writes - earlier.writes;
   return delta;

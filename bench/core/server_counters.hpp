@@ -13,6 +13,7 @@ namespace dlock_bench {
 struct ServerCounters {
   int64_t commands = 0;  // total_commands_processed
   int64_t scripts = 0;   // EVALSHA + EVAL calls
+  int64_t script_us = 0; // server time spent in them
   int64_t reads = 0;     // total_reads_processed
   int64_t writes = 0;    // total_writes_processed
 
@@ -20,6 +21,7 @@ struct ServerCounters {
   ServerCounters operator-(const ServerCounters& earlier) const;
   // The tighter of the two round-trip bounds.
   int64_t round_trips_at_most() const { return reads < writes ? reads : writes; }
+  int64_t us_per_script() const { return scripts == 0 ? 0 : script_us / scripts; }
 };
 
 // Measures an interval on a server, minus what its own INFO probes cost

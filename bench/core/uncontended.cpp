@@ -9,7 +9,9 @@
 #include "bare_lock.hpp"
 #include "dlock_handles.hpp"
 #include "monotonic.hpp"
+#include "redis_link.hpp"
 #include "sections.hpp"
+#include "server_counters.hpp"
 
 namespace dlock_bench {
 namespace {
@@ -63,6 +65,9 @@ void compare(const BenchContext& context, const std::string& figure, int64_t lea
   dlock_run_for(lock.get(), lease_ms, warm_up_ns);
   bare_run_for(bare, warm_up_ns);
 
+  RedisLink link(context.endpoint);
+  TrafficMeter meter(link);
+  meter.start();
   Throughput dlock_total;
   Throughput bare_total;
   std::vector<double> round_ratios;
@@ -80,6 +85,7 @@ void compare(const BenchContext& context, const std::string& figure, int64_t lea
     bare_total.add(bare_slice);
     round_ratios.push_back(dlock_slice.per_second() / bare_slice.per_second());
   }
+  const ServerCounters server = meter.stop();
   const double ratio = dlock_total.per_second() / bare_total.per_second();
   const auto [lowest, highest] = std::minmax_element(round_ratios.begin(), round_ratios.end());
   context.report.row({figure, grouped(static_cast<int64_t>(dlock_total.per_second())) + "/s",
@@ -89,7 +95,8 @@ void compare(const BenchContext& context, const std::string& figure, int64_t lea
   const int64_t dlock_pair_ns = dlock_total.ns / dlock_total.pairs;
   const int64_t bare_pair_ns = bare_total.ns / bare_total.pairs;
   context.report.note(figure + ": " + duration(dlock_pair_ns) + " per dlock pair, " + duration(bare_pair_ns) +
-                      " per bare pair (" + duration(dlock_pair_ns - bare_pair_ns) + " added by dlock)");
+                      " per bare pair (" + duration(dlock_pair_ns - bare_pair_ns) + " added by dlock); " +
+                      grouped(server.us_per_script()) + " us of server time per script call");
 }
 
 }  // namespace

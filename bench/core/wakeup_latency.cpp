@@ -1,0 +1,58 @@
+#include "wakeup_latency.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <stdexcept>
+#include <vector>
+
+#include "monotonic.hpp"
+
+namespace dlock_bench {
+namespace {
+
+// Long enough for the child to be asleep in read(2) again.
+constexpr useconds_t pause_us = 300;
+
+bool transfer(int fd, int64_t& value, bool send) {
+  const ssize_t done = send ? write(fd, &value, sizeof value) : read(fd, &value, sizeof value);
+  return done == static_cast<ssize_t>(sizeof value);
+}
+
+}  // namespace
+
+int64_t process_wakeup_ns(int samples) {
+  int to_child[2];
+  int from_child[2];
+  if (pipe(to_child) != 0 || pipe(from_child) != 0) throw std::runtime_error("pipe failed");
+  const pid_t child = fork();
+  if (child < 0) throw std::runtime_error("fork failed");
+  if (child == 0) {
+    close(to_child[1]);  // so that the parent's close ends the loop below
+    close(from_child[0]);
+    // Sends back, for each stamp received, how long after it the read returned.
+    int64_t sent_ns = 0;
+    while (transfer(to_child[0], sent_ns, false)) {
+      int64_t delay_ns = monotonic_ns() - sent_ns;
+      if (!transfer(from_child[1], delay_ns, true)) break;
+    }
+    _exit(0);
+  }
+  close(to_child[0]);
+  close(from_child[1]);
+  std::vector<int64_t> delays;
+  for (int i = 0; i < samples; ++i) {
+    usleep(pause_us);
+    int64_t stamp = monotonic_ns();
+    int64_t delay_ns = 0;
+    if (!transfer(to_child[1], stamp, true) || !transfer(from_child[0], delay_ns, false)) break;
+    delays.push_back(delay_ns);
+  }
+  close(to_child[1]);
+  close(from_child[0]);
+  waitpid(child, nullptr, 0);
+  if (delays.empty()) throw std::runtime_error("the wake-up probe process failed");
+  return percentile(delays, 50);
+}
+
+}  // namespace dlock_bench

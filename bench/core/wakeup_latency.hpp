@@ -1,0 +1,13 @@
+// The host's cost of waking a sleeping process: a floor under every
+// cross-process hand-off, whatever the lock, printed beside it.
+#pragma once
+
+#include <cstdint>
+
+namespace dlock_bench {
+
+// Median time from a write(2) into a pipe to the return of the read(2) a
+// sleeping child process was blocked in, over `samples` wake-ups.
+int64_t process_wakeup_ns(int samples);
+
+}  // namespace dlock_bench
