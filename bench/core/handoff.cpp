@@ -241,8 +241,11 @@ void bench_handoff(const BenchContext& context) {
   context.report.row({"hand-off p99", duration(p99) + " = " + as_round_trips(p99),
                       duration(bare_p99) + " = " + as_round_trips(bare_p99) + " bare pub/sub", ratio(p99, bare_p99),
                       "no polling interval", Verdict::info});
-  const int64_t wakeup = process_wakeup_ns(wakeup_samples);
-  context.report.row({"host: process wake-up p50", "", duration(wakeup) + " = " + as_round_trips(wakeup) + " (pipe)",
+  const auto wakeup = [&](bool cross_cpu) {
+    const int64_t ns = process_wakeup_ns(wakeup_samples, cross_cpu);
+    return duration(ns) + " = " + as_round_trips(ns);
+  };
+  context.report.row({"host: process wake-up p50", "", wakeup(false) + " same CPU, " + wakeup(true) + " across CPUs",
                       "", "", Verdict::info});
   context.report.row({"grant order (all dlock grants)",
                       grouped(dlock.token_inversions) + " token inversions, " + grouped(dlock.overlaps) +

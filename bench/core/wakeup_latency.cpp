@@ -1,5 +1,6 @@
 #include "wakeup_latency.hpp"
 
+#include <sched.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -19,9 +20,24 @@ bool transfer(int fd, int64_t& value, bool send) {
   return done == static_cast<ssize_t>(sizeof value);
 }
 
+// Pins the calling process to the first (or last) CPU it may run on.
+void pin_to_end_of(const cpu_set_t& allowed, bool last) {
+  int chosen = -1;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (CPU_ISSET(cpu, &allowed) && (chosen < 0 || last)) chosen = cpu;
+  }
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(chosen, &one);
+  sched_setaffinity(0, sizeof one, &one);
+}
+
 }  // namespace
 
-int64_t process_wakeup_ns(int samples) {
+int64_t process_wakeup_ns(int samples, bool cross_cpu) {
+  cpu_set_t allowed;
+  CPU_ZERO(&allowed);
+  const bool pin = cross_cpu && sched_getaffinity(0, sizeof allowed, &allowed) == 0 && CPU_COUNT(&allowed) >= 2;
   int to_child[2];
   int from_child[2];
   if (pipe(to_child) != 0 || pipe(from_child) != 0) throw std::runtime_error("pipe failed");
@@ -30,6 +46,7 @@ int64_t process_wakeup_ns(int samples) {
   if (child == 0) {
     close(to_child[1]);  // so that the parent's close ends the loop below
     close(from_child[0]);
+    if (pin) pin_to_end_of(allowed, true);
     // Sends back, for each stamp received, how long after it the read returned.
     int64_t sent_ns = 0;
     while (transfer(to_child[0], sent_ns, false)) {
@@ -40,6 +57,7 @@ int64_t process_wakeup_ns(int samples) {
   }
   close(to_child[0]);
   close(from_child[1]);
+  if (pin) pin_to_end_of(allowed, false);
   std::vector<int64_t> delays;
   for (int i = 0; i < samples; ++i) {
     usleep(pause_us);
@@ -51,6 +69,7 @@ int64_t process_wakeup_ns(int samples) {
   close(to_child[1]);
   close(from_child[0]);
   waitpid(child, nullptr, 0);
+  if (pin) sched_setaffinity(0, sizeof allowed, &allowed);
   if (delays.empty()) throw std::runtime_error("the wake-up probe process failed");
   return percentile(delays, 50);
 }

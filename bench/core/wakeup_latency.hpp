@@ -7,7 +7,9 @@
 namespace dlock_bench {
 
 // Median time from a write(2) into a pipe to the return of the read(2) a
-// sleeping child process was blocked in, over `samples` wake-ups.
-int64_t process_wakeup_ns(int samples);
+// sleeping child process was blocked in, over `samples` wake-ups. With
+// `cross_cpu` (and two CPUs allowed) the two processes are pinned to
+// different CPUs, as the processes of a hand-off on a small host mostly are.
+int64_t process_wakeup_ns(int samples, bool cross_cpu);
 
 }  // namespace dlock_bench
