@@ -7,7 +7,8 @@ namespace dlock_bench {
 Endpoint Endpoint::from_url(const std::string& url) {
   const std::string scheme = "redis://";
   if (url.rfind(scheme, 0) != 0) {
-    throw std::invalid_argument("--url: only redis:// URLs are supported by the benchmark, not '" + url + "'");
+    throw std::invalid_argument("--url: only redis:// URLs are supported by the benchmark, not '" + url +
+                                "'");
   }
   std::string rest = url.substr(scheme.size());
   rest = rest.substr(0, rest.find('?'));
@@ -31,6 +32,8 @@ Endpoint Endpoint::from_url(const std::string& url) {
   return endpoint;
 }
 
-std::string Endpoint::loopback_url(int port) { return "redis://127.0.0.1:" + std::to_string(port); }
+std::string Endpoint::loopback_url(int port) {
+  return "redis://127.0.0.1:" + std::to_string(port);
+}
 
 }  // namespace dlock_bench

@@ -27,7 +27,9 @@ int64_t heap_in_use() {
   return static_cast<int64_t>(info.uordblks + info.hblkhd);
 }
 
-int thread_count() { return static_cast<int>(thread_ids().size()); }
+int thread_count() {
+  return static_cast<int>(thread_ids().size());
+}
 
 int64_t bytes_per_handle(dlock_client* client) {
   std::vector<LockHandle> made;
@@ -102,8 +104,8 @@ void bench_footprint(const BenchContext& context) {
 
   const bool constant = holding_one == holding_all && one_waiter == four_waiters;
   const int most = std::max({opened, holding_one, holding_all, one_waiter, four_waiters});
-  context.report.row({"threads per client", std::to_string(most) + " at most", "", "", "constant",
-                      verdict(constant)});
+  context.report.row(
+      {"threads per client", std::to_string(most) + " at most", "", "", "constant", verdict(constant)});
   context.report.note("threads beyond the process's own (/proc/self/task; waiting threads excluded): open " +
                       std::to_string(opened) + ", 1 hold " + std::to_string(holding_one) + ", " +
                       grouped(held_locks) + " holds " + std::to_string(holding_all) + ", 1 waiter " +

@@ -92,7 +92,8 @@ class BareContender : public Contender {
 
 // Sleeps while *word == expected, at most until `timeout_ns` passed.
 void futex_wait(std::atomic<int32_t>& word, int32_t expected, int64_t timeout_ns) {
-  const timespec timeout{static_cast<time_t>(timeout_ns / 1000000000), static_cast<long>(timeout_ns % 1000000000)};
+  const timespec timeout{static_cast<time_t>(timeout_ns / 1000000000),
+                         static_cast<long>(timeout_ns % 1000000000)};
   syscall(SYS_futex, reinterpret_cast<int32_t*>(&word), FUTEX_WAIT, expected, &timeout, nullptr, 0);
 }
 
@@ -200,7 +201,8 @@ void run(const BenchContext& context, bool bare, Analysis& analysis) {
   if (succeeded) analysis.add(board);
   munmap(shared, sizeof(Board));
   if (!succeeded) {
-    throw std::runtime_error(std::string(bare ? "bare" : "dlock") + " hand-off workers failed or ran out of time");
+    throw std::runtime_error(std::string(bare ? "bare" : "dlock") +
+                             " hand-off workers failed or ran out of time");
   }
 }
 
@@ -234,30 +236,33 @@ void bench_handoff(const BenchContext& context) {
     return fixed(static_cast<double>(ours) / static_cast<double>(theirs), 2) + " x bare";
   };
   context.report.row({"hand-off p50", duration(p50) + " = " + as_round_trips(p50),
-                      duration(bare_p50) + " = " + as_round_trips(bare_p50) + " bare pub/sub", ratio(p50, bare_p50),
-                      "<= " + fixed(target_p50_round_trips, 0) + " RT",
+                      duration(bare_p50) + " = " + as_round_trips(bare_p50) + " bare pub/sub",
+                      ratio(p50, bare_p50), "<= " + fixed(target_p50_round_trips, 0) + " RT",
                       verdict(static_cast<double>(p50) <=
                               target_p50_round_trips * static_cast<double>(context.round_trip_ns))});
   context.report.row({"hand-off p99", duration(p99) + " = " + as_round_trips(p99),
-                      duration(bare_p99) + " = " + as_round_trips(bare_p99) + " bare pub/sub", ratio(p99, bare_p99),
-                      "no polling interval", Verdict::info});
+                      duration(bare_p99) + " = " + as_round_trips(bare_p99) + " bare pub/sub",
+                      ratio(p99, bare_p99), "no polling interval", Verdict::info});
   const auto wakeup = [&](bool cross_cpu) {
     const int64_t ns = process_wakeup_ns(wakeup_samples, cross_cpu);
     return duration(ns) + " = " + as_round_trips(ns);
   };
-  context.report.row({"host: process wake-up p50", "", wakeup(false) + " same CPU, " + wakeup(true) + " across CPUs",
-                      "", "", Verdict::info});
-  context.report.row({"grant order (all dlock grants)",
-                      grouped(dlock.token_inversions) + " token inversions, " + grouped(dlock.overlaps) +
-                          " overlaps",
-                      "", "", "none", verdict(dlock.token_inversions == 0 && dlock.overlaps == 0)});
-  context.report.note("hand-off = release call begins -> acquire returns in another process that was already "
-                      "waiting; " + grouped(static_cast<int64_t>(dlock.handoff_ns.size())) + " dlock and " +
-                      grouped(static_cast<int64_t>(bare.handoff_ns.size())) + " bare hand-offs (" +
-                      grouped(dlock.not_handoffs + bare.not_handoffs) + " other transitions left out); max " +
-                      duration(percentile(dlock.handoff_ns, 100)) + " dlock, " +
-                      duration(percentile(bare.handoff_ns, 100)) + " bare");
-  context.report.note("server time per script call: " + grouped(server.us_per_script()) + " us; each release " +
+  context.report.row({"host: process wake-up p50", "",
+                      wakeup(false) + " same CPU, " + wakeup(true) + " across CPUs", "", "", Verdict::info});
+  context.report.row(
+      {"grant order (all dlock grants)",
+       grouped(dlock.token_inversions) + " token inversions, " + grouped(dlock.overlaps) + " overlaps", "",
+       "", "none", verdict(dlock.token_inversions == 0 && dlock.overlaps == 0)});
+  context.report.note(
+      "hand-off = release call begins -> acquire returns in another process that was already "
+      "waiting; " +
+      grouped(static_cast<int64_t>(dlock.handoff_ns.size())) + " dlock and " +
+      grouped(static_cast<int64_t>(bare.handoff_ns.size())) + " bare hand-offs (" +
+      grouped(dlock.not_handoffs + bare.not_handoffs) + " other transitions left out); max " +
+      duration(percentile(dlock.handoff_ns, 100)) + " dlock, " + duration(percentile(bare.handoff_ns, 100)) +
+      " bare");
+  context.report.note("server time per script call: " + grouped(server.us_per_script()) +
+                      " us; each release " +
                       "wakes every waiting process (Redisson's channel), and each sends an acquire script");
 }
 

@@ -48,9 +48,9 @@ RedisServer::RedisServer(const std::string& executable) {
   port_ = free_loopback_port();
   const std::string port = std::to_string(port_);
   const std::string log = dir_ + "/redis.log";
-  std::vector<const char*> argv = {executable.c_str(), "--port", port.c_str(), "--bind", "127.0.0.1",
-                                   "--save", "", "--appendonly", "no", "--dir", dir_.c_str(),
-                                   "--logfile", log.c_str(), nullptr};
+  std::vector<const char*> argv = {executable.c_str(), "--port",    port.c_str(),   "--bind", "127.0.0.1",
+                                   "--save",           "",          "--appendonly", "no",     "--dir",
+                                   dir_.c_str(),       "--logfile", log.c_str(),    nullptr};
   pid_ = fork();
   if (pid_ < 0) throw std::runtime_error("fork failed");
   if (pid_ == 0) {
@@ -88,7 +88,9 @@ void RedisServer::wait_until_ready() {
   }
 }
 
-RedisServer::~RedisServer() { stop(); }
+RedisServer::~RedisServer() {
+  stop();
+}
 
 void RedisServer::stop() {
   if (pid_ > 0) {

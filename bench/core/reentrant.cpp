@@ -36,12 +36,12 @@ void bench_reentrant(const BenchContext& context) {
   check(dlock_lock_release(lock.get()), "dlock_lock_release");
 
   const int64_t pair_ns = elapsed / pairs;
-  context.report.row({"ns per re-entrant pair", duration(pair_ns),
-                      duration(context.round_trip_ns) + " = 1 PING round trip",
-                      fixed(static_cast<double>(pair_ns) / static_cast<double>(context.round_trip_ns), 4) + " RT",
-                      "no round trip", verdict(sent.commands == 0)});
-  context.report.note(grouped(pairs) + " pairs; commands the server received meanwhile: " +
-                      grouped(sent.commands));
+  context.report.row(
+      {"ns per re-entrant pair", duration(pair_ns), duration(context.round_trip_ns) + " = 1 PING round trip",
+       fixed(static_cast<double>(pair_ns) / static_cast<double>(context.round_trip_ns), 4) + " RT",
+       "no round trip", verdict(sent.commands == 0)});
+  context.report.note(grouped(pairs) +
+                      " pairs; commands the server received meanwhile: " + grouped(sent.commands));
 }
 
 }  // namespace dlock_bench

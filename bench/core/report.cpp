@@ -7,11 +7,17 @@
 
 namespace dlock_bench {
 
-void Report::section(std::string title) { entries_.push_back({Entry::Kind::title, {}, std::move(title)}); }
+void Report::section(std::string title) {
+  entries_.push_back({Entry::Kind::title, {}, std::move(title)});
+}
 
-void Report::row(Row row) { entries_.push_back({Entry::Kind::row, std::move(row), {}}); }
+void Report::row(Row row) {
+  entries_.push_back({Entry::Kind::row, std::move(row), {}});
+}
 
-void Report::note(std::string text) { entries_.push_back({Entry::Kind::note, {}, std::move(text)}); }
+void Report::note(std::string text) {
+  entries_.push_back({Entry::Kind::note, {}, std::move(text)});
+}
 
 int Report::missed() const {
   return static_cast<int>(std::count_if(entries_.begin(), entries_.end(), [](const Entry& entry) {
@@ -46,16 +52,23 @@ void Report::print(std::ostream& out) const {
   print_row(header);
   for (const Entry& entry : entries_) {
     switch (entry.kind) {
-      case Entry::Kind::title: out << '\n' << entry.text << '\n'; break;
-      case Entry::Kind::row: print_row(entry.row); break;
-      case Entry::Kind::note: out << "    - " << entry.text << '\n'; break;
+      case Entry::Kind::title:
+        out << '\n' << entry.text << '\n';
+        break;
+      case Entry::Kind::row:
+        print_row(entry.row);
+        break;
+      case Entry::Kind::note:
+        out << "    - " << entry.text << '\n';
+        break;
     }
   }
 }
 
 std::string grouped(int64_t value) {
   std::string digits = std::to_string(value < 0 ? -value : value);
-  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3) digits.insert(static_cast<std::size_t>(i), ",");
+  for (int i = static_cast<int>(digits.size()) - 3; i > 0; i -= 3)
+    digits.insert(static_cast<std::size_t>(i), ",");
   return value < 0 ? "-" + digits : digits;
 }
 
@@ -71,6 +84,8 @@ std::string duration(int64_t ns) {
   return fixed(static_cast<double>(ns) / 1e6, 2) + " ms";
 }
 
-Verdict verdict(bool met) { return met ? Verdict::met : Verdict::missed; }
+Verdict verdict(bool met) {
+  return met ? Verdict::met : Verdict::missed;
+}
 
 }  // namespace dlock_bench

@@ -39,9 +39,9 @@ class Report {
 };
 
 // Number formats used in the table.
-std::string grouped(int64_t value);                      // 1,234,567
-std::string fixed(double value, int decimals);           // 0.93
-std::string duration(int64_t ns);                        // 812 ns, 43.1 us, 1.20 ms
+std::string grouped(int64_t value);             // 1,234,567
+std::string fixed(double value, int decimals);  // 0.93
+std::string duration(int64_t ns);               // 812 ns, 43.1 us, 1.20 ms
 Verdict verdict(bool met);
 
 }  // namespace dlock_bench

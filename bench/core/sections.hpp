@@ -10,9 +10,9 @@
 namespace dlock_bench {
 
 struct BenchContext {
-  std::string url;         // what dlock_client_open() gets
-  Endpoint endpoint;       // the same server, for hiredis
-  int64_t round_trip_ns;   // median PING round trip, the unit of latency
+  std::string url;        // what dlock_client_open() gets
+  Endpoint endpoint;      // the same server, for hiredis
+  int64_t round_trip_ns;  // median PING round trip, the unit of latency
   Report& report;
 };
 

@@ -47,8 +47,12 @@ TrafficMeter::TrafficMeter(RedisLink& link) : link_(link) {
   probe_cost_ = ServerCounters::read(link_) - first;
 }
 
-void TrafficMeter::start() { start_ = ServerCounters::read(link_); }
+void TrafficMeter::start() {
+  start_ = ServerCounters::read(link_);
+}
 
-ServerCounters TrafficMeter::stop() { return ServerCounters::read(link_) - start_ - probe_cost_; }
+ServerCounters TrafficMeter::stop() {
+  return ServerCounters::read(link_) - start_ - probe_cost_;
+}
 
 }  // namespace dlock_bench

@@ -11,11 +11,11 @@
 namespace dlock_bench {
 
 struct ServerCounters {
-  int64_t commands = 0;  // total_commands_processed
-  int64_t scripts = 0;   // EVALSHA + EVAL calls
-  int64_t script_us = 0; // server time spent in them
-  int64_t reads = 0;     // total_reads_processed
-  int64_t writes = 0;    // total_writes_processed
+  int64_t commands = 0;   // total_commands_processed
+  int64_t scripts = 0;    // EVALSHA + EVAL calls
+  int64_t script_us = 0;  // server time spent in them
+  int64_t reads = 0;      // total_reads_processed
+  int64_t writes = 0;     // total_writes_processed
 
   static ServerCounters read(RedisLink& link);
   ServerCounters operator-(const ServerCounters& earlier) const;

@@ -106,8 +106,9 @@ void bench_uncontended(const BenchContext& context) {
                          " interleaved rounds of " + duration(slice_ns) + " per loop)");
   compare(context, "pairs/s, watchdog lease (-1)", -1);
   compare(context, "pairs/s, fixed lease (30000 ms)", fixed_lease_ms);
-  context.report.note("both loops send EVALSHA acquire.lua {name, counter} {lease, field} then EVALSHA "
-                      "release.lua {name, channel, latch} {field, latch_ms}; a pair is 2 round trips");
+  context.report.note(
+      "both loops send EVALSHA acquire.lua {name, counter} {lease, field} then EVALSHA "
+      "release.lua {name, channel, latch} {field, latch_ms}; a pair is 2 round trips");
 }
 
 }  // namespace dlock_bench

@@ -66,7 +66,9 @@ WatchdogTraffic measure(const BenchContext& context, int held_locks) {
   return traffic;
 }
 
-std::string per_period(int64_t count) { return fixed(static_cast<double>(count) / periods, 1); }
+std::string per_period(int64_t count) {
+  return fixed(static_cast<double>(count) / periods, 1);
+}
 
 }  // namespace
 
@@ -77,21 +79,22 @@ void bench_watchdog_cost(const BenchContext& context) {
   for (const int held_locks : lock_counts) {
     const WatchdogTraffic traffic = measure(context, held_locks);
     const int64_t round_trips = std::min(traffic.client.reads, traffic.client.writes);
-    context.report.row({"round trips/period, " + grouped(held_locks) + " locks", "<= " + per_period(round_trips),
-                        per_period(traffic.server.scripts) + " renewal scripts", "",
-                        "O(1), not " + grouped(held_locks),
-                        verdict(static_cast<double>(round_trips) / periods <= target_round_trips_per_period &&
-                                traffic.still_held == held_locks)});
+    context.report.row(
+        {"round trips/period, " + grouped(held_locks) + " locks", "<= " + per_period(round_trips),
+         per_period(traffic.server.scripts) + " renewal scripts", "", "O(1), not " + grouped(held_locks),
+         verdict(static_cast<double>(round_trips) / periods <= target_round_trips_per_period &&
+                 traffic.still_held == held_locks)});
     context.report.note(grouped(held_locks) + " locks, per period: watchdog read(2) " +
                         per_period(traffic.client.reads) + ", write(2) " + per_period(traffic.client.writes) +
                         "; server: " + per_period(traffic.server.scripts) + " EVALSHA/EVAL, " +
-                        per_period(traffic.server.commands) + " commands, " + per_period(traffic.server.reads) +
-                        " read and " + per_period(traffic.server.writes) + " write events; " +
-                        grouped(traffic.still_held) + " locks still held after " +
+                        per_period(traffic.server.commands) + " commands, " +
+                        per_period(traffic.server.reads) + " read and " + per_period(traffic.server.writes) +
+                        " write events; " + grouped(traffic.still_held) + " locks still held after " +
                         grouped(renewal_period_ms * periods + renewal_period_ms * 3 / 2) + " ms");
   }
-  context.report.note("round trips <= min(read(2), write(2)) of the client's background threads (only the "
-                      "watchdog talks to Redis: no waiter); replies to one pipeline may take several reads");
+  context.report.note(
+      "round trips <= min(read(2), write(2)) of the client's background threads (only the "
+      "watchdog talks to Redis: no waiter); replies to one pipeline may take several reads");
 }
 
 }  // namespace dlock_bench
