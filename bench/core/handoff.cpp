@@ -44,6 +44,7 @@ struct Grant {
   int64_t asked_ns;      // the acquire call began
   int64_t granted_ns;    // it returned with the lock
   int64_t releasing_ns;  // the release call began
+  int64_t released_ns;   // it returned
   uint64_t token;
   int worker;
 };
@@ -115,10 +116,11 @@ void contend(Contender& contender, Board& board, int worker) {
       return;
     }
     Grant& grant = board.grants[index];
-    grant = Grant{asked_ns, granted_ns, 0, token, worker};
+    grant = Grant{asked_ns, granted_ns, 0, 0, token, worker};
     usleep(hold_us);
     grant.releasing_ns = monotonic_ns();
     contender.release();
+    grant.released_ns = monotonic_ns();
     // Step aside until another process holds the lock, so that a release
     // hands it to a waiter rather than back to its own releaser.
     futex_wait(board.grants_taken, index + 1, step_aside_cap_ns);
@@ -163,6 +165,7 @@ bool reap(const std::vector<pid_t>& pids, int64_t deadline_ns) {
 
 struct Analysis {
   std::vector<int64_t> handoff_ns;  // release -> grant to another process already waiting
+  std::vector<int64_t> release_ns;  // the release call of each of those hand-offs
   int64_t not_handoffs = 0;         // the next grant went to the releaser, or to no waiter
   int64_t token_inversions = 0;     // a later grant with a token not above the previous one
   int64_t overlaps = 0;             // a grant stamped before the previous holder's release began
@@ -175,6 +178,7 @@ struct Analysis {
       if (next.granted_ns < previous.releasing_ns) ++overlaps;
       if (next.worker != previous.worker && next.asked_ns < previous.releasing_ns) {
         handoff_ns.push_back(next.granted_ns - previous.releasing_ns);
+        release_ns.push_back(previous.released_ns - previous.releasing_ns);
       } else {
         ++not_handoffs;
       }
@@ -261,6 +265,8 @@ void bench_handoff(const BenchContext& context) {
       grouped(dlock.not_handoffs + bare.not_handoffs) + " other transitions left out); max " +
       duration(percentile(dlock.handoff_ns, 100)) + " dlock, " + duration(percentile(bare.handoff_ns, 100)) +
       " bare");
+  context.report.note("of which the release call (p50): " + duration(percentile(dlock.release_ns, 50)) +
+                      " dlock, " + duration(percentile(bare.release_ns, 50)) + " bare");
   context.report.note("server time per script call: " + grouped(server.us_per_script()) +
                       " us; each release " +
                       "wakes every waiting process (Redisson's channel), and each sends an acquire script");
