@@ -4,8 +4,8 @@
 // different slots fails with CROSSSLOT.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <map>
 #include <random>
 #include <set>
@@ -14,6 +14,7 @@
 
 #include "dlock.h"
 #include "hash_tag.hpp"
+#include "printable_bytes.hpp"
 #include "redis_fixture.hpp"
 #include "redis_inspect.hpp"
 #include "status_assertions.hpp"
@@ -78,21 +79,7 @@ std::vector<std::string> all_names() {
   return names;
 }
 
-// Non-printable bytes as \xNN, long names shortened, for failure messages.
-std::string printable(const std::string& name) {
-  std::string text;
-  for (const unsigned char byte : name.substr(0, 60)) {
-    if (byte >= 0x20 && byte < 0x7f && byte != '\\') {
-      text += static_cast<char>(byte);
-    } else {
-      char escaped[8];
-      std::snprintf(escaped, sizeof escaped, "\\x%02x", byte);
-      text += escaped;
-    }
-  }
-  if (name.size() > 60) text += "...(" + std::to_string(name.size()) + " bytes)";
-  return "\"" + text + "\"";
-}
+std::string printable(const std::string& name) { return printable_bytes(name, 60); }
 
 // Collects the first few counterexamples of a property.
 class Counterexamples {

@@ -4,6 +4,7 @@
 // the server expires it, and the old holder, back online, touches nothing.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <future>
 #include <thread>
