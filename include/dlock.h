@@ -154,8 +154,11 @@ typedef struct dlock_lock dlock_lock;
 
 /**
  * Makes a handle on the reentrant lock `name` (1 to DLOCK_NAME_MAX bytes; a
- * name containing '{' must contain a non-empty hash tag such as "job{42}" so
- * that every key of the lock lands in one cluster slot). Makes no round trip.
+ * name containing '{' must contain a non-empty hash tag such as "job{42}",
+ * and a '}' needs an earlier '{', so that every key of the lock lands in one
+ * cluster slot; a name that is only a hash tag, "{x}", is refused because
+ * Redisson's layout gives it the counter and channel of the lock "x"). Makes
+ * no round trip.
  * Handles on the same name from one client share their holds.
  */
 DLOCK_API int dlock_lock_new(dlock_client *client, const char *name, dlock_lock **out);

@@ -13,6 +13,10 @@ LostNotice notice_for(const Hold& hold) {
 
 }  // namespace
 
+std::chrono::milliseconds trusted_validity(int64_t lease_ms) {
+  return std::chrono::milliseconds(lease_ms - std::clamp<int64_t>(lease_ms / 20, 2, 500));
+}
+
 std::optional<Hold> Holds::find(const std::string& name, uint64_t owner) {
   std::lock_guard<std::mutex> lock(mutex_);
   const auto it = holds_.find({name, owner});
@@ -129,9 +133,8 @@ std::optional<LostNotice> Holds::renewed(const Hold& hold, bool still_owned, Clo
     current->lost = true;
     return notice_for(*current);
   }
-  const auto lease = std::chrono::milliseconds(current->lease_ms);
-  current->valid_until = std::max(current->valid_until, sent_at + lease);
-  current->renew_at = sent_at + lease / 3;
+  current->valid_until = std::max(current->valid_until, sent_at + trusted_validity(current->lease_ms));
+  current->renew_at = sent_at + std::chrono::milliseconds(current->lease_ms) / 3;
   return std::nullopt;
 }
 

@@ -21,6 +21,12 @@ namespace dlock {
 
 using Clock = std::chrono::steady_clock;
 
+// How long after sending a grant or renewal the client trusts it: the lease
+// less a margin (a twentieth, 2 ms to 500 ms) for the server's clock running
+// faster than ours and for the watchdog to report a loss in time, so the
+// client's belief ends before the server's lease does (S2, S6).
+std::chrono::milliseconds trusted_validity(int64_t lease_ms);
+
 struct Hold {
   uint64_t grant_id = 0;  // tells a renewal reply which grant it was for
   std::shared_ptr<const LockKeys> keys;

@@ -8,12 +8,19 @@ namespace {
 
 // Every derived key must hash to the lock's cluster slot. A name with '{' is
 // hashed by its tag, so the tag must be one Redis recognises: a '}' after the
-// first '{', with at least one byte between them.
+// first '{', with at least one byte between them. A name without '{' is
+// wrapped as "{name}" in the derived keys, whose tag would end at a '}' in it.
 bool has_usable_hash_tag(const std::string& name) {
   const std::size_t open = name.find('{');
-  if (open == std::string::npos) return true;
+  if (open == std::string::npos) return name.find('}') == std::string::npos;
   const std::size_t close = name.find('}', open + 1);
   return close != std::string::npos && close > open + 1;
+}
+
+// "{x}" is its own tag, so its derived keys are "<prefix>:{x}": those of the
+// lock "x" (Redisson's layout). Two locks would share a counter and a channel.
+bool is_only_a_hash_tag(const std::string& name) {
+  return name.front() == '{' && name.find_first_of("{}", 1) == name.size() - 1;
 }
 
 }  // namespace
@@ -34,8 +41,14 @@ LockKeys::LockKeys(std::string lock_name) : name(std::move(lock_name)) {
                           std::to_string(DLOCK_NAME_MAX) + ")");
   }
   if (!has_usable_hash_tag(name)) {
-    throw InvalidArgument("name: contains '{' without a non-empty hash tag such as {id}, so its keys "
-                          "would not share a cluster slot");
+    throw InvalidArgument("name: a '{' needs a later '}' with a non-empty hash tag between them (as in "
+                          "job{42}), and a '}' needs an earlier '{', or the lock's keys would not share "
+                          "a cluster slot");
+  }
+  if (is_only_a_hash_tag(name)) {
+    throw InvalidArgument("name: '" + name + "' is only a hash tag, and would share its fencing counter "
+                          "and channel with the lock '" + name.substr(1, name.size() - 2) +
+                          "'; put text outside the braces, as in lock" + name);
   }
   channel = prefixed("redisson_lock__channel", name);
   counter = prefixed("redisson_lock_token", name);

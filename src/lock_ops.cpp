@@ -73,7 +73,7 @@ uint64_t LockOps::record_grant(const AcquireRequest& request, const std::string&
   hold.token = static_cast<uint64_t>(grant.value);
   hold.lease_ms = lease_ms;
   hold.watchdog = request.lease_ms < 0;
-  hold.valid_until = grant.sent_at + std::chrono::milliseconds(lease_ms);
+  hold.valid_until = grant.sent_at + trusted_validity(lease_ms);
   hold.renew_at = grant.sent_at + std::chrono::milliseconds(lease_ms / 3);
   hold.taken_through = request.handle;
   hold.on_lost = request.on_lost;

@@ -116,13 +116,16 @@ TEST_F(BadInput, LockNewChecksTheNameLength) {
   EXPECT_TRUE(status_is(dlock_lock_release(lock), DLOCK_OK));
 }
 
+// A '{' needs a later '}' with a non-empty tag between, a '}' needs an earlier
+// '{' (the derived keys wrap the name in braces), and "{x}" would share its
+// counter and channel with "x".
 TEST_F(BadInput, LockNewRequiresANonEmptyHashTagAfterABrace) {
-  for (const char* name : {"job{", "job{}", "{}", "job}{x", "{"}) {
+  for (const char* name : {"job{", "job{}", "{}", "job}{x", "{", "{x}", "a}b", "}"}) {
     dlock_lock* lock = nullptr;
     EXPECT_TRUE(invalid_naming(dlock_lock_new(client_.get(), name, &lock), "name")) << name;
     EXPECT_EQ(lock, nullptr) << name;
   }
-  for (const char* name : {"job{42}", "{x}", "a}b", "}"}) {
+  for (const char* name : {"job{42}", "{x}y", "a{b}}", "{{x}"}) {
     dlock_lock* lock = nullptr;
     EXPECT_TRUE(status_is(dlock_lock_new(client_.get(), name, &lock), DLOCK_OK)) << name;
     dlock_lock_free(lock);

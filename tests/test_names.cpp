@@ -120,12 +120,15 @@ class Names : public RedisFixture {
     return reply.integer;
   }
 
-  // The rule of the C ABI: a name is usable when its length fits and every key
-  // of the lock (in the layout of SPEC.md) lies in the name's own slot.
+  // The rule of the C ABI: a name is usable when its length fits, every key
+  // of the lock (in the layout of SPEC.md) lies in the name's own slot, and no
+  // other name has its keys: "{x}" (only a hash tag) has the counter and the
+  // channel of "x".
   bool name_allowed(const std::string& name) {
     if (name.empty() || name.size() > DLOCK_NAME_MAX) return false;
     const long long own = slot(name);
-    return slot(fencing_counter_key(name)) == own && slot(release_channel(name)) == own;
+    return slot(fencing_counter_key(name)) == own && slot(release_channel(name)) == own &&
+           !is_only_a_hash_tag(name);
   }
 
   ClientHandle client_;

@@ -1,6 +1,7 @@
 // Fuzz target: lock names and the keys derived from them. A name is accepted
-// exactly when it is 1..DLOCK_NAME_MAX bytes and every key of the lock hashes to
-// the name's own cluster slot; accepted names' keys all contain the name.
+// exactly when it is 1..DLOCK_NAME_MAX bytes, every key of the lock hashes to
+// the name's own cluster slot, and it is not only a hash tag ("{x}", whose
+// counter and channel are those of "x"); accepted names' keys all contain it.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -23,8 +24,10 @@ bool keys_would_share_a_slot(const std::string& name) {
   return true;
 }
 
+// ... and no other name's keys are its keys.
 bool name_allowed(const std::string& name) {
-  return !name.empty() && name.size() <= DLOCK_NAME_MAX && keys_would_share_a_slot(name);
+  return !name.empty() && name.size() <= DLOCK_NAME_MAX && keys_would_share_a_slot(name) &&
+         !dlock_test::is_only_a_hash_tag(name);
 }
 
 }  // namespace

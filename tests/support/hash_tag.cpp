@@ -10,4 +10,8 @@ std::string hash_tag(const std::string& key) {
   return key.substr(open + 1, close - open - 1);
 }
 
+bool is_only_a_hash_tag(const std::string& name) {
+  return !name.empty() && name.front() == '{' && name.find_first_of("{}", 1) == name.size() - 1;
+}
+
 }  // namespace dlock_test

@@ -9,4 +9,8 @@ namespace dlock_test {
 // Keys with equal hash tags share a slot, which is what the lock's keys need.
 std::string hash_tag(const std::string& key);
 
+// True for a name that is nothing but a hash tag, "{x}": in Redisson's layout
+// its fencing counter and channel are those of the lock "x".
+bool is_only_a_hash_tag(const std::string& name);
+
 }  // namespace dlock_test
