@@ -2,25 +2,27 @@
 
 #include <cstdlib>
 
-#include "failure.hpp"
-
 namespace dlock_cli {
 
-void fail_with_status(int status, const std::string& doing, const std::string& detail_given) {
-  std::string detail = detail_given;
-  if (detail.empty()) detail = *dlock_last_error() ? dlock_last_error() : dlock_strerror(status);
+Failure failure_for_status(int status, const std::string& message) {
   switch (status) {
     case DLOCK_E_INVALID:
-      throw usage_error(doing + ": " + detail);
+      return usage_error(message);
     case DLOCK_E_CONNECTION:
     case DLOCK_E_AUTH:
     case DLOCK_E_PROTOCOL:
     case DLOCK_E_UNSUPPORTED:
     case DLOCK_E_CLOSED:
-      throw Failure(exit_code::redis_unavailable, doing + ": " + detail);
+      return Failure(exit_code::redis_unavailable, message);
     default:
-      throw Failure(exit_code::internal, doing + ": " + detail);
+      return Failure(exit_code::internal, message);
   }
+}
+
+void fail_with_status(int status, const std::string& doing, const std::string& detail_given) {
+  std::string detail = detail_given;
+  if (detail.empty()) detail = *dlock_last_error() ? dlock_last_error() : dlock_strerror(status);
+  throw failure_for_status(status, doing + ": " + detail);
 }
 
 LockSession::LockSession(const std::string& url, const std::string& name, int64_t watchdog_lease_ms)

@@ -6,13 +6,16 @@
 #include <string>
 
 #include "dlock.h"
+#include "failure.hpp"
 
 namespace dlock_cli {
 
-// Throws a Failure for `status` (a dlock.h error), saying what was being done
-// and why: `detail`, by default dlock_last_error() of the calling thread.
-[[noreturn]] void fail_with_status(int status, const std::string& doing,
-                                   const std::string& detail = "");
+// The Failure that reports `status` (a dlock.h error) with `message`.
+Failure failure_for_status(int status, const std::string& message);
+
+// Throws a Failure for `status`, saying what was being done and why: `detail`,
+// by default dlock_last_error() of the calling thread.
+[[noreturn]] void fail_with_status(int status, const std::string& doing, const std::string& detail = "");
 
 class LockSession {
  public:

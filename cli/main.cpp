@@ -4,9 +4,11 @@
 #include <string>
 
 #include "dlock.h"
+#include "error.hpp"
 #include "exit_codes.hpp"
 #include "failure.hpp"
 #include "help.hpp"
+#include "lock_session.hpp"
 #include "release_command.hpp"
 #include "run_command.hpp"
 #include "signal_waiter.hpp"
@@ -21,8 +23,7 @@ int dispatch(int argc, char** argv) {
   if (argc < 2) throw usage_error("missing a command: run, status or release");
   const std::string command = argv[1];
   Arguments args(argc, argv, 2);
-  if (command == "--help" || command == "-h" || command == "help" ||
-      args.take_flag("--help", "-h")) {
+  if (command == "--help" || command == "-h" || command == "help" || args.take_flag("--help", "-h")) {
     std::fputs(help_text, stdout);
     return exit_code::ok;
   }
@@ -36,6 +37,11 @@ int dispatch(int argc, char** argv) {
   throw usage_error("unknown command '" + command + "': expected run, status or release");
 }
 
+int report(const Failure& failure) {
+  std::fprintf(stderr, "dlock: %s\n", failure.what());
+  return failure.exit_code();
+}
+
 }  // namespace
 }  // namespace dlock_cli
 
@@ -43,8 +49,11 @@ int main(int argc, char** argv) {
   try {
     return dlock_cli::dispatch(argc, argv);
   } catch (const dlock_cli::Failure& failure) {
-    std::fprintf(stderr, "dlock: %s\n", failure.what());
-    return failure.exit_code();
+    return dlock_cli::report(failure);
+  } catch (const dlock::Error& error) {
+    // From the command's own connection (direct_connection.hpp): the message
+    // names the operation and the server, never the password.
+    return dlock_cli::report(dlock_cli::failure_for_status(error.status(), error.what()));
   } catch (const std::exception& error) {
     std::fprintf(stderr, "dlock: unexpected error: %s\n", error.what());
     return dlock_cli::exit_code::internal;

@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <string>
 
-#include "redis_connection.hpp"
+#include "direct_connection.hpp"
 
 namespace dlock_cli {
 
@@ -38,7 +38,7 @@ class PeriodJob {
   Kept keep_until_period_end(uint64_t owner);
 
  private:
-  RedisConnection redis_;
+  dlock::Connection redis_;
   std::string name_;
   Period period_;
 };

@@ -7,31 +7,36 @@
 #include <utility>
 #include <vector>
 
+#include "command_lua_scripts.hpp"
+#include "direct_connection.hpp"
 #include "failure.hpp"
+#include "lock_keys.hpp"
 #include "lock_session.hpp"
-#include "lua_scripts.hpp"
-#include "redis_connection.hpp"
+#include "script.hpp"
 
 namespace dlock_cli {
 namespace {
 
+dlock::Script lock_status_script("lock_status", dlock::lua::lock_status);
+
 struct LockStatus {
   std::string name;
   std::vector<std::pair<std::string, std::string>> holders;  // field, hold count
-  long long lease_ms = -2;  // PTTL: -2 not locked, -1 no expiry
-  std::string last_token;   // empty when none was ever granted
+  long long lease_ms = -2;                                   // PTTL: -2 not locked, -1 no expiry
+  std::string last_token;                                    // empty when none was ever granted
 };
 
-std::string as_string(const redisReply* reply) { return std::string(reply->str, reply->len); }
+std::string as_string(const redisReply* reply) {
+  return std::string(reply->str, reply->len);
+}
 
 LockStatus read_status(const std::string& url, const std::string& name) {
-  RedisConnection redis(url);
-  const Reply reply =
-      redis.eval(dlock::lua::lock_status, {name, derived_key("redisson_lock_token", name)}, {});
+  dlock::Connection redis(direct_connection_config(url));
+  const dlock::LockKeys keys(name);
+  const dlock::Reply reply = lock_status_script.run(redis, {keys.name, keys.counter}, {});
   const std::string kind = as_string(reply->element[0]);
   if (kind != "hash" && kind != "none") {
-    throw Failure(exit_code::redis_unavailable,
-                  "'" + name + "' is not a lock: its key holds a " + kind);
+    throw Failure(exit_code::redis_unavailable, "'" + name + "' is not a lock: its key holds a " + kind);
   }
   LockStatus status;
   status.name = name;
@@ -68,11 +73,12 @@ void print_json(const LockStatus& status) {
     holders += "{\"id\":" + json_string(id) + ",\"hold_count\":" + count + "}";
   }
   const bool locked = !status.holders.empty();
-  std::printf("{\"name\":%s,\"locked\":%s,\"holders\":[%s],\"lease_remaining_ms\":%s,"
-              "\"last_fencing_token\":%s}\n",
-              json_string(status.name).c_str(), locked ? "true" : "false", holders.c_str(),
-              locked && status.lease_ms >= 0 ? std::to_string(status.lease_ms).c_str() : "null",
-              status.last_token.empty() ? "null" : status.last_token.c_str());
+  std::printf(
+      "{\"name\":%s,\"locked\":%s,\"holders\":[%s],\"lease_remaining_ms\":%s,"
+      "\"last_fencing_token\":%s}\n",
+      json_string(status.name).c_str(), locked ? "true" : "false", holders.c_str(),
+      locked && status.lease_ms >= 0 ? std::to_string(status.lease_ms).c_str() : "null",
+      status.last_token.empty() ? "null" : status.last_token.c_str());
 }
 
 void print_text(const LockStatus& status) {
@@ -88,8 +94,7 @@ void print_text(const LockStatus& status) {
       std::printf("lease remaining: no expiry\n");
     }
   }
-  std::printf("last fencing token: %s\n",
-              status.last_token.empty() ? "none" : status.last_token.c_str());
+  std::printf("last fencing token: %s\n", status.last_token.empty() ? "none" : status.last_token.c_str());
 }
 
 }  // namespace

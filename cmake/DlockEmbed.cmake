@@ -1,7 +1,7 @@
-# Writes OUT, a C++ file defining one `extern const char* const` per Lua script
-# in INPUTS (a ;-list), named dlock::lua::<file stem>, so scripts live as .lua
-# files in the tree and are compiled in.
-set(body "// Generated from src/lua/*.lua by cmake/DlockEmbed.cmake. Do not edit.\n#include \"lua_scripts.hpp\"\n\nnamespace dlock::lua {\n")
+# Writes OUT, a C++ file that includes HEADER (which declares them) and defines
+# one `extern const char* const` per Lua script in INPUTS (a ;-list), named
+# dlock::lua::<file stem>. Run by dlock_embed_lua() (DlockLua.cmake).
+set(body "// Generated from Lua scripts by cmake/DlockEmbed.cmake. Do not edit.\n#include \"${HEADER}\"\n\nnamespace dlock::lua {\n")
 foreach(input IN LISTS INPUTS)
   get_filename_component(stem "${input}" NAME_WE)
   file(READ "${input}" text)
