@@ -8,9 +8,10 @@
 
 namespace dlock_bench {
 
-BareBlockingLock::BareBlockingLock(const Endpoint& endpoint, const std::string& name, int64_t lease_ms)
-    : lock_(endpoint, name, lease_ms), subscription_(endpoint) {
-  subscription_.command({"SUBSCRIBE", lock_.channel()});
+BareBlockingLock::BareBlockingLock(const dlock::ClientConfig& server, const std::string& name,
+                                   int64_t lease_ms)
+    : lock_(server, name, lease_ms), subscription_(connect(server)) {
+  checked(subscription_, {"SUBSCRIBE", lock_.channel()});
 }
 
 uint64_t BareBlockingLock::acquire() {
@@ -23,7 +24,7 @@ uint64_t BareBlockingLock::acquire() {
 }
 
 void BareBlockingLock::take_messages(int timeout_ms) {
-  redisContext* context = subscription_.context();
+  redisContext* context = subscription_.hiredis();
   pollfd readable{context->fd, POLLIN, 0};
   if (poll(&readable, 1, timeout_ms) <= 0) return;
   if (redisBufferRead(context) != REDIS_OK) {

@@ -8,13 +8,13 @@
 #include <string>
 
 #include "bare_lock.hpp"
-#include "redis_link.hpp"
+#include "server_link.hpp"
 
 namespace dlock_bench {
 
 class BareBlockingLock {
  public:
-  BareBlockingLock(const Endpoint& endpoint, const std::string& name, int64_t lease_ms);
+  BareBlockingLock(const dlock::ClientConfig& server, const std::string& name, int64_t lease_ms);
 
   // Waits as long as it takes; returns the fencing token.
   uint64_t acquire();
@@ -26,7 +26,7 @@ class BareBlockingLock {
   void take_messages(int timeout_ms);
 
   BareLock lock_;
-  RedisLink subscription_;
+  RedisConnection subscription_;
 };
 
 }  // namespace dlock_bench

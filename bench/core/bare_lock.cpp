@@ -1,24 +1,14 @@
 #include "bare_lock.hpp"
 
 #include <cstdio>
-#include <fstream>
 #include <random>
-#include <sstream>
 #include <stdexcept>
 
 #include "dlock.h"
+#include "lua_scripts.hpp"
 
 namespace dlock_bench {
 namespace {
-
-std::string read_script(const std::string& file) {
-  const std::string path = std::string(DLOCK_BENCH_LUA_DIR) + "/" + file;
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot read " + path);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 std::string random_uuid() {
   std::random_device entropy;
@@ -28,28 +18,31 @@ std::string random_uuid() {
   return text;
 }
 
-}  // namespace
-
-BareLock::BareLock(const Endpoint& endpoint, const std::string& name, int64_t lease_ms)
-    : client_id_(random_uuid()),
-      link_(endpoint),
-      acquire_sha_(load("acquire.lua")),
-      release_sha_(load("release.lua")),
-      name_(name),
-      counter_("redisson_lock_token:{" + name + "}"),
-      channel_("redisson_lock__channel:{" + name + "}"),
-      latch_prefix_("redisson_unlock_latch:{" + name + "}:" + client_id_ + ":"),
-      lease_(std::to_string(lease_ms)),
-      field_(client_id_ + ":" + std::to_string(dlock_thread_owner())),
-      latch_ms_(std::to_string(release_latch_ms)) {}
-
-std::string BareLock::load(const char* file) {
-  const Reply reply = link_.command({"SCRIPT", "LOAD", read_script(file)});
-  return std::string(reply->str, reply->len);
+// The release latch lives twice the core's default command timeout, as the core's does.
+int64_t release_latch_ms() {
+  return dlock::ClientConfig{}.command_timeout_ms * 2;
 }
 
-// No std::vector per call: the reference pays only for hiredis itself.
-Reply BareLock::evalsha(std::initializer_list<std::string_view> argv) {
+}  // namespace
+
+BareLock::BareLock(const dlock::ClientConfig& server, const std::string& name, int64_t lease_ms)
+    : client_id_(random_uuid()),
+      link_(connect(server)),
+      acquire_sha_(load(dlock::lua::acquire)),
+      release_sha_(load(dlock::lua::release)),
+      keys_(name),
+      latch_prefix_(keys_.latch + ":" + client_id_ + ":"),
+      lease_(std::to_string(lease_ms)),
+      field_(client_id_ + ":" + std::to_string(dlock_thread_owner())),
+      latch_ms_(std::to_string(release_latch_ms())) {}
+
+std::string BareLock::load(const char* script) {
+  return checked(link_, {"SCRIPT", "LOAD", script}).str;
+}
+
+// No std::vector and no copied reply per call: the reference pays only for
+// hiredis itself.
+BareLock::Reply BareLock::evalsha(std::initializer_list<std::string_view> argv) {
   const char* words[8];
   size_t lengths[8];
   int count = 0;
@@ -57,13 +50,17 @@ Reply BareLock::evalsha(std::initializer_list<std::string_view> argv) {
     words[count] = word.data();
     lengths[count++] = word.size();
   }
-  Reply reply(static_cast<redisReply*>(redisCommandArgv(link_.context(), count, words, lengths)));
-  require_reply(reply.get(), link_.context(), "EVALSHA");
+  redisContext* context = link_.hiredis();
+  Reply reply(static_cast<redisReply*>(redisCommandArgv(context, count, words, lengths)));
+  if (!reply)
+    throw std::runtime_error(std::string("EVALSHA: ") + (context->err != 0 ? context->errstr : "no reply"));
+  if (reply->type == REDIS_REPLY_ERROR)
+    throw std::runtime_error("EVALSHA: " + std::string(reply->str, reply->len));
   return reply;
 }
 
 BareLock::Attempt BareLock::try_acquire() {
-  const Reply reply = evalsha({"EVALSHA", acquire_sha_, "2", name_, counter_, lease_, field_});
+  const Reply reply = evalsha({"EVALSHA", acquire_sha_, "2", keys_.name, keys_.counter, lease_, field_});
   if (reply->type != REDIS_REPLY_ARRAY || reply->elements != 2) {
     throw std::runtime_error("reference acquire: unexpected reply");
   }
@@ -72,7 +69,8 @@ BareLock::Attempt BareLock::try_acquire() {
 
 void BareLock::release() {
   const std::string latch = latch_prefix_ + std::to_string(++requests_);
-  const Reply reply = evalsha({"EVALSHA", release_sha_, "3", name_, channel_, latch, field_, latch_ms_});
+  const Reply reply =
+      evalsha({"EVALSHA", release_sha_, "3", keys_.name, keys_.channel, latch, field_, latch_ms_});
   if (reply->type != REDIS_REPLY_INTEGER || reply->integer != 1) {
     throw std::runtime_error("reference release: the caller did not hold the lock");
   }

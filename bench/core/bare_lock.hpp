@@ -1,23 +1,24 @@
 // The reference dlock is compared with: the core's own acquire and release
-// scripts (read from the source tree, SCRIPT LOADed) sent with EVALSHA over
+// scripts (the text the core embeds, SCRIPT LOADed) sent with EVALSHA over
 // one bare hiredis connection, with the core's keys and argument shapes.
 #pragma once
 
+#include <hiredis/hiredis.h>
+
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <string>
 #include <string_view>
 
-#include "redis_link.hpp"
+#include "lock_keys.hpp"
+#include "server_link.hpp"
 
 namespace dlock_bench {
 
 class BareLock {
  public:
-  // The release latch lives twice the core's default command timeout.
-  static constexpr int64_t release_latch_ms = 6000;
-
-  BareLock(const Endpoint& endpoint, const std::string& name, int64_t lease_ms);
+  BareLock(const dlock::ClientConfig& server, const std::string& name, int64_t lease_ms);
 
   struct Attempt {
     bool granted;
@@ -27,21 +28,24 @@ class BareLock {
   // Throws std::runtime_error unless the caller held the lock.
   void release();
 
-  const std::string& channel() const { return channel_; }
+  const std::string& channel() const { return keys_.channel; }
 
  private:
-  std::string load(const char* file);
+  struct ReplyDeleter {
+    void operator()(redisReply* reply) const noexcept { freeReplyObject(reply); }
+  };
+  using Reply = std::unique_ptr<redisReply, ReplyDeleter>;
+
+  std::string load(const char* script);
   Reply evalsha(std::initializer_list<std::string_view> argv);
 
   // A random UUID per instance, as the core's client id, so that owners in
   // different processes differ and keys and fields weigh the same.
   const std::string client_id_;
-  RedisLink link_;
+  RedisConnection link_;
   const std::string acquire_sha_;
   const std::string release_sha_;
-  const std::string name_;
-  const std::string counter_;
-  const std::string channel_;
+  const dlock::LockKeys keys_;
   const std::string latch_prefix_;
   const std::string lease_;
   const std::string field_;

@@ -1,7 +1,7 @@
 // dlock_bench: prints, in one run, dlock's performance figures next to the
 // reference each is compared with (SPEC.md section 7). It starts its own
-// throwaway redis-server (DLOCK_BENCH_REDIS_SERVER, default "redis-server")
-// unless --url names one.
+// throwaway redis-server, as the tests do (DLOCK_BENCH_REDIS_SERVER, default
+// "redis-server"), unless --url names one.
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -11,12 +11,16 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
+#include "borrowed.hpp"
 #include "dlock.h"
-#include "redis_link.hpp"
+#include "percentile.hpp"
 #include "redis_server.hpp"
 #include "report.hpp"
 #include "sections.hpp"
+#include "server_link.hpp"
+#include "url.hpp"
 
 namespace dlock_bench {
 namespace {
@@ -52,26 +56,46 @@ Options parse(int argc, char** argv) {
   return options;
 }
 
-std::string server_version(RedisLink& link) {
-  const InfoFields server = link.info("server");
+std::string server_version(RedisConnection& link) {
+  const InfoFields server = info(link, "server");
   const auto found = server.find("redis_version");
   return found == server.end() ? "?" : found->second;
 }
 
+// Median time of a PING round trip over `samples` sequential PINGs.
+int64_t ping_round_trip_ns(RedisConnection& link, int samples) {
+  std::vector<int64_t> round_trips;
+  for (int i = 0; i < samples; ++i) {
+    const int64_t sent = monotonic_ns();
+    checked(link, {"PING"});
+    round_trips.push_back(monotonic_ns() - sent);
+  }
+  return percentile(round_trips, 50);
+}
+
+std::string where(const dlock::ClientConfig& server) {
+  return server.transport == dlock::ClientConfig::Transport::unix_socket
+             ? server.socket_path
+             : server.host + ':' + std::to_string(server.port);
+}
+
 int run(const Options& options) {
-  std::unique_ptr<RedisServer> server;
+  std::unique_ptr<dlock_test::RedisServer> started;
   std::string url = options.url;
   if (url.empty()) {
-    const char* executable = std::getenv("DLOCK_BENCH_REDIS_SERVER");
-    server = std::make_unique<RedisServer>(executable != nullptr ? executable : "redis-server");
-    url = Endpoint::loopback_url(server->port());
+    dlock_test::RedisServerConfig config;
+    if (const char* executable = std::getenv("DLOCK_BENCH_REDIS_SERVER")) config.executable = executable;
+    started = std::make_unique<dlock_test::RedisServer>(config);
+    url = started->url();
   }
-  const Endpoint endpoint = Endpoint::from_url(url);
-  RedisLink link(endpoint);
+  // dlock's own URL grammar, so the benchmark reaches the server dlock reaches.
+  dlock::ClientConfig server = dlock::config_from_options(nullptr);
+  dlock::apply_url(url, server);
+  RedisConnection link = connect(server);
   Report report;
-  const BenchContext context{url, endpoint, link.ping_round_trip_ns(ping_samples), report};
+  const BenchContext context{url, server, ping_round_trip_ns(link, ping_samples), report};
   std::cout << "dlock " << dlock_version() << " against Redis " << server_version(link) << " at "
-            << endpoint.host << ':' << endpoint.port << (server ? " (started by the benchmark)" : "")
+            << where(server) << (started ? " (started by the benchmark)" : "")
             << "; PING round trip (median of " << ping_samples << "): " << duration(context.round_trip_ns)
             << "\n";
 

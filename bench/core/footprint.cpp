@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-#include "dlock_handles.hpp"
+#include "borrowed.hpp"
 #include "proc_threads.hpp"
 #include "sections.hpp"
 
@@ -80,8 +80,8 @@ void bench_footprint(const BenchContext& context) {
   std::vector<LockHandle> locks;
   const auto hold_next = [&] {
     locks.push_back(new_lock(client.get(), "bench:threads:" + std::to_string(locks.size())));
-    check(dlock_lock_acquire_owner(locks.back().get(), holder_owner, 0, -1, nullptr, nullptr),
-          "dlock_lock_acquire_owner");
+    require_ok(dlock_lock_acquire_owner(locks.back().get(), holder_owner, 0, -1, nullptr, nullptr),
+               "dlock_lock_acquire_owner");
   };
   hold_next();
   std::this_thread::sleep_for(settle_time);
@@ -96,10 +96,10 @@ void bench_footprint(const BenchContext& context) {
     one_waiter = client_threads(waiters.count());
     while (waiters.count() < 4) waiters.add();
     four_waiters = client_threads(waiters.count());
-    check(dlock_lock_release_owner(locks.front().get(), holder_owner), "dlock_lock_release_owner");
+    require_ok(dlock_lock_release_owner(locks.front().get(), holder_owner), "dlock_lock_release_owner");
   }
   for (std::size_t i = 1; i < locks.size(); ++i) {
-    check(dlock_lock_release_owner(locks[i].get(), holder_owner), "dlock_lock_release_owner");
+    require_ok(dlock_lock_release_owner(locks[i].get(), holder_owner), "dlock_lock_release_owner");
   }
 
   const bool constant = holding_one == holding_all && one_waiter == four_waiters;

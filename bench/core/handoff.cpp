@@ -19,11 +19,11 @@
 #include <vector>
 
 #include "bare_blocking_lock.hpp"
-#include "dlock_handles.hpp"
-#include "monotonic.hpp"
-#include "redis_link.hpp"
+#include "borrowed.hpp"
+#include "percentile.hpp"
 #include "sections.hpp"
 #include "server_counters.hpp"
+#include "server_link.hpp"
 #include "wakeup_latency.hpp"
 
 namespace dlock_bench {
@@ -71,10 +71,10 @@ class DlockContender : public Contender {
       : client_(open_client(url)), lock_(new_lock(client_.get(), lock_name)) {}
   uint64_t acquire() override {
     uint64_t token = 0;
-    check(dlock_lock_acquire(lock_.get(), -1, -1, &token), "dlock_lock_acquire");
+    require_ok(dlock_lock_acquire(lock_.get(), -1, -1, &token), "dlock_lock_acquire");
     return token;
   }
-  void release() override { check(dlock_lock_release(lock_.get()), "dlock_lock_release"); }
+  void release() override { require_ok(dlock_lock_release(lock_.get()), "dlock_lock_release"); }
 
  private:
   ClientHandle client_;
@@ -83,7 +83,7 @@ class DlockContender : public Contender {
 
 class BareContender : public Contender {
  public:
-  explicit BareContender(const Endpoint& endpoint) : lock_(endpoint, lock_name, lease_ms) {}
+  explicit BareContender(const dlock::ClientConfig& server) : lock_(server, lock_name, lease_ms) {}
   uint64_t acquire() override { return lock_.acquire(); }
   void release() override { lock_.release(); }
 
@@ -130,7 +130,7 @@ void contend(Contender& contender, Board& board, int worker) {
 int run_worker(const BenchContext& context, bool bare, Board& board, int worker) {
   try {
     const std::unique_ptr<Contender> contender =
-        bare ? std::unique_ptr<Contender>(new BareContender(context.endpoint))
+        bare ? std::unique_ptr<Contender>(new BareContender(context.server))
              : std::unique_ptr<Contender>(new DlockContender(context.url));
     contend(*contender, board, worker);
     return 0;
@@ -215,7 +215,7 @@ void run(const BenchContext& context, bool bare, Analysis& analysis) {
 void bench_handoff(const BenchContext& context) {
   context.report.section("3. Contended hand-off, " + std::to_string(workers) + " processes on one lock, " +
                          "runs of " + grouped(grants_per_run) + " grants, ABBA");
-  RedisLink link(context.endpoint);
+  RedisConnection link = connect(context.server);
   TrafficMeter meter(link);
   meter.start();
   Analysis dlock;

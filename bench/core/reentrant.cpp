@@ -1,11 +1,10 @@
 // Section 2: the holder acquires and releases again and again: counted in
 // the client, so each pair must cost no round trip. The server's command
 // counter over the loop checks it.
-#include "dlock_handles.hpp"
-#include "monotonic.hpp"
-#include "redis_link.hpp"
+#include "borrowed.hpp"
 #include "sections.hpp"
 #include "server_counters.hpp"
+#include "server_link.hpp"
 
 namespace dlock_bench {
 namespace {
@@ -16,24 +15,24 @@ constexpr int64_t measure_ns = 300000000;
 
 void bench_reentrant(const BenchContext& context) {
   context.report.section("2. Re-entrant acquire+release by the holder");
-  RedisLink link(context.endpoint);
+  RedisConnection link = connect(context.server);
   TrafficMeter meter(link);
   const ClientHandle client = open_client(context.url);
   const LockHandle lock = new_lock(client.get(), "bench:reentrant");
-  check(dlock_lock_acquire(lock.get(), 0, -1, nullptr), "dlock_lock_acquire");
+  require_ok(dlock_lock_acquire(lock.get(), 0, -1, nullptr), "dlock_lock_acquire");
 
   meter.start();
   int64_t pairs = 0;
   const int64_t start = monotonic_ns();
   int64_t elapsed = 0;
   do {
-    check(dlock_lock_acquire(lock.get(), 0, -1, nullptr), "dlock_lock_acquire (re-entrant)");
-    check(dlock_lock_release(lock.get()), "dlock_lock_release (re-entrant)");
+    require_ok(dlock_lock_acquire(lock.get(), 0, -1, nullptr), "dlock_lock_acquire (re-entrant)");
+    require_ok(dlock_lock_release(lock.get()), "dlock_lock_release (re-entrant)");
     ++pairs;
     elapsed = monotonic_ns() - start;
   } while (elapsed < measure_ns);
   const ServerCounters sent = meter.stop();
-  check(dlock_lock_release(lock.get()), "dlock_lock_release");
+  require_ok(dlock_lock_release(lock.get()), "dlock_lock_release");
 
   const int64_t pair_ns = elapsed / pairs;
   context.report.row(

@@ -4,15 +4,15 @@
 #include <cstdint>
 #include <string>
 
-#include "endpoint.hpp"
 #include "report.hpp"
+#include "url.hpp"
 
 namespace dlock_bench {
 
 struct BenchContext {
-  std::string url;        // what dlock_client_open() gets
-  Endpoint endpoint;      // the same server, for hiredis
-  int64_t round_trip_ns;  // median PING round trip, the unit of latency
+  std::string url;             // what dlock_client_open() gets
+  dlock::ClientConfig server;  // the same server, for hiredis
+  int64_t round_trip_ns;       // median PING round trip, the unit of latency
   Report& report;
 };
 

@@ -21,8 +21,8 @@ int64_t command_stat(const InfoFields& info, const std::string& command, const s
 
 }  // namespace
 
-ServerCounters ServerCounters::read(RedisLink& link) {
-  const InfoFields info = link.info("everything");
+ServerCounters ServerCounters::read(RedisConnection& link) {
+  const InfoFields info = dlock_bench::info(link, "everything");
   ServerCounters counters;
   counters.commands = field(info, "total_commands_processed");
   counters.scripts = command_stat(info, "evalsha", "calls") + command_stat(info, "eval", "calls");
@@ -42,7 +42,7 @@ ServerCounters ServerCounters::operator-(const ServerCounters& earlier) const {
   return delta;
 }
 
-TrafficMeter::TrafficMeter(RedisLink& link) : link_(link) {
+TrafficMeter::TrafficMeter(RedisConnection& link) : link_(link) {
   const ServerCounters first = ServerCounters::read(link_);
   probe_cost_ = ServerCounters::read(link_) - first;
 }

@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include "redis_link.hpp"
+#include "server_link.hpp"
 
 namespace dlock_bench {
 
@@ -17,7 +17,7 @@ struct ServerCounters {
   int64_t reads = 0;      // total_reads_processed
   int64_t writes = 0;     // total_writes_processed
 
-  static ServerCounters read(RedisLink& link);
+  static ServerCounters read(RedisConnection& link);
   ServerCounters operator-(const ServerCounters& earlier) const;
   // The tighter of the two round-trip bounds.
   int64_t round_trips_at_most() const { return reads < writes ? reads : writes; }
@@ -28,12 +28,12 @@ struct ServerCounters {
 // (calibrated once, by two probes back to back).
 class TrafficMeter {
  public:
-  explicit TrafficMeter(RedisLink& link);
+  explicit TrafficMeter(RedisConnection& link);
   void start();
   ServerCounters stop();
 
  private:
-  RedisLink& link_;
+  RedisConnection& link_;
   ServerCounters probe_cost_;
   ServerCounters start_;
 };

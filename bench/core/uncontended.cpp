@@ -7,11 +7,10 @@
 #include <vector>
 
 #include "bare_lock.hpp"
-#include "dlock_handles.hpp"
-#include "monotonic.hpp"
-#include "redis_link.hpp"
+#include "borrowed.hpp"
 #include "sections.hpp"
 #include "server_counters.hpp"
+#include "server_link.hpp"
 
 namespace dlock_bench {
 namespace {
@@ -50,8 +49,8 @@ Throughput dlock_run_for(dlock_lock* lock, int64_t lease_ms, int64_t ns) {
   Throughput done;
   const int64_t start = monotonic_ns();
   do {
-    check(dlock_lock_acquire(lock, 0, lease_ms, nullptr), "dlock_lock_acquire");
-    check(dlock_lock_release(lock), "dlock_lock_release");
+    require_ok(dlock_lock_acquire(lock, 0, lease_ms, nullptr), "dlock_lock_acquire");
+    require_ok(dlock_lock_release(lock), "dlock_lock_release");
     ++done.pairs;
     done.ns = monotonic_ns() - start;
   } while (done.ns < ns);
@@ -61,11 +60,11 @@ Throughput dlock_run_for(dlock_lock* lock, int64_t lease_ms, int64_t ns) {
 void compare(const BenchContext& context, const std::string& figure, int64_t lease_ms) {
   const ClientHandle client = open_client(context.url);
   const LockHandle lock = new_lock(client.get(), "bench:pair:core");
-  BareLock bare(context.endpoint, "bench:pair:bare", lease_ms < 0 ? default_watchdog_lease_ms : lease_ms);
+  BareLock bare(context.server, "bench:pair:bare", lease_ms < 0 ? default_watchdog_lease_ms : lease_ms);
   dlock_run_for(lock.get(), lease_ms, warm_up_ns);
   bare_run_for(bare, warm_up_ns);
 
-  RedisLink link(context.endpoint);
+  RedisConnection link = connect(context.server);
   TrafficMeter meter(link);
   meter.start();
   Throughput dlock_total;

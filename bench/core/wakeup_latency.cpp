@@ -7,7 +7,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "monotonic.hpp"
+#include "borrowed.hpp"
+#include "percentile.hpp"
 
 namespace dlock_bench {
 namespace {

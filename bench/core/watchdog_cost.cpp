@@ -10,11 +10,11 @@
 #include <thread>
 #include <vector>
 
-#include "dlock_handles.hpp"
+#include "borrowed.hpp"
 #include "proc_threads.hpp"
-#include "redis_link.hpp"
 #include "sections.hpp"
 #include "server_counters.hpp"
+#include "server_link.hpp"
 
 namespace dlock_bench {
 namespace {
@@ -32,14 +32,14 @@ struct WatchdogTraffic {
 };
 
 WatchdogTraffic measure(const BenchContext& context, int held_locks) {
-  RedisLink link(context.endpoint);
+  RedisConnection link = connect(context.server);
   TrafficMeter meter(link);
   const std::set<int> threads_before = thread_ids();
-  const ClientHandle client = open_client(context.url, watchdog_timeout_ms);
+  const ClientHandle client = open_client(context.url, options_with_watchdog(watchdog_timeout_ms));
   std::vector<LockHandle> locks;
   for (int i = 0; i < held_locks; ++i) {
     locks.push_back(new_lock(client.get(), "bench:watchdog:" + std::to_string(i)));
-    check(dlock_lock_acquire(locks.back().get(), 0, -1, nullptr), "dlock_lock_acquire");
+    require_ok(dlock_lock_acquire(locks.back().get(), 0, -1, nullptr), "dlock_lock_acquire");
   }
   std::set<int> background;
   for (const int id : thread_ids()) {
@@ -59,10 +59,10 @@ WatchdogTraffic measure(const BenchContext& context, int held_locks) {
 
   for (const LockHandle& lock : locks) {
     int held = 0;
-    check(dlock_lock_is_held(lock.get(), &held), "dlock_lock_is_held");
+    require_ok(dlock_lock_is_held(lock.get(), &held), "dlock_lock_is_held");
     traffic.still_held += held;
   }
-  for (const LockHandle& lock : locks) check(dlock_lock_release(lock.get()), "dlock_lock_release");
+  for (const LockHandle& lock : locks) require_ok(dlock_lock_release(lock.get()), "dlock_lock_release");
   return traffic;
 }
 

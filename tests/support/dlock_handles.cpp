@@ -3,13 +3,10 @@
 #include <stdexcept>
 
 namespace dlock_test {
-namespace {
 
 void require_ok(int status, const std::string& what) {
   if (status != DLOCK_OK) throw std::runtime_error(what + " failed: " + describe_status(status));
 }
-
-}  // namespace
 
 dlock_client_options default_options() {
   dlock_client_options options;

@@ -26,6 +26,9 @@ using CancelHandle = std::unique_ptr<dlock_cancel, CancelFreer>;
 dlock_client_options default_options();
 dlock_client_options options_with_watchdog(int64_t watchdog_timeout_ms);
 
+// Throws std::runtime_error naming `what` and the status unless `status` is DLOCK_OK.
+void require_ok(int status, const std::string& what);
+
 // These throw std::runtime_error (status and dlock_last_error()) on failure, which
 // GoogleTest reports as a test failure.
 ClientHandle open_client(const std::string& url);

@@ -41,6 +41,10 @@ class RedisConnection {
   // within the connection's timeout, after which the connection is unusable.
   std::optional<RedisReply> read_pushed();
 
+  // The hiredis context itself, for callers that measure hiredis alone (the
+  // benchmark's bare reference loop) or poll the socket themselves.
+  redisContext* hiredis() const { return context_.get(); }
+
  private:
   struct ContextDeleter {
     void operator()(redisContext* context) const;

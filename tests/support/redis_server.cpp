@@ -7,9 +7,10 @@
 #include <csignal>
 #include <cstdlib>
 #include <fstream>
-#include <sstream>
 #include <stdexcept>
 #include <thread>
+
+#include "redis_info.hpp"
 
 namespace dlock_test {
 namespace {
@@ -35,7 +36,8 @@ int pick_free_port() {
   return ntohs(address.sin_port);
 }
 
-std::string server_binary() {
+std::string server_binary(const std::string& chosen) {
+  if (!chosen.empty()) return chosen;
   const char* configured = std::getenv("DLOCK_TEST_REDIS_SERVER");
   return configured != nullptr && *configured != '\0' ? configured : "redis-server";
 }
@@ -77,7 +79,7 @@ void RedisServer::write_config() const {
 
 bool RedisServer::start() {
   process_ = std::make_unique<ChildProcess>(
-      std::vector<std::string>{server_binary(), dir_.file("redis.conf")}, dir_.file("redis.log"));
+      std::vector<std::string>{server_binary(config_.executable), dir_.file("redis.conf")}, dir_.file("redis.log"));
   const auto deadline = std::chrono::steady_clock::now() + kStartupTimeout;
   while (std::chrono::steady_clock::now() < deadline) {
     if (!process_->running()) return false;
@@ -141,14 +143,10 @@ RedisReply RedisServer::command(const std::vector<std::string>& argv) {
 }
 
 long long RedisServer::info_integer(const std::string& section, const std::string& field) {
-  const RedisReply reply = command({"INFO", section});
-  std::istringstream lines(reply.str);
-  std::string line;
-  const std::string prefix = field + ":";
-  while (std::getline(lines, line)) {
-    if (line.rfind(prefix, 0) == 0) return std::stoll(line.substr(prefix.size()));
-  }
-  throw std::runtime_error("INFO " + section + " has no field " + field);
+  const InfoFields fields = parse_info(command({"INFO", section}).str);
+  const auto found = fields.find(field);
+  if (found == fields.end()) throw std::runtime_error("INFO " + section + " has no field " + field);
+  return std::stoll(found->second);
 }
 
 }  // namespace dlock_test

@@ -13,6 +13,8 @@
 namespace dlock_test {
 
 struct RedisServerConfig {
+  // The redis-server binary; empty: $DLOCK_TEST_REDIS_SERVER, else `redis-server` on PATH.
+  std::string executable;
   // redis.conf lines after the defaults (later lines win), e.g. "appendonly yes",
   // "enable-debug-command local", "requirepass pw", "user alice on >pw ~* &* +@all".
   std::vector<std::string> extra_lines;
@@ -23,8 +25,7 @@ struct RedisServerConfig {
   std::string admin_password;
 };
 
-// A private redis-server (binary from $DLOCK_TEST_REDIS_SERVER, else `redis-server`
-// on PATH) on a free loopback port with its own directory, stopped on destruction.
+// A private redis-server (see RedisServerConfig::executable) on a free loopback port with its own directory, stopped on destruction.
 class RedisServer {
  public:
   explicit RedisServer(RedisServerConfig config = {});
