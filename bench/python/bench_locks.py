@@ -20,8 +20,8 @@ from typing import Any, NamedTuple
 
 from adapters import ADAPTERS
 
-# The tests' launcher, so that the benchmark starts redis-server the way the tests do.
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bindings" / "python" / "tests"))
+# The project's one launcher, so that the benchmark starts redis-server the way the tests do.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests" / "support"))
 from redis_server import RedisServer  # noqa: E402
 
 HOLD_SECONDS = 0.001  # time spent holding the lock in the contended runs

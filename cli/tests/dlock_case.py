@@ -1,19 +1,18 @@
-"""A throwaway redis-server on a free loopback port, and helpers to run dlock against it."""
+"""A test case that runs the dlock binary against a throwaway redis-server."""
 import os
 import shutil
-import socket
 import subprocess
+import sys
 import tempfile
 import time
 import unittest
+from pathlib import Path
+
+# The project's one redis-server launcher.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests" / "support"))
+from redis_server import RedisServer  # noqa: E402
 
 DLOCK = os.environ.get("DLOCK_BIN", "dlock")
-
-
-def free_port():
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def wait_until(predicate, timeout=5.0, what="condition"):
@@ -25,42 +24,12 @@ def wait_until(predicate, timeout=5.0, what="condition"):
     raise AssertionError(f"timed out after {timeout}s waiting for {what}")
 
 
-class RedisServer:
-    def __init__(self):
-        self.dir = tempfile.mkdtemp(prefix="dlock-cli-test-")
-        self.port = free_port()
-        self.process = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--dir", self.dir],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        wait_until(lambda: self._answers_ping(), what="redis-server to start")
-
-    @property
-    def url(self):
-        return f"redis://127.0.0.1:{self.port}"
-
-    def _answers_ping(self):
-        try:
-            return self.cli("PING") == "PONG"
-        except subprocess.CalledProcessError:
-            return False
-
-    def cli(self, *args):
-        return subprocess.run(["redis-cli", "-p", str(self.port), *args], check=True,
-                              capture_output=True, text=True).stdout.strip()
-
-    def stop(self):
-        self.process.terminate()
-        self.process.wait(timeout=10)
-        shutil.rmtree(self.dir, ignore_errors=True)
-
-
 class DlockTestCase(unittest.TestCase):
     """One redis-server per test class, emptied before each test."""
 
     @classmethod
     def setUpClass(cls):
-        cls.redis = RedisServer()
+        cls.redis = RedisServer().start()
 
     @classmethod
     def tearDownClass(cls):

@@ -3,7 +3,7 @@ import subprocess
 import sys
 import unittest
 
-from redis_server import DLOCK, DlockTestCase
+from dlock_case import DLOCK, DlockTestCase
 from sections import RECORDER, find_violations, read_log
 
 RUNNERS = 4

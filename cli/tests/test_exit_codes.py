@@ -5,7 +5,7 @@ import stat
 import time
 import unittest
 
-from redis_server import DlockTestCase
+from dlock_case import DlockTestCase
 
 
 class ExitCodes(DlockTestCase):

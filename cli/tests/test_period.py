@@ -2,7 +2,7 @@
 import time
 import unittest
 
-from redis_server import DlockTestCase, wait_until
+from dlock_case import DlockTestCase, wait_until
 
 DAY_MS = 24 * 3600 * 1000
 

@@ -4,7 +4,7 @@ import signal
 import time
 import unittest
 
-from redis_server import DlockTestCase, wait_until
+from dlock_case import DlockTestCase, wait_until
 
 # Records the signal it gets in $1, then exits with a code telling which it was.
 TRAPPING = """

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import sys
 import uuid
+from pathlib import Path
 from typing import Iterator
 
 import pytest
 import redis
 
 import dlock
-from redis_server import RedisServer
+
+# The project's one redis-server launcher; the test modules import it too.
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "tests" / "support"))
+from redis_server import RedisServer  # noqa: E402
 
 
 @pytest.fixture(scope="session")
