@@ -19,6 +19,7 @@
 #include "status_assertions.hpp"
 #include "tcp_proxy.hpp"
 #include "wait_until.hpp"
+#include "watched_holder.hpp"
 
 namespace dlock_test {
 namespace {
@@ -44,12 +45,8 @@ TEST_F(Partition, CutOffHolderLosesTheLockAndNeverResurrectsIt) {
   LostRecorder lost;
   ASSERT_TRUE(status_is(lost.attach(held.get()), DLOCK_OK));
 
-  Section holder{};
-  holder.owner = "holder";
-  ASSERT_TRUE(status_is(dlock_lock_acquire(held.get(), 0, -1, &holder.token), DLOCK_OK));
-  holder.start_ns = monotonic_ns();
-  std::this_thread::sleep_for(milliseconds(kWatchdogMs / 2));  // past the first renewal
-  ASSERT_EQ(lost.calls(), 0);
+  Section holder;
+  ASSERT_TRUE(hold_past_first_renewal(held.get(), lost, kWatchdogMs, holder));
 
   const int64_t partition_ns = monotonic_ns();
   proxy.partition();

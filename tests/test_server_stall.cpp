@@ -17,6 +17,7 @@
 #include "section_log.hpp"
 #include "status_assertions.hpp"
 #include "wait_until.hpp"
+#include "watched_holder.hpp"
 
 namespace dlock_test {
 namespace {
@@ -64,12 +65,8 @@ TEST_P(ServerStall, HolderLearnsOfTheLossBeforeAnyoneElseHoldsTheLock) {
   LostRecorder lost;
   ASSERT_TRUE(status_is(lost.attach(held.get()), DLOCK_OK));
 
-  Section holder{};
-  holder.owner = "holder";
-  ASSERT_TRUE(status_is(dlock_lock_acquire(held.get(), 0, -1, &holder.token), DLOCK_OK));
-  holder.start_ns = monotonic_ns();
-  std::this_thread::sleep_for(milliseconds(kWatchdogMs / 2));  // past the first renewal
-  ASSERT_EQ(lost.calls(), 0);
+  Section holder;
+  ASSERT_TRUE(hold_past_first_renewal(held.get(), lost, kWatchdogMs, holder));
 
   const int64_t stall_ns = monotonic_ns();
   std::future<void> stall = stall_server();
