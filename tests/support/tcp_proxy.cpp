@@ -65,21 +65,23 @@ void TcpProxy::run() {
       }
     }
     if (poll(watched.data(), watched.size(), kPollIntervalMs) <= 0) continue;
-    if (watched[0].revents & POLLIN) accept_one();
-    if (!forwarding) continue;
-    std::vector<Link> open_links;
-    for (std::size_t i = 0; i < links_.size(); ++i) {
-      const Link link = links_[i];
-      const bool client_ok = !watched[1 + 2 * i].revents || forward(link.client_fd, link.upstream_fd);
-      const bool upstream_ok = !watched[2 + 2 * i].revents || forward(link.upstream_fd, link.client_fd);
-      if (client_ok && upstream_ok) {
-        open_links.push_back(link);
-      } else {
-        close(link.client_fd);
-        close(link.upstream_fd);
+    if (forwarding) {
+      std::vector<Link> open_links;
+      for (std::size_t i = 0; i < links_.size(); ++i) {
+        const Link link = links_[i];
+        const bool client_ok = !watched[1 + 2 * i].revents || forward(link.client_fd, link.upstream_fd);
+        const bool upstream_ok = !watched[2 + 2 * i].revents || forward(link.upstream_fd, link.client_fd);
+        if (client_ok && upstream_ok) {
+          open_links.push_back(link);
+        } else {
+          close(link.client_fd);
+          close(link.upstream_fd);
+        }
       }
+      links_ = std::move(open_links);
     }
-    links_ = std::move(open_links);
+    // Last: a link accepted now has no entry in `watched` yet.
+    if (watched[0].revents & POLLIN) accept_one();
   }
 }
 
