@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import select
 import signal
 import subprocess
 import sys
@@ -15,8 +16,13 @@ from redis_server import RedisServer
 
 CHILD = textwrap.dedent(
     """
-    import sys, time
+    import signal, sys, time
     import dlock
+
+    # As in a terminal: a process started in the background by a
+    # non-interactive shell inherits SIGINT ignored, and Python then installs
+    # no KeyboardInterrupt handler.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
     client = dlock.Client(sys.argv[1])
     lock = client.lock(sys.argv[2])
@@ -33,6 +39,14 @@ CHILD = textwrap.dedent(
 )
 
 
+def read_line(child: subprocess.Popen[str], timeout: float = 10.0) -> str:
+    """The child's next line; fails instead of hanging when it says nothing."""
+    assert child.stdout is not None
+    ready, _, _ = select.select([child.stdout], [], [], timeout)
+    assert ready, f"the child printed nothing within {timeout} s"
+    return child.stdout.readline()
+
+
 def test_ctrl_c_interrupts_a_blocking_acquire(
     redis_server: RedisServer, client: dlock.Client, raw: redis.Redis, name: str
 ) -> None:
@@ -44,11 +58,11 @@ def test_ctrl_c_interrupts_a_blocking_acquire(
     )
     try:
         assert child.stdout is not None and child.stdin is not None
-        assert child.stdout.readline().strip() == "waiting"
+        assert read_line(child).strip() == "waiting"
         time.sleep(0.5)  # the child is inside its wait by now
         sent_at = time.monotonic()
         child.send_signal(signal.SIGINT)
-        word, interrupted_at, hold_count = child.stdout.readline().split()
+        word, interrupted_at, hold_count = read_line(child).split()
         assert word == "interrupted" and hold_count == "0"
         # CLOCK_MONOTONIC is host-wide, so the two processes' readings compare.
         assert float(interrupted_at) - sent_at < 0.1
@@ -57,7 +71,7 @@ def test_ctrl_c_interrupts_a_blocking_acquire(
         assert not raw.exists(name)
         child.stdin.write("\n")
         child.stdin.flush()
-        assert child.stdout.readline().split() == ["finally", "0"]
+        assert read_line(child).split() == ["finally", "0"]
     finally:
         child.kill()
         child.wait()
