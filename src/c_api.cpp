@@ -81,8 +81,8 @@ int with_ops(dlock_lock* lock, Work&& work) {
   return work(ops, *core);
 }
 
-int acquire(dlock_lock* lock, uint64_t owner, int64_t wait_ms, int64_t lease_ms,
-            dlock_cancel* cancel, uint64_t* token_out) {
+int acquire(dlock_lock* lock, uint64_t owner, int64_t wait_ms, int64_t lease_ms, dlock_cancel* cancel,
+            uint64_t* token_out) {
   return guarded([&] {
     require(lock, "lock");
     require_wait(wait_ms);
@@ -125,20 +125,19 @@ int read_hold(dlock_lock* lock, uint64_t owner, Out* out, Read&& read) {
 }
 
 int is_held(dlock_lock* lock, uint64_t owner, int* out) {
-  return read_hold(lock, owner, out, [](const std::optional<dlock::Hold>& hold) {
-    return hold && !hold->lost ? 1 : 0;
-  });
+  return read_hold(lock, owner, out,
+                   [](const std::optional<dlock::Hold>& hold) { return hold && !hold->lost ? 1 : 0; });
 }
 
 int hold_count(dlock_lock* lock, uint64_t owner, int* out) {
-  return read_hold(lock, owner, out, [](const std::optional<dlock::Hold>& hold) {
-    return hold ? hold->count : 0;
-  });
+  return read_hold(lock, owner, out,
+                   [](const std::optional<dlock::Hold>& hold) { return hold ? hold->count : 0; });
 }
 
 int fencing_token(dlock_lock* lock, uint64_t owner, uint64_t* out) {
   return read_hold(lock, owner, out, [&](const std::optional<dlock::Hold>& hold) {
-    if (!hold) throw dlock::NotOwnerError("fencing_token: the caller does not hold '" + lock->keys->name + "'");
+    if (!hold)
+      throw dlock::NotOwnerError("fencing_token: the caller does not hold '" + lock->keys->name + "'");
     return hold->token;
   });
 }
@@ -147,27 +146,44 @@ int fencing_token(dlock_lock* lock, uint64_t owner, uint64_t* out) {
 
 extern "C" {
 
-const char* dlock_version(void) { return DLOCK_VERSION_STRING; }
+const char* dlock_version(void) {
+  return DLOCK_VERSION_STRING;
+}
 
 const char* dlock_strerror(int status) {
   switch (status) {
-    case DLOCK_OK: return "ok";
-    case DLOCK_NOT_ACQUIRED: return "not acquired: the wait ran out";
-    case DLOCK_E_INVALID: return "invalid argument";
-    case DLOCK_E_CONNECTION: return "connection error: Redis unreachable, I/O error or timeout";
-    case DLOCK_E_NOT_OWNER: return "not owner: the caller does not hold the lock";
-    case DLOCK_E_LOST: return "lock lost: its lease ran out or it was taken";
-    case DLOCK_E_PROTOCOL: return "protocol error: unexpected reply from Redis";
-    case DLOCK_E_AUTH: return "authentication failed";
-    case DLOCK_E_INTERRUPTED: return "interrupted";
-    case DLOCK_E_CLOSED: return "client closed";
-    case DLOCK_E_NOMEM: return "out of memory";
-    case DLOCK_E_UNSUPPORTED: return "unsupported";
-    default: return "unknown status";
+    case DLOCK_OK:
+      return "ok";
+    case DLOCK_NOT_ACQUIRED:
+      return "not acquired: the wait ran out";
+    case DLOCK_E_INVALID:
+      return "invalid argument";
+    case DLOCK_E_CONNECTION:
+      return "connection error: Redis unreachable, I/O error or timeout";
+    case DLOCK_E_NOT_OWNER:
+      return "not owner: the caller does not hold the lock";
+    case DLOCK_E_LOST:
+      return "lock lost: its lease ran out or it was taken";
+    case DLOCK_E_PROTOCOL:
+      return "protocol error: unexpected reply from Redis";
+    case DLOCK_E_AUTH:
+      return "authentication failed";
+    case DLOCK_E_INTERRUPTED:
+      return "interrupted";
+    case DLOCK_E_CLOSED:
+      return "client closed";
+    case DLOCK_E_NOMEM:
+      return "out of memory";
+    case DLOCK_E_UNSUPPORTED:
+      return "unsupported";
+    default:
+      return "unknown status";
   }
 }
 
-const char* dlock_last_error(void) { return last_error.c_str(); }
+const char* dlock_last_error(void) {
+  return last_error.c_str();
+}
 
 uint64_t dlock_thread_owner(void) {
   static std::atomic<uint64_t> next{0};
@@ -230,7 +246,9 @@ int dlock_cancel_reset(dlock_cancel* cancel) {
   });
 }
 
-void dlock_cancel_free(dlock_cancel* cancel) { delete cancel; }
+void dlock_cancel_free(dlock_cancel* cancel) {
+  delete cancel;
+}
 
 int dlock_lock_new(dlock_client* client, const char* name, dlock_lock** out) {
   return guarded([&] {
@@ -272,9 +290,13 @@ int dlock_lock_acquire_owner(dlock_lock* lock, uint64_t owner, int64_t wait_ms, 
   return acquire(lock, owner, wait_ms, lease_ms, cancel, token_out);
 }
 
-int dlock_lock_release(dlock_lock* lock) { return release(lock, dlock_thread_owner()); }
+int dlock_lock_release(dlock_lock* lock) {
+  return release(lock, dlock_thread_owner());
+}
 
-int dlock_lock_release_owner(dlock_lock* lock, uint64_t owner) { return release(lock, owner); }
+int dlock_lock_release_owner(dlock_lock* lock, uint64_t owner) {
+  return release(lock, owner);
+}
 
 int dlock_lock_force_release(dlock_lock* lock) {
   return guarded([&] {
@@ -295,11 +317,17 @@ int dlock_lock_is_locked(dlock_lock* lock, int* out) {
   });
 }
 
-int dlock_lock_is_held(dlock_lock* lock, int* out) { return is_held(lock, dlock_thread_owner(), out); }
+int dlock_lock_is_held(dlock_lock* lock, int* out) {
+  return is_held(lock, dlock_thread_owner(), out);
+}
 
-int dlock_lock_is_held_owner(dlock_lock* lock, uint64_t owner, int* out) { return is_held(lock, owner, out); }
+int dlock_lock_is_held_owner(dlock_lock* lock, uint64_t owner, int* out) {
+  return is_held(lock, owner, out);
+}
 
-int dlock_lock_hold_count(dlock_lock* lock, int* out) { return hold_count(lock, dlock_thread_owner(), out); }
+int dlock_lock_hold_count(dlock_lock* lock, int* out) {
+  return hold_count(lock, dlock_thread_owner(), out);
+}
 
 int dlock_lock_hold_count_owner(dlock_lock* lock, uint64_t owner, int* out) {
   return hold_count(lock, owner, out);

@@ -10,7 +10,9 @@ namespace {
 
 std::atomic<unsigned> fork_generation{0};
 
-void count_fork_in_child() { fork_generation.fetch_add(1); }
+void count_fork_in_child() {
+  fork_generation.fetch_add(1);
+}
 
 unsigned current_fork_generation() {
   static std::once_flag registered;
@@ -35,14 +37,17 @@ Client::Client(const ClientConfig& config)
   current_->core->ping();
 }
 
-Client::~Client() { close(); }
+Client::~Client() {
+  close();
+}
 
 std::shared_ptr<ClientCore> Client::core() {
   if (closed_.load()) throw ClosedError("the client is closed");
   std::shared_ptr<Incarnation> seen = std::atomic_load(&current_);
   const unsigned generation = current_fork_generation();
   while (seen->fork_generation != generation) {
-    auto fresh = std::make_shared<Incarnation>(Incarnation{generation, std::make_shared<ClientCore>(config_)});
+    auto fresh =
+        std::make_shared<Incarnation>(Incarnation{generation, std::make_shared<ClientCore>(config_)});
     std::shared_ptr<Incarnation> replaced = seen;
     if (std::atomic_compare_exchange_strong(&current_, &seen, fresh)) {
       keep_forever(replaced->core);

@@ -18,9 +18,8 @@ std::string random_uuid() {
   bytes[6] = static_cast<unsigned char>((bytes[6] & 0x0f) | 0x40);  // version 4
   bytes[8] = static_cast<unsigned char>((bytes[8] & 0x3f) | 0x80);  // RFC 4122 variant
   char text[37];
-  std::snprintf(text, sizeof text,
-                "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", bytes[0],
-                bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8],
+  std::snprintf(text, sizeof text, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8],
                 bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]);
   return text;
 }
@@ -34,11 +33,17 @@ ClientCore::ClientCore(const ClientConfig& config)
       subscriber_(config),
       watchdog_(pool_, holds_, config) {}
 
-ClientCore::~ClientCore() { close(); }
+ClientCore::~ClientCore() {
+  close();
+}
 
-std::string ClientCore::field(uint64_t owner) const { return id_ + ":" + std::to_string(owner); }
+std::string ClientCore::field(uint64_t owner) const {
+  return id_ + ":" + std::to_string(owner);
+}
 
-std::string ClientCore::request_id() { return id_ + ":" + std::to_string(++next_request_); }
+std::string ClientCore::request_id() {
+  return id_ + ":" + std::to_string(++next_request_);
+}
 
 void ClientCore::throw_if_closed() const {
   if (closed_.load()) throw ClosedError("the client is closed");

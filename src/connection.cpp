@@ -14,7 +14,9 @@ timeval to_timeval(int64_t ms) {
   return tv;
 }
 
-void free_context(redisContext* context) { redisFree(context); }
+void free_context(redisContext* context) {
+  redisFree(context);
+}
 
 redisContext* connect(const ClientConfig& config) {
   const timeval timeout = to_timeval(config.connect_timeout_ms);
@@ -39,7 +41,9 @@ struct ArgvBuffers {
 
 }  // namespace
 
-void ReplyDeleter::operator()(redisReply* reply) const noexcept { freeReplyObject(reply); }
+void ReplyDeleter::operator()(redisReply* reply) const noexcept {
+  freeReplyObject(reply);
+}
 
 Connection::Connection(const ClientConfig& config)
     : context_(connect(config), free_context), where_(config.describe()) {
@@ -79,8 +83,8 @@ Reply Connection::command(const Argv& argv) {
 
 void Connection::append(const Argv& argv) {
   ArgvBuffers buffers(argv);  // hiredis 0.14 takes a non-const array
-  if (redisAppendCommandArgv(context_.get(), static_cast<int>(argv.size()),
-                             buffers.pointers.data(), buffers.lengths.data()) != REDIS_OK) {
+  if (redisAppendCommandArgv(context_.get(), static_cast<int>(argv.size()), buffers.pointers.data(),
+                             buffers.lengths.data()) != REDIS_OK) {
     fail(std::string(argv.front()));
   }
 }
@@ -116,7 +120,9 @@ Reply Connection::next_buffered_reply() {
   return Reply(static_cast<redisReply*>(reply));
 }
 
-int Connection::fd() const { return context_->fd; }
+int Connection::fd() const {
+  return context_->fd;
+}
 
 void Connection::set_timeout(std::chrono::milliseconds timeout) {
   if (redisSetTimeout(context_.get(), to_timeval(timeout.count())) != REDIS_OK) {

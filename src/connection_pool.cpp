@@ -7,9 +7,8 @@ namespace dlock {
 ConnectionPool::Lease ConnectionPool::acquire(Clock::time_point deadline) {
   {
     std::unique_lock<std::mutex> lock(mutex_);
-    const bool available = returned_.wait_until(lock, deadline, [&] {
-      return closed_ || !idle_.empty() || open_count_ < config_.pool_size;
-    });
+    const bool available = returned_.wait_until(
+        lock, deadline, [&] { return closed_ || !idle_.empty() || open_count_ < config_.pool_size; });
     if (closed_) {
       throw ClosedError("the client is closed");
     }

@@ -6,8 +6,7 @@
 
 namespace dlock {
 
-void throw_context_error(const redisContext* context, const std::string& what,
-                         const std::string& where) {
+void throw_context_error(const redisContext* context, const std::string& what, const std::string& where) {
   if (context == nullptr) {
     throw std::bad_alloc();  // hiredis returns no context only when out of memory
   }

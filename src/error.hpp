@@ -21,8 +21,8 @@ class Error : public std::runtime_error {
   int status_;
 };
 
-#define DLOCK_DEFINE_ERROR(Name, Status) \
-  struct Name : Error {                  \
+#define DLOCK_DEFINE_ERROR(Name, Status)                                  \
+  struct Name : Error {                                                   \
     explicit Name(const std::string& message) : Error(Status, message) {} \
   }
 

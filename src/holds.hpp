@@ -31,14 +31,14 @@ struct Hold {
   uint64_t grant_id = 0;  // tells a renewal reply which grant it was for
   std::shared_ptr<const LockKeys> keys;
   uint64_t owner = 0;
-  std::string field;      // <client-uuid>:<owner>
+  std::string field;  // <client-uuid>:<owner>
   int count = 0;
   uint64_t token = 0;
   int64_t lease_ms = 0;
   bool watchdog = false;  // renewed until release, else a fixed lease
   bool lost = false;
   Clock::time_point valid_until;
-  Clock::time_point renew_at;  // watchdog holds only
+  Clock::time_point renew_at;           // watchdog holds only
   const void* taken_through = nullptr;  // the handle whose free releases it
   std::shared_ptr<LostCallback> on_lost;
 };
@@ -49,7 +49,9 @@ struct LostNotice {
   std::string name;
   uint64_t owner;
   uint64_t token;
-  void deliver() const { if (on_lost) on_lost->call(name, owner, token); }
+  void deliver() const {
+    if (on_lost) on_lost->call(name, owner, token);
+  }
 };
 
 class Holds {

@@ -41,14 +41,17 @@ LockKeys::LockKeys(std::string lock_name) : name(std::move(lock_name)) {
                           std::to_string(DLOCK_NAME_MAX) + ")");
   }
   if (!has_usable_hash_tag(name)) {
-    throw InvalidArgument("name: a '{' needs a later '}' with a non-empty hash tag between them (as in "
-                          "job{42}), and a '}' needs an earlier '{', or the lock's keys would not share "
-                          "a cluster slot");
+    throw InvalidArgument(
+        "name: a '{' needs a later '}' with a non-empty hash tag between them (as in "
+        "job{42}), and a '}' needs an earlier '{', or the lock's keys would not share "
+        "a cluster slot");
   }
   if (is_only_a_hash_tag(name)) {
-    throw InvalidArgument("name: '" + name + "' is only a hash tag, and would share its fencing counter "
-                          "and channel with the lock '" + name.substr(1, name.size() - 2) +
-                          "'; put text outside the braces, as in lock" + name);
+    throw InvalidArgument("name: '" + name +
+                          "' is only a hash tag, and would share its fencing counter "
+                          "and channel with the lock '" +
+                          name.substr(1, name.size() - 2) + "'; put text outside the braces, as in lock" +
+                          name);
   }
   channel = prefixed("redisson_lock__channel", name);
   counter = prefixed("redisson_lock_token", name);

@@ -62,8 +62,8 @@ LockOps::Attempt LockOps::attempt(const std::string& field, int64_t lease_ms) {
   }
 }
 
-uint64_t LockOps::record_grant(const AcquireRequest& request, const std::string& field,
-                               int64_t lease_ms, const Attempt& grant) {
+uint64_t LockOps::record_grant(const AcquireRequest& request, const std::string& field, int64_t lease_ms,
+                               const Attempt& grant) {
   Hold hold;
   hold.grant_id = next_grant_id();
   hold.keys = keys_;

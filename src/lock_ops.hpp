@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 #include "cancel.hpp"
 #include "client_core.hpp"
@@ -13,8 +14,8 @@ namespace dlock {
 
 struct AcquireRequest {
   uint64_t owner = 0;
-  int64_t wait_ms = 0;   // 0 one attempt, -1 forever
-  int64_t lease_ms = -1; // -1 watchdog
+  int64_t wait_ms = 0;    // 0 one attempt, -1 forever
+  int64_t lease_ms = -1;  // -1 watchdog
   Cancel* cancel = nullptr;
   const void* handle = nullptr;
   std::shared_ptr<LostCallback> on_lost;

@@ -9,7 +9,8 @@ namespace dlock {
 namespace {
 
 bool is_noscript(const redisReply* reply) {
-  return reply->type == REDIS_REPLY_ERROR && std::string_view(reply->str, reply->len).rfind("NOSCRIPT", 0) == 0;
+  return reply->type == REDIS_REPLY_ERROR &&
+         std::string_view(reply->str, reply->len).rfind("NOSCRIPT", 0) == 0;
 }
 
 }  // namespace

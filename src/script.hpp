@@ -48,7 +48,6 @@ class Script {
   std::string loaded_sha(Connection& connection);
 
  private:
-
   const char* name_;
   const char* source_;
   std::mutex sha_mutex_;

@@ -44,7 +44,9 @@ void signal_first_unsignalled(std::deque<Waiter*>& waiters) {
 
 Subscriber::Subscriber(ClientConfig config) : config_(std::move(config)) {}
 
-Subscriber::~Subscriber() { stop(); }
+Subscriber::~Subscriber() {
+  stop();
+}
 
 void Subscriber::start_locked() {
   if (thread_.joinable()) return;

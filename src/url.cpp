@@ -1,7 +1,7 @@
 #include "url.hpp"
 
-#include <cstddef>
 #include <algorithm>
+#include <cstddef>
 
 #include "error.hpp"
 
@@ -10,8 +10,8 @@ namespace {
 
 int64_t parse_integer(const std::string& text, int64_t min, int64_t max, const std::string& what) {
   if (text.empty() || text.size() > 18) {
-    throw InvalidArgument("url: " + what + " must be an integer in [" + std::to_string(min) +
-                          ", " + std::to_string(max) + "], got '" + text + "'");
+    throw InvalidArgument("url: " + what + " must be an integer in [" + std::to_string(min) + ", " +
+                          std::to_string(max) + "], got '" + text + "'");
   }
   int64_t value = 0;
   for (char c : text) {

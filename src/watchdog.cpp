@@ -24,7 +24,9 @@ Watchdog::Watchdog(ConnectionPool& pool, Holds& holds, const ClientConfig& confi
       batch_window_(config.watchdog_timeout_ms / 6),
       retry_delay_(std::clamp<int64_t>(config.watchdog_timeout_ms / 10, 10, 1000)) {}
 
-Watchdog::~Watchdog() { stop(); }
+Watchdog::~Watchdog() {
+  stop();
+}
 
 void Watchdog::nudge(Clock::time_point due) {
   {
