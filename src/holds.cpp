@@ -51,11 +51,6 @@ std::optional<Hold> Holds::leave(const std::string& name, uint64_t owner) {
   return before;
 }
 
-void Holds::erase(const std::string& name, uint64_t owner) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  holds_.erase({name, owner});
-}
-
 std::vector<Hold> Holds::take_all() {
   std::lock_guard<std::mutex> lock(mutex_);
   std::vector<Hold> all;
@@ -141,11 +136,6 @@ std::optional<LostNotice> Holds::renewed(const Hold& hold, bool still_owned, Clo
 void Holds::retry_renewal_at(const Hold& hold, Clock::time_point when) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (Hold* current = find_grant(hold)) current->renew_at = when;
-}
-
-bool Holds::empty() {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return holds_.empty();
 }
 
 }  // namespace dlock

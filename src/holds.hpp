@@ -71,7 +71,6 @@ class Holds {
   // none. The entry is erased when its count reaches zero.
   std::optional<Hold> leave(const std::string& name, uint64_t owner);
 
-  void erase(const std::string& name, uint64_t owner);
   std::vector<Hold> take_all();
   std::vector<Hold> taken_through(const void* handle);
 
@@ -85,8 +84,6 @@ class Holds {
   // Applies a renewal sent at `sent_at`: extends the grant, or marks it lost.
   std::optional<LostNotice> renewed(const Hold& hold, bool still_owned, Clock::time_point sent_at);
   void retry_renewal_at(const Hold& hold, Clock::time_point when);
-
-  bool empty();
 
  private:
   Hold* find_grant(const Hold& hold);
