@@ -33,6 +33,13 @@ extern "C" {
 #define DLOCK_API
 #endif
 
+/* ---- Version: DLOCK_VERSION_STRING is the project's one version source. ---- */
+
+#define DLOCK_VERSION_MAJOR 0
+#define DLOCK_VERSION_MINOR 1
+#define DLOCK_VERSION_PATCH 0
+#define DLOCK_VERSION_STRING "0.1.0"
+
 /* ---- Status codes: values are fixed and never renumbered. ---- */
 
 #define DLOCK_OK 0
@@ -58,9 +65,14 @@ extern "C" {
 #define DLOCK_E_NOMEM (-9)
 /** The operation is not supported by this build or this server. */
 #define DLOCK_E_UNSUPPORTED (-10)
+/** A defect inside the library; dlock_last_error() says where. Report it. */
+#define DLOCK_E_INTERNAL (-11)
 
 /** Longest accepted lock name, in bytes. */
 #define DLOCK_NAME_MAX 1024
+
+/** Longest lease accepted, in ms (365 days); a longer wait counts as -1. */
+#define DLOCK_DURATION_MAX_MS (INT64_C(365) * 24 * 3600 * 1000)
 
 /* ---- Library ---- */
 

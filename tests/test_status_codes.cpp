@@ -25,22 +25,23 @@ TEST(StatusCodes, ValuesArePinned) {
   EXPECT_EQ(DLOCK_E_CLOSED, -8);
   EXPECT_EQ(DLOCK_E_NOMEM, -9);
   EXPECT_EQ(DLOCK_E_UNSUPPORTED, -10);
+  EXPECT_EQ(DLOCK_E_INTERNAL, -11);
   EXPECT_EQ(DLOCK_NAME_MAX, 1024);
 }
 
 TEST(StatusCodes, EveryStatusHasItsOwnText) {
   std::set<std::string> texts;
-  for (int status = DLOCK_E_UNSUPPORTED; status <= DLOCK_NOT_ACQUIRED; ++status) {
+  for (int status = DLOCK_E_INTERNAL; status <= DLOCK_NOT_ACQUIRED; ++status) {
     const char* text = dlock_strerror(status);
     ASSERT_NE(text, nullptr) << status;
     EXPECT_GT(std::strlen(text), 0u) << status;
     texts.insert(text);
   }
-  EXPECT_EQ(texts.size(), 12u) << "two statuses share a text";
+  EXPECT_EQ(texts.size(), 13u) << "two statuses share a text";
 }
 
 TEST(StatusCodes, UnknownStatusHasText) {
-  for (int status : {2, 42, -11, -1000}) {
+  for (int status : {2, 42, -12, -1000}) {
     const char* text = dlock_strerror(status);
     ASSERT_NE(text, nullptr);
     EXPECT_STREQ(text, "unknown status") << status;
@@ -50,6 +51,13 @@ TEST(StatusCodes, UnknownStatusHasText) {
 TEST(Library, VersionIsSemantic) {
   ASSERT_NE(dlock_version(), nullptr);
   EXPECT_TRUE(std::regex_match(dlock_version(), std::regex(R"(\d+\.\d+\.\d+)"))) << dlock_version();
+}
+
+TEST(Library, VersionMacrosMatchTheRuntimeVersion) {
+  const std::string macros = std::to_string(DLOCK_VERSION_MAJOR) + "." + std::to_string(DLOCK_VERSION_MINOR) +
+                             "." + std::to_string(DLOCK_VERSION_PATCH);
+  EXPECT_EQ(macros, DLOCK_VERSION_STRING);
+  EXPECT_STREQ(dlock_version(), DLOCK_VERSION_STRING);
 }
 
 TEST(Library, LastErrorIsNeverNull) {

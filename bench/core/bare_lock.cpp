@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "dlock.h"
-#include "lua_scripts.hpp"
+#include "primitives/lock/lock_lua.hpp"
 
 namespace dlock_bench {
 namespace {
@@ -28,8 +28,8 @@ int64_t release_latch_ms() {
 BareLock::BareLock(const dlock::ClientConfig& server, const std::string& name, int64_t lease_ms)
     : client_id_(random_uuid()),
       link_(connect(server)),
-      acquire_sha_(load(dlock::lua::acquire)),
-      release_sha_(load(dlock::lua::release)),
+      acquire_sha_(load(dlock::lua::lock::acquire)),
+      release_sha_(load(dlock::lua::lock::release)),
       keys_(name),
       latch_prefix_(keys_.latch + ":" + client_id_ + ":"),
       lease_(std::to_string(lease_ms)),

@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include "lock_keys.hpp"
+#include "primitives/lock/lock_keys.hpp"
 #include "server_link.hpp"
 
 namespace dlock_bench {

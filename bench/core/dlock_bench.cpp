@@ -20,7 +20,7 @@
 #include "report.hpp"
 #include "sections.hpp"
 #include "server_link.hpp"
-#include "url.hpp"
+#include "redis/url.hpp"
 
 namespace dlock_bench {
 namespace {

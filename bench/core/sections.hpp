@@ -5,7 +5,7 @@
 #include <string>
 
 #include "report.hpp"
-#include "url.hpp"
+#include "redis/url.hpp"
 
 namespace dlock_bench {
 

@@ -8,7 +8,7 @@
 
 #include "redis_connection.hpp"
 #include "redis_info.hpp"
-#include "url.hpp"
+#include "redis/url.hpp"
 
 namespace dlock_bench {
 

@@ -7,10 +7,10 @@
 #include <string>
 
 #include "dlock.h"
-#include "error.hpp"
+#include "common/error.hpp"
 #include "fuzz_require.hpp"
 #include "hash_tag.hpp"
-#include "lock_keys.hpp"
+#include "primitives/lock/lock_keys.hpp"
 
 namespace {
 

@@ -5,9 +5,9 @@
 #include <cstdint>
 #include <string>
 
-#include "error.hpp"
+#include "common/error.hpp"
 #include "fuzz_require.hpp"
-#include "url.hpp"
+#include "redis/url.hpp"
 
 namespace {
 

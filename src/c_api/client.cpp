@@ -1,0 +1,44 @@
+// The client entry points.
+#include <memory>
+
+#include "c_api/guarded.hpp"
+#include "c_api/handles.hpp"
+#include "redis/url.hpp"
+
+using dlock::c_api::guarded;
+using dlock::c_api::require;
+
+extern "C" {
+
+void dlock_client_options_init(dlock_client_options* opts) {
+  if (opts == nullptr) return;
+  const dlock::ClientConfig defaults;
+  opts->size = sizeof(dlock_client_options);
+  opts->connect_timeout_ms = defaults.connect_timeout_ms;
+  opts->command_timeout_ms = defaults.command_timeout_ms;
+  opts->watchdog_timeout_ms = defaults.watchdog_timeout_ms;
+  opts->pool_size = defaults.pool_size;
+}
+
+int dlock_client_open(const char* url, const dlock_client_options* opts, dlock_client** out) {
+  return guarded([&] {
+    require(out, "out");
+    *out = nullptr;
+    require(url, "url");
+    dlock::ClientConfig config = dlock::config_from_options(opts);
+    dlock::apply_url(url, config);
+    *out = new dlock_client{std::make_shared<dlock::Client>(config)};
+    return DLOCK_OK;
+  });
+}
+
+void dlock_client_close(dlock_client* client) {
+  if (client == nullptr) return;
+  guarded([&] {
+    client->client->close();
+    return DLOCK_OK;
+  });
+  delete client;
+}
+
+}  // extern "C"

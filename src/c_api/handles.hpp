@@ -1,0 +1,23 @@
+// What the C ABI's opaque handles are.
+#pragma once
+
+#include <memory>
+
+#include "core/cancel.hpp"
+#include "core/client.hpp"
+#include "core/lost_callback.hpp"
+#include "primitives/lock/lock_resource.hpp"
+
+struct dlock_client {
+  std::shared_ptr<dlock::Client> client;
+};
+
+struct dlock_lock {
+  std::shared_ptr<dlock::Client> client;
+  std::shared_ptr<const dlock::LockResource> resource;
+  std::shared_ptr<dlock::LostCallback> on_lost = std::make_shared<dlock::LostCallback>();
+};
+
+struct dlock_cancel {
+  dlock::Cancel cancel;
+};

@@ -1,0 +1,51 @@
+// The internal error hierarchy: each class carries the dlock.h status that
+// the C ABI returns for it.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+#include "dlock.h"
+
+namespace dlock {
+
+class Error : public std::runtime_error {
+ public:
+  Error(int status, const std::string& message) : std::runtime_error(message), status_(status) {}
+  int status() const noexcept { return status_; }
+
+ private:
+  int status_;
+};
+
+#define DLOCK_DEFINE_ERROR(Name, Status)                                  \
+  struct Name : Error {                                                   \
+    explicit Name(const std::string& message) : Error(Status, message) {} \
+  }
+
+DLOCK_DEFINE_ERROR(InvalidArgument, DLOCK_E_INVALID);
+DLOCK_DEFINE_ERROR(ConnectionError, DLOCK_E_CONNECTION);
+DLOCK_DEFINE_ERROR(NotOwnerError, DLOCK_E_NOT_OWNER);
+DLOCK_DEFINE_ERROR(LostError, DLOCK_E_LOST);
+DLOCK_DEFINE_ERROR(ProtocolError, DLOCK_E_PROTOCOL);
+DLOCK_DEFINE_ERROR(AuthError, DLOCK_E_AUTH);
+DLOCK_DEFINE_ERROR(InterruptedError, DLOCK_E_INTERRUPTED);
+DLOCK_DEFINE_ERROR(ClosedError, DLOCK_E_CLOSED);
+DLOCK_DEFINE_ERROR(UnsupportedError, DLOCK_E_UNSUPPORTED);
+DLOCK_DEFINE_ERROR(InternalError, DLOCK_E_INTERNAL);
+
+#undef DLOCK_DEFINE_ERROR
+
+// A connection error that no retry can heal (a Unix socket path that does not
+// exist, a host name that does not resolve): reported at once.
+struct PermanentConnectionError : ConnectionError {
+  using ConnectionError::ConnectionError;
+};
+
+// A server state that passes (LOADING, BUSY, MASTERDOWN...): retried like a
+// broken connection until the command timeout, then reported as one.
+struct TransientServerError : ConnectionError {
+  using ConnectionError::ConnectionError;
+};
+
+}  // namespace dlock

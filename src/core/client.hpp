@@ -1,0 +1,38 @@
+// A client as the C ABI hands it out: the configuration plus the current
+// ClientCore. In a child process after fork() the parent's core (its sockets,
+// threads and mutexes) belongs to the parent: the child leaves it untouched
+// and builds a new core with a new client id on its first call.
+#pragma once
+
+#include <atomic>
+#include <memory>
+
+#include "core/client_core.hpp"
+#include "redis/url.hpp"
+
+namespace dlock {
+
+class Client {
+ public:
+  // Builds the first core and checks that the server answers.
+  explicit Client(const ClientConfig& config);
+  ~Client();
+  Client(const Client&) = delete;
+  Client& operator=(const Client&) = delete;
+
+  // The core for this process; ClosedError once close() was called.
+  std::shared_ptr<ClientCore> core();
+  void close();
+
+ private:
+  struct Incarnation {
+    unsigned fork_generation;
+    std::shared_ptr<ClientCore> core;
+  };
+
+  const ClientConfig config_;
+  std::shared_ptr<Incarnation> current_;  // read and replaced with std::atomic_* functions
+  std::atomic<bool> closed_{false};
+};
+
+}  // namespace dlock

@@ -1,0 +1,87 @@
+#include "core/client_core.hpp"
+
+#include <cstdio>
+#include <random>
+
+
+namespace dlock {
+namespace {
+
+std::string random_uuid() {
+  std::random_device entropy;
+  std::uniform_int_distribution<unsigned> byte(0, 255);
+  unsigned char bytes[16];
+  for (unsigned char& b : bytes) b = static_cast<unsigned char>(byte(entropy));
+  bytes[6] = static_cast<unsigned char>((bytes[6] & 0x0f) | 0x40);  // version 4
+  bytes[8] = static_cast<unsigned char>((bytes[8] & 0x3f) | 0x80);  // RFC 4122 variant
+  char text[37];
+  std::snprintf(text, sizeof text, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x",
+                bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7], bytes[8],
+                bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]);
+  return text;
+}
+
+}  // namespace
+
+ClientCore::ClientCore(const ClientConfig& config)
+    : config_(config),
+      id_(random_uuid()),
+      pool_(config),
+      subscriber_(config),
+      watchdog_(pool_, holds_, config) {}
+
+ClientCore::~ClientCore() {
+  close();
+}
+
+std::string ClientCore::field(uint64_t owner) const {
+  return id_ + ":" + std::to_string(owner);
+}
+
+std::string ClientCore::request_id() {
+  return id_ + ":" + std::to_string(++next_request_);
+}
+
+void ClientCore::throw_if_closed() const {
+  if (closed_.load()) throw ClosedError("the client is closed");
+}
+
+void ClientCore::back_off(std::chrono::milliseconds delay) {
+  std::unique_lock<std::mutex> lock(close_mutex_);
+  closing_.wait_for(lock, delay, [&] { return closed_.load(); });
+}
+
+void ClientCore::ping() {
+  execute([&](Connection& connection) {
+    connection.command({"PING"}).throw_if_error("PING " + config_.describe());
+  });
+}
+
+void ClientCore::release_all_best_effort() {
+  std::vector<Hold> held = holds_.take_all();
+  if (held.empty()) return;
+  try {
+    ConnectionPool::Lease connection =
+        pool_.acquire(Clock::now() + std::chrono::milliseconds(config_.command_timeout_ms));
+    for (const Hold& hold : held) {
+      if (!hold.lost) hold.resource->release(*connection, hold.field, request_id(), retry_window_ms());
+    }
+  } catch (const Error&) {
+    // Unreachable: the leases run out on their own, and nothing renews them.
+  }
+}
+
+void ClientCore::close() {
+  {
+    std::lock_guard<std::mutex> lock(close_mutex_);
+    if (closed_.exchange(true)) return;
+  }
+  closing_.notify_all();
+  subscriber_.poke_all();
+  watchdog_.stop();
+  release_all_best_effort();
+  subscriber_.stop();
+  pool_.close();
+}
+
+}  // namespace dlock

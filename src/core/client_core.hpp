@@ -1,0 +1,97 @@
+// Everything one client owns: its id, connection pool, subscriber, holds and
+// watchdog. A fork()ed child builds a new one (see client.hpp).
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <string>
+
+#include "common/error.hpp"
+#include "core/holds.hpp"
+#include "core/subscriber.hpp"
+#include "core/watchdog.hpp"
+#include "redis/connection_pool.hpp"
+#include "redis/url.hpp"
+
+namespace dlock {
+
+class ClientCore {
+ public:
+  explicit ClientCore(const ClientConfig& config);
+  ~ClientCore();
+  ClientCore(const ClientCore&) = delete;
+  ClientCore& operator=(const ClientCore&) = delete;
+
+  const ClientConfig& config() const { return config_; }
+  Holds& holds() { return holds_; }
+  Subscriber& subscriber() { return subscriber_; }
+  Watchdog& watchdog() { return watchdog_; }
+
+  // The hash field that names `owner` of this client: <client-uuid>:<owner>.
+  std::string field(uint64_t owner) const;
+  // A request id unique across clients, for release latches.
+  std::string request_id();
+  // How long a request's outcome is kept for its retries: longer than any
+  // retry of it can come (they all end within the command timeout).
+  int64_t retry_window_ms() const { return config_.command_timeout_ms * 2; }
+
+  // Runs `operation` on a pooled connection. A connection that breaks is
+  // dropped and the operation retried on a fresh one, and a transient server
+  // state (LOADING, BUSY...) is retried too, until the command timeout has
+  // passed: each retry gets only the time left, so the whole call ends within
+  // the command timeout. Operations must be idempotent when retried.
+  template <typename Operation>
+  auto execute(Operation&& operation) -> decltype(operation(std::declval<Connection&>()));
+
+  // Checks the server answers (and accepts the credentials).
+  void ping();
+
+  void throw_if_closed() const;
+  bool closed() const { return closed_.load(); }
+  // Releases what the client holds, wakes its waiters (DLOCK_E_CLOSED) and
+  // stops its threads. Idempotent.
+  void close();
+
+ private:
+  // Sleeps for a retry's back-off; returns early when the client closes.
+  void back_off(std::chrono::milliseconds delay);
+  void release_all_best_effort();
+
+  const ClientConfig config_;
+  const std::string id_;
+  std::atomic<uint64_t> next_request_{0};
+  ConnectionPool pool_;
+  Holds holds_;
+  Subscriber subscriber_;
+  Watchdog watchdog_;
+  std::atomic<bool> closed_{false};
+  std::mutex close_mutex_;
+  std::condition_variable closing_;
+};
+
+template <typename Operation>
+auto ClientCore::execute(Operation&& operation) -> decltype(operation(std::declval<Connection&>())) {
+  const auto timeout = std::chrono::milliseconds(config_.command_timeout_ms);
+  const auto deadline = Clock::now() + timeout;
+  auto delay = std::chrono::milliseconds(10);
+  for (bool first = true;; first = false) {
+    throw_if_closed();
+    try {
+      ConnectionPool::Lease connection = pool_.acquire(deadline);
+      if (first) return operation(*connection);
+      const TimeLimit limit(*connection, deadline, timeout);
+      return operation(*connection);
+    } catch (const PermanentConnectionError&) {
+      throw;
+    } catch (const ConnectionError&) {
+      if (Clock::now() + delay >= deadline) throw;
+    }
+    back_off(delay);
+    delay = std::min(delay * 2, std::chrono::milliseconds(250));
+  }
+}
+
+}  // namespace dlock

@@ -1,0 +1,141 @@
+#include "core/holds.hpp"
+
+#include <algorithm>
+
+#include "common/error.hpp"
+
+namespace dlock {
+namespace {
+
+LostNotice notice_for(const Hold& hold) {
+  return {hold.on_lost, hold.resource->name(), hold.owner, hold.token};
+}
+
+}  // namespace
+
+std::chrono::milliseconds trusted_validity(int64_t lease_ms) {
+  return std::chrono::milliseconds(lease_ms - std::clamp<int64_t>(lease_ms / 20, 2, 500));
+}
+
+std::optional<Hold> Holds::find(const std::string& name, uint64_t owner) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto it = holds_.find({name, owner});
+  if (it == holds_.end()) return std::nullopt;
+  return it->second;
+}
+
+std::optional<uint64_t> Holds::reenter(const std::string& name, uint64_t owner) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto it = holds_.find({name, owner});
+  if (it == holds_.end()) return std::nullopt;
+  if (it->second.lost) {
+    throw LostError("acquire: this owner's hold on '" + name +
+                    "' was lost; release it before acquiring again");
+  }
+  ++it->second.count;
+  return it->second.token;
+}
+
+void Holds::insert(Hold hold) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  Key key{hold.resource->name(), hold.owner};
+  holds_[std::move(key)] = std::move(hold);
+}
+
+std::optional<Hold> Holds::leave(const std::string& name, uint64_t owner) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto it = holds_.find({name, owner});
+  if (it == holds_.end()) return std::nullopt;
+  Hold before = it->second;
+  if (--it->second.count == 0) holds_.erase(it);
+  return before;
+}
+
+std::vector<Hold> Holds::take_all() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<Hold> all;
+  for (auto& entry : holds_) all.push_back(std::move(entry.second));
+  holds_.clear();
+  return all;
+}
+
+std::vector<Hold> Holds::taken_through(const void* handle) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<Hold> taken;
+  for (auto it = holds_.begin(); it != holds_.end();) {
+    if (it->second.taken_through == handle) {
+      taken.push_back(std::move(it->second));
+      it = holds_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  return taken;
+}
+
+std::vector<Hold> Holds::due_for_renewal(Clock::time_point horizon) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<Hold> due;
+  for (const auto& [key, hold] : holds_) {
+    if (hold.watchdog && !hold.lost && hold.renew_at <= horizon) due.push_back(hold);
+  }
+  return due;
+}
+
+std::vector<LostNotice> Holds::expire(Clock::time_point now) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<LostNotice> notices;
+  for (auto& [key, hold] : holds_) {
+    if (!hold.lost && hold.valid_until <= now) {
+      hold.lost = true;
+      notices.push_back(notice_for(hold));
+    }
+  }
+  return notices;
+}
+
+Clock::time_point Holds::next_deadline(Clock::time_point fallback) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  Clock::time_point next = fallback;
+  for (const auto& [key, hold] : holds_) {
+    if (hold.lost) continue;
+    next = std::min(next, hold.valid_until);
+    if (hold.watchdog) next = std::min(next, hold.renew_at);
+  }
+  return next;
+}
+
+Clock::time_point Holds::earliest_validity_end(Clock::time_point fallback) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  Clock::time_point earliest = fallback;
+  for (const auto& [key, hold] : holds_) {
+    if (!hold.lost) earliest = std::min(earliest, hold.valid_until);
+  }
+  return earliest;
+}
+
+Hold* Holds::find_grant(const Hold& hold) {
+  const auto it = holds_.find({hold.resource->name(), hold.owner});
+  if (it == holds_.end() || it->second.grant_id != hold.grant_id) return nullptr;
+  return &it->second;
+}
+
+std::optional<LostNotice> Holds::renewed(const Hold& hold, bool still_owned, Clock::time_point sent_at) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  Hold* current = find_grant(hold);
+  if (current == nullptr || current->lost) return std::nullopt;  // released meanwhile
+  if (!still_owned) {
+    current->lost = true;
+    return notice_for(*current);
+  }
+  current->valid_until = std::max(current->valid_until, sent_at + trusted_validity(current->lease_ms));
+  current->renew_at = sent_at + std::chrono::milliseconds(current->lease_ms) / 3;
+  return std::nullopt;
+}
+
+void Holds::retry_renewal_at(const Hold& hold, Clock::time_point when) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (Hold* current = find_grant(hold)) current->renew_at = when;
+}
+
+}  // namespace dlock

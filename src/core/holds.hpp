@@ -1,0 +1,95 @@
+// What a client believes it holds: one entry per (lock name, owner), with
+// the re-entry count kept here (Redis's field stays 1), the fencing token,
+// and the local validity deadline measured on the monotonic clock from the
+// moment the granting or renewing request was sent (S2).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "core/held_resource.hpp"
+#include "core/lost_callback.hpp"
+
+namespace dlock {
+
+using Clock = std::chrono::steady_clock;
+
+// How long after sending a grant or renewal the client trusts it: the lease
+// less a margin (a twentieth, 2 ms to 500 ms) for the server's clock running
+// faster than ours and for the watchdog to report a loss in time, so the
+// client's belief ends before the server's lease does (S2, S6).
+std::chrono::milliseconds trusted_validity(int64_t lease_ms);
+
+struct Hold {
+  uint64_t grant_id = 0;  // tells a renewal reply which grant it was for
+  std::shared_ptr<const HeldResource> resource;
+  uint64_t owner = 0;
+  std::string field;  // <client-uuid>:<owner>
+  int count = 0;
+  uint64_t token = 0;
+  int64_t lease_ms = 0;
+  bool watchdog = false;  // renewed until release, else a fixed lease
+  bool lost = false;
+  Clock::time_point valid_until;
+  Clock::time_point renew_at;           // watchdog holds only
+  const void* taken_through = nullptr;  // the handle whose free releases it
+  std::shared_ptr<LostCallback> on_lost;
+};
+
+// A hold found lost, with what its callback needs.
+struct LostNotice {
+  std::shared_ptr<LostCallback> on_lost;
+  std::string name;
+  uint64_t owner;
+  uint64_t token;
+  void deliver() const {
+    if (on_lost) on_lost->call(name, owner, token);
+  }
+};
+
+class Holds {
+ public:
+  using Key = std::pair<std::string, uint64_t>;
+
+  // The hold of (name, owner), if any: a copy, since others may change it.
+  std::optional<Hold> find(const std::string& name, uint64_t owner);
+
+  // Counts a re-entry. Returns the hold's token, nullopt when there is no
+  // hold; throws LostError when the hold is known lost.
+  std::optional<uint64_t> reenter(const std::string& name, uint64_t owner);
+
+  void insert(Hold hold);
+
+  // Removes one re-entry. Returns the hold as it was, nullopt when there is
+  // none. The entry is erased when its count reaches zero.
+  std::optional<Hold> leave(const std::string& name, uint64_t owner);
+
+  std::vector<Hold> take_all();
+  std::vector<Hold> taken_through(const void* handle);
+
+  // Watchdog: the holds to renew now (due before `horizon`), and the deadline
+  // checks: holds whose validity ended are marked lost and returned.
+  std::vector<Hold> due_for_renewal(Clock::time_point horizon);
+  std::vector<LostNotice> expire(Clock::time_point now);
+  Clock::time_point next_deadline(Clock::time_point fallback);
+  Clock::time_point earliest_validity_end(Clock::time_point fallback);
+
+  // Applies a renewal sent at `sent_at`: extends the grant, or marks it lost.
+  std::optional<LostNotice> renewed(const Hold& hold, bool still_owned, Clock::time_point sent_at);
+  void retry_renewal_at(const Hold& hold, Clock::time_point when);
+
+ private:
+  Hold* find_grant(const Hold& hold);
+
+  std::mutex mutex_;
+  std::map<Key, Hold> holds_;
+};
+
+}  // namespace dlock

@@ -1,0 +1,220 @@
+#include "core/subscriber.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <string_view>
+#include <system_error>
+
+#include "common/error.hpp"
+
+namespace dlock {
+namespace {
+
+// A channel no waiter used for this long is unsubscribed; until then a
+// contended lock's waiters skip the subscribe round trip.
+constexpr auto idle_channel_lifetime = std::chrono::seconds(10);
+// The thread wakes at least this often to drop idle channels.
+constexpr int housekeeping_interval_ms = 1000;
+constexpr auto first_reconnect_delay = std::chrono::milliseconds(20);
+constexpr auto longest_reconnect_delay = std::chrono::milliseconds(500);
+
+void signal_first_unsignalled(std::deque<Waiter*>& waiters) {
+  for (Waiter* waiter : waiters) {
+    std::unique_lock<std::mutex> lock(waiter->mutex);
+    if (!waiter->signalled) {
+      lock.unlock();
+      waiter->signal();
+      return;
+    }
+  }
+}
+
+}  // namespace
+
+Subscriber::Subscriber(ClientConfig config) : config_(std::move(config)) {}
+
+Subscriber::~Subscriber() {
+  stop();
+}
+
+void Subscriber::start_locked() {
+  if (thread_.joinable()) return;
+  if (pipe2(wake_pipe_, O_CLOEXEC | O_NONBLOCK) != 0) {
+    throw std::system_error(errno, std::generic_category(), "subscriber wake-up pipe");
+  }
+  thread_ = std::thread([this] { run(); });
+}
+
+void Subscriber::notify_thread() {
+  const char byte = 1;
+  // A full pipe already holds a wake-up.
+  [[maybe_unused]] ssize_t written = write(wake_pipe_[1], &byte, 1);
+}
+
+void Subscriber::add(const std::string& channel, Waiter* waiter) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (stopping_) return;
+  start_locked();
+  auto [it, inserted] = channels_.try_emplace(channel);
+  it->second.waiters.push_back(waiter);
+  if (inserted) {
+    requests_.push_back({true, channel});
+    notify_thread();
+  } else if (it->second.active) {
+    waiter->signal();
+  }
+}
+
+void Subscriber::remove(const std::string& channel, Waiter* waiter) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto it = channels_.find(channel);
+  if (it == channels_.end()) return;
+  std::deque<Waiter*>& waiters = it->second.waiters;
+  waiters.erase(std::remove(waiters.begin(), waiters.end(), waiter), waiters.end());
+  bool unused_wake_up;
+  {
+    std::lock_guard<std::mutex> waiter_lock(waiter->mutex);
+    unused_wake_up = waiter->signalled;
+  }
+  if (unused_wake_up) {
+    signal_first_unsignalled(waiters);  // the message it got is another waiter's chance
+  }
+  if (waiters.empty()) {
+    it->second.idle_since = Clock::now();
+  }
+}
+
+void Subscriber::poke_all() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (auto& [name, channel] : channels_) {
+    for (Waiter* waiter : channel.waiters) waiter->poke();
+  }
+}
+
+void Subscriber::stop() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (stopping_) return;
+    stopping_ = true;
+    if (thread_.joinable()) notify_thread();
+  }
+  if (thread_.joinable()) {
+    thread_.join();
+    close(wake_pipe_[0]);
+    close(wake_pipe_[1]);
+  }
+}
+
+void Subscriber::connect() {
+  auto connection = std::make_unique<Connection>(config_);
+  std::lock_guard<std::mutex> lock(mutex_);
+  connection_ = std::move(connection);
+  // A new connection has no subscriptions: ask again for every channel a
+  // waiter still needs; their confirmations wake the waiters, which retry in
+  // case a release happened while the connection was down.
+  requests_.clear();
+  for (auto it = channels_.begin(); it != channels_.end();) {
+    if (it->second.waiters.empty()) {
+      it = channels_.erase(it);
+      continue;
+    }
+    it->second.active = false;
+    requests_.push_back({true, it->first});
+    ++it;
+  }
+}
+
+void Subscriber::send_requests() {
+  std::vector<Request> requests;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    requests.swap(requests_);
+  }
+  if (requests.empty()) return;
+  for (const Request& request : requests) {
+    connection_->append({request.subscribe ? "SUBSCRIBE" : "UNSUBSCRIBE", request.channel});
+  }
+  connection_->flush();
+}
+
+void Subscriber::handle(const ReplyView& reply) {
+  // A channel the server refused (an ACL): its waiters wait out the holder's lease.
+  if (reply.is_error()) return;
+  // A push is {kind, channel, payload}.
+  if (reply.array_size("subscriber push") < 3) return;
+  const std::string_view kind = reply.element(0).text("subscriber push kind");
+  const std::string channel(reply.element(1).text("subscriber push channel"));
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto it = channels_.find(channel);
+  if (it == channels_.end()) return;
+  if (kind == "subscribe") {
+    it->second.active = true;
+    for (Waiter* waiter : it->second.waiters) waiter->signal();
+  } else if (kind == "message") {
+    signal_first_unsignalled(it->second.waiters);
+  }
+}
+
+void Subscriber::drop_idle_channels(Clock::time_point now) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (auto it = channels_.begin(); it != channels_.end();) {
+    Channel& channel = it->second;
+    if (channel.waiters.empty() && channel.active && now - channel.idle_since > idle_channel_lifetime) {
+      requests_.push_back({false, it->first});
+      it = channels_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+void Subscriber::run() {
+  auto reconnect_delay = first_reconnect_delay;
+  for (;;) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (stopping_) break;
+    }
+    int timeout_ms = housekeeping_interval_ms;
+    try {
+      if (!connection_) {
+        connect();
+        reconnect_delay = first_reconnect_delay;
+      }
+      send_requests();
+    } catch (const Error&) {
+      connection_.reset();
+      timeout_ms = static_cast<int>(reconnect_delay.count());
+      reconnect_delay = std::min(reconnect_delay * 2, longest_reconnect_delay);
+    }
+
+    pollfd fds[2] = {{wake_pipe_[0], POLLIN, 0}, {connection_ ? connection_->fd() : -1, POLLIN, 0}};
+    if (poll(fds, 2, timeout_ms) < 0 && errno != EINTR) {
+      connection_.reset();
+      continue;
+    }
+    if (fds[0].revents & POLLIN) {
+      char drain[64];
+      while (read(wake_pipe_[0], drain, sizeof drain) > 0) {
+      }
+    }
+    if (connection_ && (fds[1].revents & (POLLIN | POLLHUP | POLLERR))) {
+      try {
+        connection_->read_socket();
+        while (Reply reply = connection_->next_buffered_reply()) {
+          handle(reply);
+        }
+      } catch (const Error&) {
+        connection_.reset();
+      }
+    }
+    drop_idle_channels(Clock::now());
+  }
+  connection_.reset();
+}
+
+}  // namespace dlock

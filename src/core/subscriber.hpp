@@ -1,0 +1,71 @@
+// The client's one subscriber connection, multiplexing every wake-up channel
+// its waiters need, on one background thread.
+//
+// A waiter registers on its lock's channel before the retry that follows a
+// failed attempt. It is signalled when the subscription becomes active (so a
+// release between the failed attempt and the subscription is never missed),
+// once per release message (one waiter per message, first come first served),
+// and after a reconnect, when messages may have been missed.
+#pragma once
+
+#include <chrono>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "redis/connection.hpp"
+#include "redis/url.hpp"
+#include "core/waiter.hpp"
+
+namespace dlock {
+
+class Subscriber {
+ public:
+  explicit Subscriber(ClientConfig config);
+  ~Subscriber();
+  Subscriber(const Subscriber&) = delete;
+  Subscriber& operator=(const Subscriber&) = delete;
+
+  void add(const std::string& channel, Waiter* waiter);
+  void remove(const std::string& channel, Waiter* waiter);
+
+  // Pokes every registered waiter (the client is closing).
+  void poke_all();
+  void stop();
+
+ private:
+  using Clock = std::chrono::steady_clock;
+
+  struct Channel {
+    std::deque<Waiter*> waiters;
+    bool active = false;           // the server confirmed the subscription
+    Clock::time_point idle_since;  // when the last waiter left
+  };
+  struct Request {
+    bool subscribe;
+    std::string channel;
+  };
+
+  void run();
+  void connect();
+  void send_requests();
+  void handle(const ReplyView& reply);
+  void drop_idle_channels(Clock::time_point now);
+  void notify_thread();
+  void start_locked();
+
+  const ClientConfig config_;
+  std::mutex mutex_;
+  std::map<std::string, Channel> channels_;
+  std::vector<Request> requests_;
+  bool stopping_ = false;
+  int wake_pipe_[2] = {-1, -1};
+  std::thread thread_;
+  std::unique_ptr<Connection> connection_;  // used by the thread only
+};
+
+}  // namespace dlock

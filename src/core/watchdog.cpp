@@ -1,0 +1,107 @@
+#include "core/watchdog.hpp"
+
+#include <algorithm>
+#include <deque>
+
+#include "common/error.hpp"
+#include "redis/script.hpp"
+
+namespace dlock {
+namespace {
+
+// With nothing to watch the thread still wakes now and then; it is woken
+// early by nudge() whenever a hold is added.
+constexpr auto idle_wait = std::chrono::seconds(60);
+
+}  // namespace
+
+Watchdog::Watchdog(ConnectionPool& pool, Holds& holds, const ClientConfig& config)
+    : pool_(pool),
+      holds_(holds),
+      command_timeout_(config.command_timeout_ms),
+      batch_window_(config.watchdog_timeout_ms / 6),
+      retry_delay_(std::clamp<int64_t>(config.watchdog_timeout_ms / 10, 10, 1000)) {}
+
+Watchdog::~Watchdog() {
+  stop();
+}
+
+void Watchdog::nudge(Clock::time_point due) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (stopping_) return;
+    if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
+    if (due >= planned_wake_) return;
+    nudged_ = true;
+  }
+  wake_.notify_one();
+}
+
+void Watchdog::stop() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  wake_.notify_one();
+  if (thread_.joinable()) thread_.join();
+}
+
+void Watchdog::run() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  while (!stopping_) {
+    nudged_ = false;
+    lock.unlock();
+    const Clock::time_point now = Clock::now();
+    for (const LostNotice& notice : holds_.expire(now)) notice.deliver();
+    const std::vector<Hold> due = holds_.due_for_renewal(now + batch_window_);
+    if (!due.empty()) renew(due);
+    const Clock::time_point next = holds_.next_deadline(Clock::now() + idle_wait);
+    lock.lock();
+    planned_wake_ = next;
+    wake_.wait_until(lock, next, [&] { return stopping_ || nudged_; });
+    planned_wake_ = Clock::time_point::max();
+  }
+}
+
+void Watchdog::renew(const std::vector<Hold>& due) {
+  const Clock::time_point sent_at = Clock::now();
+  std::vector<LostNotice> lost;
+  try {
+    ConnectionPool::Lease connection = pool_.acquire(sent_at + command_timeout_);
+    // A stalled server or a partition must not keep this thread past the
+    // first validity deadline it has to report (S6): the batch gets no longer
+    // than that, and a timed-out connection is dropped.
+    const TimeLimit limit(*connection, holds_.earliest_validity_end(sent_at + command_timeout_), command_timeout_);
+    // Every script is loaded before the pipeline starts: a SCRIPT LOAD in
+    // the middle would read another command's reply.
+    std::vector<std::string> shas;
+    for (const Hold& hold : due) shas.push_back(hold.resource->renewal_script().loaded_sha(*connection));
+    std::deque<std::string> leases;
+    std::deque<Script::Call> calls;
+    for (std::size_t i = 0; i < due.size(); ++i) {
+      leases.push_back(std::to_string(due[i].lease_ms));
+      calls.emplace_back(shas[i], due[i].resource->renewal_keys(), Argv{leases.back(), due[i].field});
+      connection->append(calls.back().argv());
+    }
+    std::vector<Reply> replies;
+    for (std::size_t i = 0; i < due.size(); ++i) replies.push_back(connection->read_reply());
+    // Only now, with no reply pending, may a NOSCRIPT be answered with EVAL.
+    for (std::size_t i = 0; i < due.size(); ++i) {
+      bool still_owned = false;
+      try {
+        const Reply reply = due[i].resource->renewal_script().finish(*connection, calls[i], std::move(replies[i]));
+        still_owned = reply.integer_is_one("renew '" + due[i].resource->name() + "'");
+      } catch (const ProtocolError&) {
+        // The key is no longer a lock (e.g. replaced by another type): not ours.
+      }
+      if (auto notice = holds_.renewed(due[i], still_owned, sent_at)) lost.push_back(*notice);
+    }
+  } catch (const Error&) {
+    // Redis unreachable: try again soon; the holds stay valid until their
+    // deadline, when expire() reports them lost.
+    for (const Hold& hold : due) holds_.retry_renewal_at(hold, Clock::now() + retry_delay_);
+  }
+  for (const LostNotice& notice : lost) notice.deliver();
+}
+
+}  // namespace dlock

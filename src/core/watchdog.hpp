@@ -1,0 +1,50 @@
+// The client's one background thread for held locks. It renews every
+// watchdog-managed hold in one pipelined round trip per batch (holds due
+// within the next sixth of the lease join the batch, so a renewal period
+// costs O(1) round trips whatever the number of locks), and marks a hold lost
+// when its renewal finds it gone or its local validity deadline passes.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "redis/connection_pool.hpp"
+#include "core/holds.hpp"
+
+namespace dlock {
+
+class Watchdog {
+ public:
+  Watchdog(ConnectionPool& pool, Holds& holds, const ClientConfig& config);
+  ~Watchdog();
+  Watchdog(const Watchdog&) = delete;
+  Watchdog& operator=(const Watchdog&) = delete;
+
+  // A hold was added that needs attention at `due` (its renewal or its
+  // deadline): starts the thread if needed, and wakes it if it planned to
+  // sleep past `due`. Most grants need no wake-up at all.
+  void nudge(Clock::time_point due);
+  void stop();
+
+ private:
+  void run();
+  void renew(const std::vector<Hold>& due);
+
+  ConnectionPool& pool_;
+  Holds& holds_;
+  const std::chrono::milliseconds command_timeout_;
+  const std::chrono::milliseconds batch_window_;
+  const std::chrono::milliseconds retry_delay_;
+
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool nudged_ = false;
+  Clock::time_point planned_wake_ = Clock::time_point::max();  // max: awake, every nudge counts
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+}  // namespace dlock

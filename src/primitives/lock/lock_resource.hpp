@@ -1,0 +1,36 @@
+// A reentrant lock as the core holds it: its Redisson-layout keys and the
+// scripts that renew and release it. The one place a lock's release (with its
+// retry latch) is written.
+#pragma once
+
+#include <string>
+
+#include "core/held_resource.hpp"
+#include "primitives/lock/lock_keys.hpp"
+
+namespace dlock {
+
+// The scripts of the reentrant lock, shared by every client of the process.
+struct LockScripts {
+  static Script& acquire();
+  static Script& release();
+  static Script& renew();
+  static Script& force_release();
+};
+
+class LockResource final : public HeldResource {
+ public:
+  explicit LockResource(std::string name) : keys(std::move(name)) {}
+
+  const std::string& name() const override { return keys.name; }
+  Script& renewal_script() const override { return LockScripts::renew(); }
+  Argv renewal_keys() const override { return {keys.name}; }
+  // release.lua: deletes the hash and publishes 0 when `field` holds it, and
+  // keeps the outcome under a per-request latch so a retry answers the same.
+  bool release(Connection& connection, const std::string& field, const std::string& request_id,
+               int64_t retry_window_ms) const override;
+
+  const LockKeys keys;
+};
+
+}  // namespace dlock

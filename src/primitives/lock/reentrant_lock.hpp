@@ -1,0 +1,61 @@
+// The reentrant lock's operations, on one client and one lock name.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+
+#include "core/cancel.hpp"
+#include "core/client_core.hpp"
+#include "core/lost_callback.hpp"
+#include "primitives/lock/lock_resource.hpp"
+
+namespace dlock {
+
+struct AcquireRequest {
+  uint64_t owner = 0;
+  int64_t wait_ms = 0;    // 0 one attempt, -1 forever
+  int64_t lease_ms = -1;  // -1 watchdog
+  Cancel* cancel = nullptr;
+  const void* handle = nullptr;
+  std::shared_ptr<LostCallback> on_lost;
+};
+
+class ReentrantLock {
+ public:
+  ReentrantLock(ClientCore& core, std::shared_ptr<const LockResource> resource)
+      : core_(core), resource_(std::move(resource)) {}
+
+  // The fencing token of the hold, or nullopt when the wait ran out. Throws
+  // InterruptedError, ClosedError, ConnectionError, ProtocolError, LostError.
+  std::optional<uint64_t> acquire(const AcquireRequest& request);
+  // Throws NotOwnerError, LostError.
+  void release(uint64_t owner);
+  bool force_release();
+  bool is_locked();
+  int64_t ttl_ms();
+
+  // Releases, best effort, the holds taken through `handle` (it is freed).
+  void release_taken_through(const void* handle);
+
+ private:
+  struct Attempt {
+    bool granted;
+    int64_t value;  // the token when granted, else the holder's PTTL
+    Clock::time_point sent_at;
+  };
+
+  Attempt attempt(const std::string& field, int64_t lease_ms);
+  std::optional<uint64_t> wait_for_grant(const AcquireRequest& request, const std::string& field,
+                                         int64_t lease_ms, Attempt last);
+  uint64_t record_grant(const AcquireRequest& request, const std::string& field, int64_t lease_ms,
+                        const Attempt& grant);
+  bool run_release(const std::string& field);
+
+  const LockKeys& keys() const { return resource_->keys; }
+
+  ClientCore& core_;
+  std::shared_ptr<const LockResource> resource_;
+};
+
+}  // namespace dlock

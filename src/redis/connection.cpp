@@ -1,0 +1,178 @@
+#include "redis/connection.hpp"
+
+#include <hiredis/hiredis.h>
+
+#include <algorithm>
+#include <new>
+
+#include "common/error.hpp"
+
+namespace dlock {
+namespace {
+
+// The one place hiredis failures become dlock errors. `what` names the
+// operation; `where` the server, never with its password.
+[[noreturn]] void throw_context_error(const redisContext* context, const std::string& what,
+                                      const std::string& where) {
+  if (context == nullptr) {
+    throw std::bad_alloc();  // hiredis returns no context only when out of memory
+  }
+  std::string detail = context->errstr[0] != '\0' ? context->errstr : "connection lost";
+  // A socket timeout surfaces as EAGAIN's text.
+  if (context->err == REDIS_ERR_IO && detail.find("temporarily unavailable") != std::string::npos) {
+    detail = "timed out";
+  }
+  throw ConnectionError(what + " on " + where + ": " + detail);
+}
+
+// Connecting fails for good when the host name does not resolve (hiredis
+// reports getaddrinfo's failures as REDIS_ERR_OTHER) or the socket file is
+// missing; a refused or timed-out connection may heal.
+[[noreturn]] void throw_connect_error(const redisContext* context, const ClientConfig& config) {
+  try {
+    throw_context_error(context, "connect", config.describe());
+  } catch (const ConnectionError& error) {
+    const bool missing_socket = config.transport == ClientConfig::Transport::unix_socket &&
+                                std::string_view(context->errstr).find("No such file") != std::string_view::npos;
+    if (context->err == REDIS_ERR_OTHER || missing_socket) throw PermanentConnectionError(error.what());
+    throw;
+  }
+}
+
+timeval to_timeval(int64_t ms) {
+  timeval tv{};
+  tv.tv_sec = static_cast<time_t>(ms / 1000);
+  tv.tv_usec = static_cast<suseconds_t>((ms % 1000) * 1000);
+  return tv;
+}
+
+void free_context(redisContext* context) {
+  redisFree(context);
+}
+
+redisContext* connect(const ClientConfig& config) {
+  const timeval timeout = to_timeval(config.connect_timeout_ms);
+  if (config.transport == ClientConfig::Transport::unix_socket) {
+    return redisConnectUnixWithTimeout(config.socket_path.c_str(), timeout);
+  }
+  return redisConnectWithTimeout(config.host.c_str(), config.port, timeout);
+}
+
+struct ArgvBuffers {
+  std::vector<const char*> pointers;
+  std::vector<size_t> lengths;
+  explicit ArgvBuffers(const Argv& argv) {
+    pointers.reserve(argv.size());
+    lengths.reserve(argv.size());
+    for (std::string_view arg : argv) {
+      pointers.push_back(arg.data());
+      lengths.push_back(arg.size());
+    }
+  }
+};
+
+}  // namespace
+
+Connection::Connection(const ClientConfig& config)
+    : context_(connect(config), free_context), where_(config.describe()) {
+  if (!context_ || context_->err != 0) {
+    broken_ = true;
+    throw_connect_error(context_.get(), config);
+  }
+  if (redisSetTimeout(context_.get(), to_timeval(config.command_timeout_ms)) != REDIS_OK) {
+    fail("set timeout");
+  }
+  if (config.transport == ClientConfig::Transport::tcp) {
+    redisEnableKeepAlive(context_.get());
+  }
+  if (!config.password.empty()) {
+    Reply reply = config.user.empty() ? command({"AUTH", config.password})
+                                      : command({"AUTH", config.user, config.password});
+    reply.throw_if_error("AUTH on " + where_);
+  }
+  if (config.db != 0) {
+    const std::string db = std::to_string(config.db);
+    Reply reply = command({"SELECT", db});
+    reply.throw_if_error("SELECT " + db + " on " + where_);
+  }
+}
+
+Connection::~Connection() = default;
+
+void Connection::fail(const std::string& what) {
+  broken_ = true;
+  throw_context_error(context_.get(), what, where_);
+}
+
+Reply Connection::command(const Argv& argv) {
+  append(argv);
+  return read_reply();
+}
+
+void Connection::append(const Argv& argv) {
+  ArgvBuffers buffers(argv);  // hiredis 0.14 takes a non-const array
+  if (redisAppendCommandArgv(context_.get(), static_cast<int>(argv.size()), buffers.pointers.data(),
+                             buffers.lengths.data()) != REDIS_OK) {
+    fail(std::string(argv.front()));
+  }
+}
+
+Reply Connection::read_reply() {
+  void* reply = nullptr;
+  if (redisGetReply(context_.get(), &reply) != REDIS_OK || reply == nullptr) {
+    fail("read reply");
+  }
+  return Reply(static_cast<redisReply*>(reply));
+}
+
+void Connection::flush() {
+  int done = 0;
+  while (done == 0) {
+    if (redisBufferWrite(context_.get(), &done) != REDIS_OK) {
+      fail("write");
+    }
+  }
+}
+
+void Connection::read_socket() {
+  if (redisBufferRead(context_.get()) != REDIS_OK) {
+    fail("read");
+  }
+}
+
+Reply Connection::next_buffered_reply() {
+  void* reply = nullptr;
+  if (redisGetReplyFromReader(context_.get(), &reply) != REDIS_OK) {
+    fail("parse reply");
+  }
+  return Reply(static_cast<redisReply*>(reply));
+}
+
+int Connection::fd() const {
+  return context_->fd;
+}
+
+void Connection::set_timeout(std::chrono::milliseconds timeout) {
+  if (redisSetTimeout(context_.get(), to_timeval(timeout.count())) != REDIS_OK) {
+    fail("set timeout");
+  }
+}
+
+TimeLimit::TimeLimit(Connection& connection, std::chrono::steady_clock::time_point deadline,
+                     std::chrono::milliseconds usual)
+    : connection_(connection), usual_(usual) {
+  const auto left =
+      std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+  connection_.set_timeout(std::clamp(left, std::chrono::milliseconds(1), usual));
+}
+
+TimeLimit::~TimeLimit() {
+  if (connection_.broken()) return;
+  try {
+    connection_.set_timeout(usual_);
+  } catch (const Error&) {
+    // set_timeout() marked the connection broken: the pool drops it.
+  }
+}
+
+}  // namespace dlock

@@ -1,0 +1,76 @@
+// One blocking hiredis connection, authenticated and on its database, with
+// RAII ownership of the context and of every reply.
+#pragma once
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "redis/reply.hpp"
+#include "redis/url.hpp"
+
+struct redisContext;
+
+namespace dlock {
+
+using Argv = std::vector<std::string_view>;
+
+class Connection {
+ public:
+  // Connects, then runs AUTH and SELECT as the config says. Throws
+  // ConnectionError (PermanentConnectionError when retrying cannot help),
+  // AuthError or ProtocolError.
+  explicit Connection(const ClientConfig& config);
+  ~Connection();
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  // Sends one command and reads its reply (which may be an error reply).
+  // Throws ConnectionError on I/O failure or timeout; the connection is then
+  // broken and must be dropped.
+  Reply command(const Argv& argv);
+
+  // Pipelining: queue commands, then read their replies in order.
+  void append(const Argv& argv);
+  Reply read_reply();
+
+  // Event-loop use (the subscriber): send what append() queued without
+  // waiting for replies; read once from a socket that poll() found readable;
+  // take the next whole reply already read (nullptr when there is none).
+  void flush();
+  void read_socket();
+  Reply next_buffered_reply();  // an empty Reply when there is none
+  int fd() const;
+
+  bool broken() const { return broken_; }
+
+  // Bounds each later read and write (the command timeout by default).
+  void set_timeout(std::chrono::milliseconds timeout);
+
+ private:
+  [[noreturn]] void fail(const std::string& what);
+
+  std::unique_ptr<redisContext, void (*)(redisContext*)> context_;
+  std::string where_;
+  bool broken_ = false;
+};
+
+// Bounds a connection's reads and writes by `deadline` for as long as it
+// lives, then gives it back its `usual` timeout: a retry or a batch gets only
+// the time it has left.
+class TimeLimit {
+ public:
+  TimeLimit(Connection& connection, std::chrono::steady_clock::time_point deadline,
+            std::chrono::milliseconds usual);
+  ~TimeLimit();
+  TimeLimit(const TimeLimit&) = delete;
+  TimeLimit& operator=(const TimeLimit&) = delete;
+
+ private:
+  Connection& connection_;
+  std::chrono::milliseconds usual_;
+};
+
+}  // namespace dlock

@@ -1,0 +1,60 @@
+// A bounded pool of command connections, as redis-plus-plus's: connections
+// are made lazily, no socket I/O happens under the pool mutex, and a broken
+// connection is dropped, never handed out again.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "redis/connection.hpp"
+#include "redis/url.hpp"
+
+namespace dlock {
+
+class ConnectionPool {
+ public:
+  using Clock = std::chrono::steady_clock;
+
+  // Returns its connection to the pool when it goes out of scope.
+  class Lease {
+   public:
+    Lease(ConnectionPool& pool, std::unique_ptr<Connection> connection)
+        : pool_(&pool), connection_(std::move(connection)) {}
+    Lease(Lease&&) = default;
+    Lease& operator=(Lease&&) = delete;
+    ~Lease() {
+      if (connection_) pool_->give_back(std::move(connection_));
+    }
+    Connection& operator*() const { return *connection_; }
+    Connection* operator->() const { return connection_.get(); }
+
+   private:
+    ConnectionPool* pool_;
+    std::unique_ptr<Connection> connection_;
+  };
+
+  explicit ConnectionPool(ClientConfig config) : config_(std::move(config)) {}
+
+  // An idle connection, or a new one while fewer than pool_size exist; waits
+  // for one to come back until `deadline` (ConnectionError after it).
+  // ClosedError once close() was called.
+  Lease acquire(Clock::time_point deadline);
+
+  // Drops idle connections; leases still out are dropped when given back.
+  void close();
+
+ private:
+  void give_back(std::unique_ptr<Connection> connection);
+
+  const ClientConfig config_;
+  std::mutex mutex_;
+  std::condition_variable returned_;
+  std::vector<std::unique_ptr<Connection>> idle_;
+  int open_count_ = 0;
+  bool closed_ = false;
+};
+
+}  // namespace dlock

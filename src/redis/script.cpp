@@ -1,0 +1,58 @@
+#include "redis/script.hpp"
+
+#include "common/error.hpp"
+
+namespace dlock {
+namespace {
+
+bool is_noscript(const ReplyView& reply) {
+  return reply.error_text().substr(0, 8) == "NOSCRIPT";
+}
+
+}  // namespace
+
+Script::Call::Call(std::string sha, const Argv& keys,
+                   const Argv& args)
+    : sha_(std::move(sha)), numkeys_(std::to_string(keys.size())) {
+  argv_.reserve(3 + keys.size() + args.size());
+  argv_.push_back("EVALSHA");
+  argv_.push_back(sha_);
+  argv_.push_back(numkeys_);
+  argv_.insert(argv_.end(), keys.begin(), keys.end());
+  argv_.insert(argv_.end(), args.begin(), args.end());
+}
+
+Argv Script::Call::with_source(std::string_view source) const {
+  Argv argv = argv_;
+  argv[0] = "EVAL";
+  argv[1] = source;
+  return argv;
+}
+
+std::string Script::loaded_sha(Connection& connection) {
+  {
+    std::lock_guard<std::mutex> lock(sha_mutex_);
+    if (!sha_.empty()) return sha_;
+  }
+  const Reply reply = connection.command({"SCRIPT", "LOAD", source_});
+  const std::string_view sha = reply.text(std::string("SCRIPT LOAD ") + name_);
+  std::lock_guard<std::mutex> lock(sha_mutex_);
+  sha_.assign(sha);
+  return sha_;
+}
+
+Reply Script::finish(Connection& connection, const Call& call, Reply reply) {
+  if (is_noscript(reply)) {
+    reply = connection.command(call.with_source(source_));
+  }
+  reply.throw_if_error(std::string("script ") + name_);
+  return reply;
+}
+
+Reply Script::run(Connection& connection, const Argv& keys,
+                  const Argv& args) {
+  const Call evalsha(loaded_sha(connection), keys, args);
+  return finish(connection, evalsha, connection.command(evalsha.argv()));
+}
+
+}  // namespace dlock

@@ -1,0 +1,217 @@
+#include "redis/url.hpp"
+
+#include <algorithm>
+#include <cstddef>
+
+#include "common/error.hpp"
+
+namespace dlock {
+namespace {
+
+int64_t parse_integer(const std::string& text, int64_t min, int64_t max, const std::string& what) {
+  if (text.empty() || text.size() > 18) {
+    throw InvalidArgument("url: " + what + " must be an integer in [" + std::to_string(min) + ", " +
+                          std::to_string(max) + "], got '" + text + "'");
+  }
+  int64_t value = 0;
+  for (char c : text) {
+    if (c < '0' || c > '9') {
+      throw InvalidArgument("url: " + what + " must be an integer, got '" + text + "'");
+    }
+    value = value * 10 + (c - '0');
+  }
+  if (value < min || value > max) {
+    throw InvalidArgument("url: " + what + " must be in [" + std::to_string(min) + ", " +
+                          std::to_string(max) + "], got " + text);
+  }
+  return value;
+}
+
+int hex_digit(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+// Userinfo and paths may be percent-encoded (a password with '@' or ':').
+std::string percent_decode(const std::string& text, const std::string& what) {
+  std::string out;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] != '%') {
+      out += text[i];
+      continue;
+    }
+    if (i + 2 >= text.size()) {
+      throw InvalidArgument("url: truncated percent escape in the " + what);
+    }
+    const int high = hex_digit(text[i + 1]);
+    const int low = hex_digit(text[i + 2]);
+    if (high < 0 || low < 0) {
+      throw InvalidArgument("url: bad percent escape in the " + what);
+    }
+    out += static_cast<char>(high * 16 + low);
+    i += 2;
+  }
+  return out;
+}
+
+void apply_query(const std::string& query, ClientConfig& config) {
+  std::size_t start = 0;
+  while (start <= query.size()) {
+    const std::size_t end = std::min(query.find('&', start), query.size());
+    const std::string pair = query.substr(start, end - start);
+    start = end + 1;
+    if (pair.empty()) {
+      continue;
+    }
+    const std::size_t eq = pair.find('=');
+    if (eq == std::string::npos) {
+      throw InvalidArgument("url: query option '" + pair + "' has no value");
+    }
+    const std::string key = pair.substr(0, eq);
+    const std::string value = pair.substr(eq + 1);
+    constexpr int64_t day_ms = 24LL * 3600 * 1000;
+    if (key == "db") {
+      config.db = static_cast<int>(parse_integer(value, 0, 1 << 20, "db"));
+    } else if (key == "connect_timeout_ms") {
+      config.connect_timeout_ms = parse_integer(value, 1, day_ms, key);
+    } else if (key == "command_timeout_ms") {
+      config.command_timeout_ms = parse_integer(value, 1, day_ms, key);
+    } else if (key == "watchdog_timeout_ms") {
+      config.watchdog_timeout_ms = parse_integer(value, 30, day_ms, key);
+    } else if (key == "pool_size") {
+      config.pool_size = static_cast<int32_t>(parse_integer(value, 1, 1024, key));
+    } else {
+      throw InvalidArgument("url: unknown query option '" + key + "'");
+    }
+  }
+}
+
+void apply_userinfo(const std::string& userinfo, ClientConfig& config) {
+  const std::size_t colon = userinfo.find(':');
+  if (colon == std::string::npos) {
+    // redis://secret@host is the common password-only form (Redis before ACLs).
+    config.password = percent_decode(userinfo, "password");
+    return;
+  }
+  config.user = percent_decode(userinfo.substr(0, colon), "user");
+  config.password = percent_decode(userinfo.substr(colon + 1), "password");
+}
+
+void apply_tcp(const std::string& rest, ClientConfig& config) {
+  const std::size_t path_start = rest.find('/');
+  std::string authority = rest.substr(0, path_start);
+  const std::string path = path_start == std::string::npos ? "" : rest.substr(path_start + 1);
+
+  const std::size_t at = authority.rfind('@');
+  if (at != std::string::npos) {
+    apply_userinfo(authority.substr(0, at), config);
+    authority = authority.substr(at + 1);
+  }
+  std::string host = authority;
+  std::string port;
+  if (!authority.empty() && authority[0] == '[') {
+    const std::size_t close = authority.find(']');
+    if (close == std::string::npos) {
+      throw InvalidArgument("url: unterminated '[' in the host");
+    }
+    host = authority.substr(1, close - 1);
+    if (close + 1 < authority.size()) {
+      if (authority[close + 1] != ':') {
+        throw InvalidArgument("url: unexpected text after the IPv6 host");
+      }
+      port = authority.substr(close + 2);
+    }
+  } else if (const std::size_t colon = authority.rfind(':'); colon != std::string::npos) {
+    host = authority.substr(0, colon);
+    port = authority.substr(colon + 1);
+  }
+  if (host.empty()) {
+    throw InvalidArgument("url: the host is missing");
+  }
+  config.host = host;
+  if (!port.empty() || authority.find(':') != std::string::npos) {
+    config.port = static_cast<int>(parse_integer(port, 1, 65535, "port"));
+  }
+  if (!path.empty()) {
+    config.db = static_cast<int>(parse_integer(path, 0, 1 << 20, "database number"));
+  }
+}
+
+}  // namespace
+
+std::string ClientConfig::describe() const {
+  if (transport == Transport::unix_socket) {
+    return "unix://" + socket_path;
+  }
+  return "redis://" + (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" +
+         std::to_string(port);
+}
+
+ClientConfig config_from_options(const dlock_client_options* opts) {
+  ClientConfig config;
+  if (opts == nullptr) {
+    return config;
+  }
+  if (opts->size < sizeof(size_t)) {
+    throw InvalidArgument("opts: size is not set; initialise it with dlock_client_options_init()");
+  }
+  // Read only the fields the caller's struct has (it may predate later fields).
+  auto has = [&](std::size_t offset, std::size_t width) { return opts->size >= offset + width; };
+  if (has(offsetof(dlock_client_options, connect_timeout_ms), sizeof(int64_t))) {
+    config.connect_timeout_ms = opts->connect_timeout_ms;
+  }
+  if (has(offsetof(dlock_client_options, command_timeout_ms), sizeof(int64_t))) {
+    config.command_timeout_ms = opts->command_timeout_ms;
+  }
+  if (has(offsetof(dlock_client_options, watchdog_timeout_ms), sizeof(int64_t))) {
+    config.watchdog_timeout_ms = opts->watchdog_timeout_ms;
+  }
+  if (has(offsetof(dlock_client_options, pool_size), sizeof(int32_t))) {
+    config.pool_size = opts->pool_size;
+  }
+  if (config.connect_timeout_ms <= 0) {
+    throw InvalidArgument("opts: connect_timeout_ms must be > 0");
+  }
+  if (config.command_timeout_ms <= 0) {
+    throw InvalidArgument("opts: command_timeout_ms must be > 0");
+  }
+  if (config.watchdog_timeout_ms < 30) {
+    throw InvalidArgument("opts: watchdog_timeout_ms must be >= 30");
+  }
+  if (config.pool_size < 1) {
+    throw InvalidArgument("opts: pool_size must be >= 1");
+  }
+  return config;
+}
+
+void apply_url(const std::string& url, ClientConfig& config) {
+  const std::size_t scheme_end = url.find("://");
+  if (scheme_end == std::string::npos) {
+    throw InvalidArgument("url: expected redis://host[:port][/db] or unix:///path, got no scheme");
+  }
+  const std::string scheme = url.substr(0, scheme_end);
+  std::string rest = url.substr(scheme_end + 3);
+  std::string query;
+  if (const std::size_t q = rest.find('?'); q != std::string::npos) {
+    query = rest.substr(q + 1);
+    rest = rest.substr(0, q);
+  }
+  if (scheme == "redis") {
+    apply_tcp(rest, config);
+  } else if (scheme == "unix") {
+    if (rest.empty() || rest[0] != '/') {
+      throw InvalidArgument("url: unix:// needs an absolute socket path, as unix:///run/redis.sock");
+    }
+    config.transport = ClientConfig::Transport::unix_socket;
+    config.socket_path = percent_decode(rest, "socket path");
+  } else if (scheme == "rediss") {
+    throw UnsupportedError("url: rediss:// (TLS) is not supported by this build");
+  } else {
+    throw InvalidArgument("url: unknown scheme '" + scheme + "', expected redis or unix");
+  }
+  apply_query(query, config);
+}
+
+}  // namespace dlock
