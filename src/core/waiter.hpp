@@ -23,9 +23,7 @@ struct Waiter {
 
   // Makes the sleeper re-check its other conditions (cancel, close).
   void poke() {
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-    }
+    { std::lock_guard<std::mutex> lock(mutex); }
     wake.notify_one();
   }
 };
