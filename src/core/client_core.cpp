@@ -77,6 +77,7 @@ void ClientCore::close() {
   }
   closing_.notify_all();
   subscriber_.poke_all();
+  async_runner_.stop();  // its jobs see the client closed and tell their callers
   watchdog_.stop();
   release_all_best_effort();
   subscriber_.stop();

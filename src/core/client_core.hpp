@@ -10,6 +10,7 @@
 #include <string>
 
 #include "common/error.hpp"
+#include "core/async_runner.hpp"
 #include "core/holds.hpp"
 #include "core/subscriber.hpp"
 #include "core/watchdog.hpp"
@@ -29,6 +30,7 @@ class ClientCore {
   Holds& holds() { return holds_; }
   Subscriber& subscriber() { return subscriber_; }
   Watchdog& watchdog() { return watchdog_; }
+  AsyncRunner& async_runner() { return async_runner_; }
 
   // The hash field that names `owner` of this client: <client-uuid>:<owner>.
   std::string field(uint64_t owner) const;
@@ -67,6 +69,7 @@ class ClientCore {
   Holds holds_;
   Subscriber subscriber_;
   Watchdog watchdog_;
+  AsyncRunner async_runner_;
   std::atomic<bool> closed_{false};
   std::mutex close_mutex_;
   std::condition_variable closing_;

@@ -4,14 +4,10 @@
 #include <atomic>
 
 #include "common/error.hpp"
-#include "core/wait_registration.hpp"
-#include "core/waiter.hpp"
+#include "primitives/lock/acquire_process.hpp"
 
 namespace dlock {
 namespace {
-
-// Stands for "no deadline" without overflowing the clock's arithmetic.
-constexpr auto far_future = std::chrono::hours(24 * 365);
 
 uint64_t next_grant_id() {
   static std::atomic<uint64_t> counter{0};
@@ -54,45 +50,11 @@ uint64_t ReentrantLock::record_grant(const AcquireRequest& request, const std::s
 }
 
 std::optional<uint64_t> ReentrantLock::acquire(const AcquireRequest& request) {
-  core_.throw_if_closed();
-  if (std::optional<uint64_t> token = core_.holds().reenter(keys().name, request.owner)) {
-    return token;
-  }
-  const Clock::time_point deadline =
-      Clock::now() + (request.wait_ms < 0 ? far_future : std::chrono::milliseconds(request.wait_ms));
-  const std::string field = core_.field(request.owner);
-  const int64_t lease_ms = request.lease_ms < 0 ? core_.config().watchdog_timeout_ms : request.lease_ms;
-
-  Attempt last = attempt(field, lease_ms);
-  if (last.granted) return record_grant(request, field, lease_ms, last);
-  if (request.wait_ms == 0) return std::nullopt;
-
-  // Subscribe, then retry when the subscription is active (a release in
-  // between is not missed), on each release message, or when the holder's
-  // lease runs out (a crashed holder publishes nothing). Never on a timer.
-  Waiter waiter;
-  const WaitRegistration registration(core_.subscriber(), keys().channel, waiter, request.cancel);
+  AcquireProcess process(*this, request);
   for (;;) {
-    Clock::time_point wake_at = deadline;
-    if (last.value >= 0) {
-      wake_at = std::min(wake_at, Clock::now() + std::chrono::milliseconds(last.value));
-    }
-    bool signalled;
-    {
-      std::unique_lock<std::mutex> lock(waiter.mutex);
-      waiter.wake.wait_until(lock, wake_at, [&] {
-        return waiter.signalled || core_.closed() || (request.cancel && request.cancel->triggered());
-      });
-      signalled = waiter.signalled;
-      waiter.signalled = false;
-    }
-    if (request.cancel != nullptr && request.cancel->triggered()) {
-      throw InterruptedError("acquire '" + keys().name + "': cancelled");
-    }
-    core_.throw_if_closed();
-    if (!signalled && Clock::now() >= deadline) return std::nullopt;
-    last = attempt(field, lease_ms);
-    if (last.granted) return record_grant(request, field, lease_ms, last);
+    const AcquireProcess::Step step = process.step();
+    if (step.done) return step.token;
+    process.sleep_until(step.wake_at);
   }
 }
 

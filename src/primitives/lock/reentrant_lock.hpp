@@ -45,9 +45,9 @@ class ReentrantLock {
     Clock::time_point sent_at;
   };
 
+  // The steps of an acquire, taken by AcquireProcess.
+  friend class AcquireProcess;
   Attempt attempt(const std::string& field, int64_t lease_ms);
-  std::optional<uint64_t> wait_for_grant(const AcquireRequest& request, const std::string& field,
-                                         int64_t lease_ms, Attempt last);
   uint64_t record_grant(const AcquireRequest& request, const std::string& field, int64_t lease_ms,
                         const Attempt& grant);
   bool run_release(const std::string& field);
