@@ -8,12 +8,16 @@ from types import TracebackType
 from typing import Callable, Optional, Type
 
 from dlock import _dlock, timeouts
+from dlock.arguments import require_callable_or_none, require_int, require_str
+from dlock.errors import error_for_status
 from dlock.lock import Lock
 from dlock.synchronized import F, synchronized
 
 # Clients still open at exit are closed while Python still runs: closing releases their
 # holds at once, and stops the watchdog before it could call back into a dying interpreter.
 _open_clients: weakref.WeakSet[Client] = weakref.WeakSet()
+# The C library's pool_size is an int32_t.
+_POOL_SIZE_MAX = 2**31 - 1
 
 
 @atexit.register
@@ -41,13 +45,13 @@ class Client:
         pool_size: int | None = None,
     ) -> None:
         self._native = _dlock.Client(
-            url,
+            require_str(url, "url"),
             connect_timeout_ms=timeouts.optional_positive_ms(connect_timeout, "connect_timeout"),
             command_timeout_ms=timeouts.optional_positive_ms(command_timeout, "command_timeout"),
             watchdog_timeout_ms=timeouts.optional_positive_ms(
                 watchdog_timeout, "watchdog_timeout"
             ),
-            pool_size=pool_size,
+            pool_size=_pool_size(pool_size),
         )
         _open_clients.add(self)
 
@@ -70,6 +74,8 @@ class Client:
         Keep the lock object while you hold it: holds still taken through it are released
         (off the garbage collector's thread) once it is dropped.
         """
+        require_str(name, "name")
+        require_callable_or_none(on_lost, "on_lost")
         return Lock(self._native.lock(name, on_lost), lease, timeout)
 
     def synchronized(
@@ -100,3 +106,15 @@ class Client:
 
     def __repr__(self) -> str:
         return f"<dlock.Client {'closed' if self.closed else 'open'}>"
+
+
+def _pool_size(pool_size: int | None) -> int | None:
+    """None keeps the library's default."""
+    if pool_size is None:
+        return None
+    size = require_int(pool_size, "pool_size")
+    if not 1 <= size <= _POOL_SIZE_MAX:
+        raise error_for_status(
+            _dlock.E_INVALID, f"pool_size: must be 1 to {_POOL_SIZE_MAX}, got {size}"
+        )
+    return size

@@ -14,12 +14,12 @@
 
 namespace dlock_python {
 
-class NativeClient;
 class NativeCancel;
 
 class NativeLock {
  public:
-  NativeLock(NativeClient& client, const std::string& name, pybind11::object on_lost);
+  // `client` is the Python object of a NativeClient.
+  NativeLock(pybind11::object client, const pybind11::str& name, pybind11::object on_lost);
   ~NativeLock();
   NativeLock(const NativeLock&) = delete;
   NativeLock& operator=(const NativeLock&) = delete;
@@ -37,6 +37,10 @@ class NativeLock {
   int64_t ttl_ms();
 
  private:
+  // A lock keeps its client object alive (not open: close() still closes). A
+  // reference held here rather than pybind11's keep_alive call policy, which
+  // some pybind11 releases apply even after a failed argument conversion.
+  pybind11::object client_;
   dlock_lock* lock_ = nullptr;
   std::unique_ptr<LostCallback> on_lost_;
   // Grants minus releases through this handle: while positive, freeing the
