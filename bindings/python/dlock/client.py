@@ -10,6 +10,7 @@ from typing import Callable, Optional, Type
 from dlock import _dlock, timeouts
 from dlock.arguments import require_callable_or_none, require_int, require_str
 from dlock.errors import error_for_status
+from dlock.handles import LockHandles, LostCallback
 from dlock.lock import Lock
 from dlock.synchronized import F, synchronized
 
@@ -53,6 +54,7 @@ class Client:
             ),
             pool_size=_pool_size(pool_size),
         )
+        self._handles = LockHandles(self._native)
         _open_clients.add(self)
 
     def lock(
@@ -61,22 +63,27 @@ class Client:
         *,
         lease: float | None = None,
         timeout: float = -1,
-        on_lost: Callable[[str, int], object] | None = None,
+        on_lost: LostCallback | None = None,
     ) -> Lock:
-        """A handle on the lock ``name``; no round trip.
+        """A Lock object on the lock ``name``; no round trip.
 
         ``lease``: None renews the lease until release (the watchdog), else a fixed lease in
         seconds, never renewed. ``timeout``: how long ``with lock:`` waits before raising
         LockTimeoutError (-1: forever). ``on_lost(name, fencing_token)`` is called once when a
-        hold taken through this handle is lost; it runs on the client's watchdog thread, so it
-        must return quickly and must not wait on dlock.
+        hold taken through this object is lost (the hold's first acquire went through it; a
+        re-entry through another object keeps the hold's callback), even if the object was
+        dropped meanwhile. It runs on the client's watchdog thread, or in the release that
+        found the loss, so it must return quickly and must not wait on dlock.
 
-        Keep the lock object while you hold it: holds still taken through it are released
-        (off the garbage collector's thread) once it is dropped.
+        A hold lasts until its owner releases it or the client closes: dropping the object
+        releases nothing, so ``client.lock(job).acquire()`` keeps the lock, and any object
+        on the same name can release it. Objects on one name share one native handle,
+        which the client keeps while an object refers to it or something is held through
+        it, so memory grows with the names in use, not with every name ever locked.
         """
         require_str(name, "name")
         require_callable_or_none(on_lost, "on_lost")
-        return Lock(self._native.lock(name, on_lost), lease, timeout)
+        return Lock(self._handles.get(name), lease, timeout, on_lost)
 
     def synchronized(
         self, name: str, *, lease: float | None = None, timeout: float = -1
@@ -87,6 +94,7 @@ class Client:
     def close(self) -> None:
         """Releases the locks still held through this client and closes it. Idempotent."""
         self._native.close()
+        self._handles.clear()
         _open_clients.discard(self)
 
     @property

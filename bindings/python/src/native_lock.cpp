@@ -116,7 +116,8 @@ void bind_native_lock(py::module_& module) {
       .def("is_held", &NativeLock::is_held, py::arg("owner"))
       .def("hold_count", &NativeLock::hold_count, py::arg("owner"))
       .def("fencing_token", &NativeLock::fencing_token, py::arg("owner"))
-      .def("ttl_ms", &NativeLock::ttl_ms);
+      .def("ttl_ms", &NativeLock::ttl_ms)
+      .def_property_readonly("open_holds", &NativeLock::open_holds);
 }
 
 }  // namespace dlock_python

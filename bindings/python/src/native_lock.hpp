@@ -35,6 +35,8 @@ class NativeLock {
   int hold_count(uint64_t owner);
   uint64_t fencing_token(uint64_t owner);
   int64_t ttl_ms();
+  // Grants minus releases through this handle (holds_ below); no dlock call.
+  int open_holds() const { return holds_.load(); }
 
  private:
   // A lock keeps its client object alive (not open: close() still closes). A
