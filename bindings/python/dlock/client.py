@@ -75,11 +75,12 @@ class Client:
         dropped meanwhile. It runs on the client's watchdog thread, or in the release that
         found the loss, so it must return quickly and must not wait on dlock.
 
-        A hold lasts until its owner releases it or the client closes: dropping the object
-        releases nothing, so ``client.lock(job).acquire()`` keeps the lock, and any object
-        on the same name can release it. Objects on one name share one native handle,
-        which the client keeps while an object refers to it or something is held through
-        it, so memory grows with the names in use, not with every name ever locked.
+        A hold lasts until its owner (thread or task) releases it or the client closes:
+        dropping the object releases nothing, so after ``client.lock(job).acquire()`` the
+        lock stays held until the owner calls ``release()`` on any object for ``job``.
+        Objects on one name share one native handle, which the client keeps while an object
+        refers to it or something is held through it: memory grows with the names in use,
+        not with every name ever locked.
         """
         require_str(name, "name")
         require_callable_or_none(on_lost, "on_lost")

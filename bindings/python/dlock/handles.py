@@ -18,9 +18,10 @@ Lost-lock reports: the C library calls one callback per handle, but the Lock obj
 name may each have an ``on_lost`` of their own. Each hold reports to the ``on_lost`` of
 the Lock object through which it was taken (its outermost acquire: a re-entry through
 another object keeps the hold's callback), even once that object is dropped. One race is
-left open: a loss the owner learns of from release() (LockLostError) while the watchdog's
-report is still on its way is not reported again if, by then, no Lock object on the name
-remains, since the released handle may be dropped first.
+left open: when release() raises LockLostError while the watchdog's report of that loss is
+still on its way, and no Lock object on the name is left, the handle (nothing is held
+through it any more) may be dropped before the report arrives; the LockLostError was then
+the only notice.
 """
 
 from __future__ import annotations
