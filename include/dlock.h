@@ -229,6 +229,16 @@ DLOCK_API int dlock_lock_release_owner(dlock_lock *lock, uint64_t owner);
  */
 DLOCK_API int dlock_lock_force_release(dlock_lock *lock);
 
+/**
+ * Sets the remaining lease of the caller's fixed-lease hold to `lease_ms`
+ * (1..DLOCK_DURATION_MAX_MS) from now; one round trip, and only while the hold
+ * is still the caller's. DLOCK_E_NOT_OWNER when the caller holds nothing,
+ * DLOCK_E_LOST when the hold was lost (the lost callback fires if this call
+ * finds it first), DLOCK_E_INVALID for a hold the watchdog keeps alive.
+ */
+DLOCK_API int dlock_lock_extend(dlock_lock *lock, int64_t lease_ms);
+DLOCK_API int dlock_lock_extend_owner(dlock_lock *lock, uint64_t owner, int64_t lease_ms);
+
 /** *out = 1 when anyone holds the lock (one round trip). */
 DLOCK_API int dlock_lock_is_locked(dlock_lock *lock, int *out);
 /** *out = 1 when the calling thread holds it and it is not known lost. */

@@ -79,6 +79,17 @@ TEST(Options, DurationsAreBoundedLikeTheUrlOnes) {
   EXPECT_EQ(client, nullptr);
 }
 
+TEST(Connecting, ARefusedConnectionAtOpenFailsAtOnce) {
+  const int port = closed_loopback_port();
+  dlock_client* client = nullptr;
+  const int64_t started = monotonic_ms();
+  EXPECT_TRUE(
+      status_is(dlock_client_open(("redis://127.0.0.1:" + std::to_string(port)).c_str(), nullptr, &client),
+                DLOCK_E_CONNECTION));
+  EXPECT_LT(monotonic_ms() - started, 500) << "a wrong address waited for the command timeout";
+  EXPECT_NE(std::string(dlock_last_error()).find("refused"), std::string::npos) << dlock_last_error();
+}
+
 TEST(Connecting, AMissingUnixSocketFailsAtOnce) {
   TempDir dir;
   dlock_client* client = nullptr;

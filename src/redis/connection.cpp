@@ -37,6 +37,9 @@ namespace {
         config.transport == ClientConfig::Transport::unix_socket &&
         std::string_view(context->errstr).find("No such file") != std::string_view::npos;
     if (context->err == REDIS_ERR_OTHER || missing_socket) throw PermanentConnectionError(error.what());
+    if (std::string_view(context->errstr).find("refused") != std::string_view::npos) {
+      throw RefusedConnectionError(error.what());
+    }
     throw;
   }
 }

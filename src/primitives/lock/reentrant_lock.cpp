@@ -93,6 +93,32 @@ void ReentrantLock::release(uint64_t owner) {
   if (before->lost || !released) throw LostError(lost_message);
 }
 
+void ReentrantLock::extend(uint64_t owner, int64_t lease_ms) {
+  core_.throw_if_closed();
+  const std::optional<Hold> hold = core_.holds().find(keys().name, owner);
+  if (!hold) throw NotOwnerError("extend: the caller does not hold '" + keys().name + "'");
+  if (hold->watchdog) {
+    throw InvalidArgument("lease_ms: the hold on '" + keys().name +
+                          "' is kept alive by the watchdog; only a fixed lease is extended");
+  }
+  const std::string lost_message =
+      "extend: the hold on '" + keys().name + "' was lost (its lease ran out or it was taken)";
+  if (hold->lost) throw LostError(lost_message);
+  const std::string lease = std::to_string(lease_ms);
+  Clock::time_point sent_at;
+  const bool still_owned = core_.execute([&](Connection& connection) {
+    sent_at = Clock::now();
+    return resource_->renewal_script()
+        .run(connection, resource_->renewal_keys(), {lease, hold->field})
+        .integer_is_one("extend '" + keys().name + "'");
+  });
+  if (!still_owned) {
+    if (auto notice = core_.holds().renewed(*hold, false, sent_at)) notice->deliver();
+    throw LostError(lost_message);
+  }
+  core_.holds().extended(*hold, lease_ms, sent_at);
+}
+
 bool ReentrantLock::force_release() {
   core_.throw_if_closed();
   return core_.execute([&](Connection& connection) {

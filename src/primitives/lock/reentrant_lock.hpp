@@ -31,6 +31,9 @@ class ReentrantLock {
   std::optional<uint64_t> acquire(const AcquireRequest& request);
   // Throws NotOwnerError, LostError.
   void release(uint64_t owner);
+  // Sets the remaining lease of the owner's fixed-lease hold to `lease_ms`.
+  // Throws NotOwnerError, LostError, InvalidArgument for a watchdog hold.
+  void extend(uint64_t owner, int64_t lease_ms);
   bool force_release();
   bool is_locked();
   int64_t ttl_ms();
