@@ -31,6 +31,10 @@ class ReentrantLock {
   std::optional<uint64_t> acquire(const AcquireRequest& request);
   // Throws NotOwnerError, LostError.
   void release(uint64_t owner);
+  // Ends the owner's outermost hold but leaves the lock taken, unrenewed, for
+  // keep_ms (keep.lua). Throws NotOwnerError, LostError, InvalidArgument for
+  // a re-entered hold.
+  void release_keeping(uint64_t owner, int64_t keep_ms);
   bool force_release();
   bool is_locked();
   int64_t ttl_ms();
