@@ -43,8 +43,7 @@ struct Outcome {
 
 // Runs COMMAND to its end: forwards signals sent to dlock, and once the lock
 // is lost stops it with SIGTERM, then SIGKILL after the grace period.
-Outcome supervise(ChildProcess& child, const RunOptions& options, SignalWaiter& signals,
-                  Notice& lost) {
+Outcome supervise(ChildProcess& child, const RunOptions& options, SignalWaiter& signals, Notice& lost) {
   Outcome outcome{0, false};
   std::optional<Clock::time_point> kill_at;
   for (;;) {
@@ -112,8 +111,7 @@ int run_command(Arguments& args, SignalWaiter& signals) {
   Notice lost;
   dlock_lock_set_lost_callback(session.lock(), raise_lost_notice, &lost);
   const uint64_t owner = random_owner();
-  const Acquisition acquisition =
-      acquire_interruptibly(session.lock(), owner, options.wait_ms, signals);
+  const Acquisition acquisition = acquire_interruptibly(session.lock(), owner, options.wait_ms, signals);
   if (acquisition.status == DLOCK_OK && acquisition.signal != 0) {
     dlock_lock_release_owner(session.lock(), owner);
   }
