@@ -34,6 +34,10 @@ class ReentrantLock {
   // Sets the remaining lease of the owner's fixed-lease hold to `lease_ms`.
   // Throws NotOwnerError, LostError, InvalidArgument for a watchdog hold.
   void extend(uint64_t owner, int64_t lease_ms);
+  // Ends the owner's outermost hold but leaves the lock taken, unrenewed, for
+  // keep_ms (keep.lua). Throws NotOwnerError, LostError, InvalidArgument for
+  // a re-entered hold.
+  void release_keeping(uint64_t owner, int64_t keep_ms);
   bool force_release();
   bool is_locked();
   int64_t ttl_ms();
