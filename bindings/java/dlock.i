@@ -74,27 +74,19 @@ static void throwJava(JNIEnv *jenv, int status) {
 %import "dlock.h"
 
 
-/* The status codes, as compile-time Java constants for io.dlock.DLockStatus
-   (values come from the header's macros). */
+/* The status codes as compile-time Java constants of NativeStatus (OK,
+   NOT_ACQUIRED, E_INVALID, ...) for io.dlock.DLockStatus and NativeErrors. The
+   list and the values come from dlock.h (cmake/DlockStatuses.cmake writes the
+   list), so nothing is restated here. Declared to SWIG only: C++ needs no
+   NativeStatus. */
 %javaconst(1);
+%import "dlock_statuses.h"
+#define DLOCK_NATIVE_STATUS(name) static const int name = DLOCK_##name;
 %nodefaultctor NativeStatus;
 %nodefaultdtor NativeStatus;
-%inline %{
 struct NativeStatus {
-  static const int OK = DLOCK_OK;
-  static const int NOT_ACQUIRED = DLOCK_NOT_ACQUIRED;
-  static const int INVALID = DLOCK_E_INVALID;
-  static const int CONNECTION = DLOCK_E_CONNECTION;
-  static const int NOT_OWNER = DLOCK_E_NOT_OWNER;
-  static const int LOST = DLOCK_E_LOST;
-  static const int PROTOCOL = DLOCK_E_PROTOCOL;
-  static const int AUTH = DLOCK_E_AUTH;
-  static const int INTERRUPTED = DLOCK_E_INTERRUPTED;
-  static const int CLOSED = DLOCK_E_CLOSED;
-  static const int NOMEM = DLOCK_E_NOMEM;
-  static const int UNSUPPORTED = DLOCK_E_UNSUPPORTED;
+  DLOCK_STATUSES(DLOCK_NATIVE_STATUS)
 };
-%}
 
 /* Receives lost-lock notices; subclassed in Java (SWIG director), so the
    director attaches the core's watchdog thread to the JVM for each call. */
