@@ -114,6 +114,19 @@ typedef struct dlock_client_options {
                                     acquires with lease_ms == -1; renewed every
                                     third of it; default 30000 */
   int32_t pool_size;           /**< most pooled command connections; default 8 */
+  /* TLS, for rediss:// urls only (set with a redis:// url: DLOCK_E_INVALID).
+     Strings are copied when the client opens; NULL means the default. The
+     url's query options of the same names override them. */
+  const char *tls_ca;     /**< CA bundle (PEM) that must have signed the
+                               server's certificate; default: the system's */
+  const char *tls_cert;   /**< client certificate (PEM), for servers that
+                               require one (tls-auth-clients); needs tls_key */
+  const char *tls_key;    /**< the client certificate's private key (PEM) */
+  const char *tls_sni;    /**< server name sent (SNI) and required in the
+                               server's certificate; default: the url's host */
+  const char *tls_verify; /**< "full" (default): the certificate must chain to
+                               tls_ca and name the server; "none": not checked
+                               (encryption without authentication) */
 } dlock_client_options;
 
 /** Fills `opts` with the defaults and sets opts->size. NULL is a no-op. */
@@ -123,13 +136,20 @@ DLOCK_API void dlock_client_options_init(dlock_client_options *opts);
  * Opens a client. `url` is one of
  *   redis://[user[:password]@]host[:port][/db][?options]
  *   unix:///path/to/redis.sock[?db=N&options]
- * (`rediss://` returns DLOCK_E_UNSUPPORTED in builds without TLS). `opts`
+ *   rediss://[user[:password]@]host[:port][/db][?options]   (TLS)
+ * TLS options (the tls_* fields above, or the url's tls_ca=PATH, tls_cert=PATH,
+ * tls_key=PATH, tls_sni=NAME, tls_verify=full|none; paths percent-encoded)
+ * apply to rediss:// only; `rediss://` returns DLOCK_E_UNSUPPORTED in builds
+ * without TLS (hiredis without hiredis_ssl). `opts`
  * may be NULL for the defaults. The connection is checked (and AUTH/SELECT
  * run) before this returns. On success *out is the caller's, closed with
  * dlock_client_close().
  *
- * DLOCK_E_INVALID: NULL url/out, malformed url or option.
- * DLOCK_E_CONNECTION: Redis unreachable. DLOCK_E_AUTH: credentials refused.
+ * DLOCK_E_INVALID: NULL url/out, malformed url or option, a TLS file
+ * (tls_ca, tls_cert, tls_key) that cannot be loaded.
+ * DLOCK_E_CONNECTION: Redis unreachable; a TLS handshake that failed or a
+ * server certificate that did not verify (the message says why).
+ * DLOCK_E_AUTH: credentials refused.
  */
 DLOCK_API int dlock_client_open(const char *url, const dlock_client_options *opts,
                                 dlock_client **out);

@@ -3,8 +3,9 @@
 # what is already there. Usage: scripts/deps.sh [core|all]
 set -euo pipefail
 
-core=(cmake ninja-build g++ pkg-config libhiredis-dev redis-server libgtest-dev python3)
-all=("${core[@]}" swig default-jdk-headless maven python3-venv rpm lintian file dpkg-dev)
+core=(cmake ninja-build g++ pkg-config libhiredis-dev libssl-dev dpkg-dev redis-server libgtest-dev
+      openssl python3)
+all=("${core[@]}" swig default-jdk-headless maven python3-venv rpm lintian file)
 
 wanted=("${core[@]}")
 [[ "${1:-core}" == all ]] && wanted=("${all[@]}")
@@ -21,12 +22,14 @@ if [[ " ${missing[*]} " == *" maven "* ]] && command -v mvn >/dev/null; then
   missing=("${missing[@]/maven}")
 fi
 read -r -a missing <<<"${missing[*]}"
+sudo=""
+[[ $(id -u) -eq 0 ]] || sudo=sudo
 if ((${#missing[@]})); then
-  sudo=""
-  [[ $(id -u) -eq 0 ]] || sudo=sudo
   echo "Installing: ${missing[*]}"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 # Debian starts a redis-server service on port 6379 when installing it; the
 # tests never use it (they start their own servers on free ports).
+# hiredis 1.2.0 with TLS, built once into a private prefix (see the script).
+$sudo "$(dirname "$0")/deps-hiredis.sh" "${DLOCK_DEPS_PREFIX:-/opt/dlock-deps}"

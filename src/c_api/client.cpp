@@ -3,6 +3,7 @@
 
 #include "c_api/guarded.hpp"
 #include "c_api/handles.hpp"
+#include "redis/tls_context.hpp"
 #include "redis/url.hpp"
 
 using dlock::c_api::guarded;
@@ -18,6 +19,11 @@ void dlock_client_options_init(dlock_client_options* opts) {
   opts->command_timeout_ms = defaults.command_timeout_ms;
   opts->watchdog_timeout_ms = defaults.watchdog_timeout_ms;
   opts->pool_size = defaults.pool_size;
+  opts->tls_ca = nullptr;
+  opts->tls_cert = nullptr;
+  opts->tls_key = nullptr;
+  opts->tls_sni = nullptr;
+  opts->tls_verify = nullptr;
 }
 
 int dlock_client_open(const char* url, const dlock_client_options* opts, dlock_client** out) {
@@ -27,6 +33,7 @@ int dlock_client_open(const char* url, const dlock_client_options* opts, dlock_c
     require(url, "url");
     dlock::ClientConfig config = dlock::config_from_options(opts);
     dlock::apply_url(url, config);
+    dlock::attach_tls_context(config);
     *out = new dlock_client{std::make_shared<dlock::Client>(config)};
     return DLOCK_OK;
   });

@@ -7,6 +7,7 @@
 
 #include "common/error.hpp"
 #include "redis/sigpipe_guard.hpp"
+#include "redis/tls_context.hpp"
 
 namespace dlock {
 namespace {
@@ -79,7 +80,7 @@ struct ArgvBuffers {
 }  // namespace
 
 Connection::Connection(const ClientConfig& config, std::chrono::steady_clock::time_point deadline)
-    : context_(connect(config), free_context), where_(config.describe()) {
+    : context_(connect(config), free_context), where_(config.describe()), tls_(config.tls.enabled) {
   if (!context_ || context_->err != 0) {
     broken_ = true;
     throw_connect_error(context_.get(), config);
@@ -91,6 +92,14 @@ Connection::Connection(const ClientConfig& config, std::chrono::steady_clock::ti
     redisEnableKeepAlive(context_.get());
   }
   const TimeLimit handshake(*this, deadline, std::chrono::milliseconds(config.command_timeout_ms));
+  if (config.tls_context) {
+    try {
+      config.tls_context->start(context_.get(), config.host, where_);
+    } catch (...) {
+      broken_ = true;
+      throw;
+    }
+  }
   if (!config.password.empty()) {
     Reply reply = config.user.empty() ? command({"AUTH", config.password})
                                       : command({"AUTH", config.user, config.password});
@@ -107,6 +116,18 @@ Connection::~Connection() = default;
 
 void Connection::fail(const std::string& what) {
   broken_ = true;
+  const std::string failed = what + " on " + where_ + ": ";
+  // hiredis reports a TLS alert (a client certificate refused) as plain I/O.
+  if (const std::string reason = tls_ ? take_tls_error() : std::string(); !reason.empty()) {
+    if (!replied_) throw PermanentConnectionError(failed + "the server refused the TLS session: " + reason);
+    throw ConnectionError(failed + "TLS: " + reason);
+  }
+  // A server that hangs up before its first reply does not speak to us; a
+  // TLS port does that to plain text.
+  if (!replied_ && context_->err == REDIS_ERR_EOF) {
+    throw RefusedConnectionError(failed + "the server closed the connection before answering" +
+                                 (tls_ ? "" : " (a TLS port? use rediss://)"));
+  }
   throw_context_error(context_.get(), what, where_);
 }
 
@@ -129,6 +150,7 @@ Reply Connection::read_reply() {
   if (redisGetReply(context_.get(), &reply) != REDIS_OK || reply == nullptr) {
     fail("read reply");
   }
+  replied_ = true;
   return Reply(static_cast<redisReply*>(reply));
 }
 
@@ -153,6 +175,7 @@ Reply Connection::next_buffered_reply() {
   if (redisGetReplyFromReader(context_.get(), &reply) != REDIS_OK) {
     fail("parse reply");
   }
+  if (reply != nullptr) replied_ = true;
   return Reply(static_cast<redisReply*>(reply));
 }
 

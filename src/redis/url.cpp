@@ -67,6 +67,31 @@ std::string percent_decode(const std::string& text, const std::string& what) {
   return out;
 }
 
+bool parse_tls_verify(const std::string& value, const std::string& where) {
+  if (value == "full") return true;
+  if (value == "none") return false;
+  throw InvalidArgument(where + ": tls_verify must be full or none, got " + quote(value));
+}
+
+// Applies a tls_* option; false when `key` is not one.
+bool apply_tls_option(const std::string& key, const std::string& value, TlsSettings& tls) {
+  std::string* path = key == "tls_ca"     ? &tls.ca
+                      : key == "tls_cert" ? &tls.cert
+                      : key == "tls_key"  ? &tls.key
+                      : key == "tls_sni"  ? &tls.sni
+                                          : nullptr;
+  if (path != nullptr) {
+    *path = percent_decode(value, key);  // paths may hold '&' or '='
+    if (path->empty()) throw InvalidArgument("url: " + key + " is empty");
+    return true;
+  }
+  if (key == "tls_verify") {
+    tls.verify = parse_tls_verify(value, "url");
+    return true;
+  }
+  return false;
+}
+
 void apply_query(const std::string& query, ClientConfig& config) {
   std::size_t start = 0;
   while (start <= query.size()) {
@@ -92,7 +117,7 @@ void apply_query(const std::string& query, ClientConfig& config) {
       config.watchdog_timeout_ms = parse_integer(value, 30, day_ms, key);
     } else if (key == "pool_size") {
       config.pool_size = static_cast<int32_t>(parse_integer(value, 1, 1024, key));
-    } else {
+    } else if (!apply_tls_option(key, value, config.tls)) {
       throw InvalidArgument("url: unknown query option " + quote(key));
     }
   }
@@ -152,11 +177,20 @@ void apply_tcp(std::string rest, ClientConfig& config) {
 
 }  // namespace
 
+const char* TlsSettings::first_option_set() const {
+  if (!ca.empty()) return "tls_ca";
+  if (!cert.empty()) return "tls_cert";
+  if (!key.empty()) return "tls_key";
+  if (!sni.empty()) return "tls_sni";
+  if (!verify) return "tls_verify";
+  return nullptr;
+}
+
 std::string ClientConfig::describe() const {
   if (transport == Transport::unix_socket) {
     return "unix://" + socket_path;
   }
-  return "redis://" + (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" +
+  return std::string(tls.enabled ? "rediss://" : "redis://") + (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" +
          std::to_string(port);
 }
 
@@ -182,6 +216,16 @@ ClientConfig config_from_options(const dlock_client_options* opts) {
   if (has(offsetof(dlock_client_options, pool_size), sizeof(int32_t))) {
     config.pool_size = opts->pool_size;
   }
+  auto copy_string = [&](const char* const dlock_client_options::*field, std::size_t offset, std::string& to) {
+    if (has(offset, sizeof(const char*)) && opts->*field != nullptr) to = opts->*field;
+  };
+  copy_string(&dlock_client_options::tls_ca, offsetof(dlock_client_options, tls_ca), config.tls.ca);
+  copy_string(&dlock_client_options::tls_cert, offsetof(dlock_client_options, tls_cert), config.tls.cert);
+  copy_string(&dlock_client_options::tls_key, offsetof(dlock_client_options, tls_key), config.tls.key);
+  copy_string(&dlock_client_options::tls_sni, offsetof(dlock_client_options, tls_sni), config.tls.sni);
+  std::string verify;
+  copy_string(&dlock_client_options::tls_verify, offsetof(dlock_client_options, tls_verify), verify);
+  if (!verify.empty()) config.tls.verify = parse_tls_verify(verify, "opts");
   // The same bounds as the URL's query options.
   auto require_range = [](int64_t value, int64_t min, int64_t max, const char* field) {
     if (value < min || value > max) {
@@ -199,7 +243,7 @@ ClientConfig config_from_options(const dlock_client_options* opts) {
 void apply_url(const std::string& url, ClientConfig& config) {
   const std::size_t scheme_end = url.find("://");
   if (scheme_end == std::string::npos) {
-    throw InvalidArgument("url: expected redis://host[:port][/db] or unix:///path, got no scheme");
+    throw InvalidArgument("url: expected redis[s]://host[:port][/db] or unix:///path, got no scheme");
   }
   if (url.size() > longest_url) {
     throw InvalidArgument("url: longer than " + std::to_string(longest_url) + " bytes");
@@ -213,24 +257,28 @@ void apply_url(const std::string& url, ClientConfig& config) {
     query = rest.substr(q + 1);
     rest = rest.substr(0, q);
   }
-  if (scheme == "redis") {
+  if (scheme == "redis" || scheme == "rediss") {
     apply_tcp(rest, config);
+    config.tls.enabled = scheme == "rediss";
   } else if (scheme == "unix") {
     if (rest.empty() || rest[0] != '/') {
       throw InvalidArgument("url: unix:// needs an absolute socket path, as unix:///run/redis.sock");
     }
     config.transport = ClientConfig::Transport::unix_socket;
     config.socket_path = percent_decode(rest, "socket path");
-  } else if (scheme == "rediss") {
-    throw UnsupportedError("url: rediss:// (TLS) is not supported by this build");
   } else {
     // A malformed scheme may be a mistyped URL with credentials in it: not quoted.
     const bool plain =
         scheme.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789+.-") == std::string::npos;
     throw InvalidArgument("url: unknown scheme" + (plain ? " " + quote(scheme) : std::string()) +
-                          ", expected redis or unix");
+                          ", expected redis, rediss or unix");
   }
   apply_query(query, config);
+  // TLS options without rediss:// would leave the connection in plain text.
+  if (const char* option = config.tls.first_option_set(); option != nullptr && !config.tls.enabled) {
+    throw InvalidArgument(std::string("url: ") + option + " needs a rediss:// url; " + scheme +
+                          ":// connects in plain text");
+  }
 }
 
 }  // namespace dlock

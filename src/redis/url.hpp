@@ -3,11 +3,28 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "dlock.h"
 
 namespace dlock {
+
+class TlsContext;
+
+// rediss:// settings: the URL's tls_* query options or the options struct's
+// tls_* fields. Files are named here and loaded once, into the TlsContext.
+struct TlsSettings {
+  bool enabled = false;  // the scheme is rediss://
+  std::string ca;        // PEM CA bundle; the system's CAs when empty
+  std::string cert;      // client certificate (PEM), with `key`
+  std::string key;
+  std::string sni;     // the name sent and checked; the host when empty
+  bool verify = true;  // tls_verify=full (the default) or none
+
+  // The first tls_* option set, for the message when TLS is off; null if none.
+  const char* first_option_set() const;
+};
 
 struct ClientConfig {
   enum class Transport { tcp, unix_socket };
@@ -23,6 +40,9 @@ struct ClientConfig {
   int64_t command_timeout_ms = 3000;
   int64_t watchdog_timeout_ms = 30000;
   int32_t pool_size = 8;
+  TlsSettings tls;
+  // Made from `tls` by attach_tls_context(); copies of the config share it.
+  std::shared_ptr<const TlsContext> tls_context;
 
   // Where the server is, for messages: never includes the password.
   std::string describe() const;
@@ -32,8 +52,8 @@ struct ClientConfig {
 ClientConfig config_from_options(const dlock_client_options* opts);
 
 // Parses redis://[user[:password]@]host[:port][/db][?k=v&...] or
-// unix:///path[?db=N&k=v...] into `config`. Throws InvalidArgument naming the
-// part that is wrong, UnsupportedError for rediss://.
+// unix:///path[?db=N&k=v...] (rediss:// for TLS) into `config`. Throws
+// InvalidArgument naming the part that is wrong.
 void apply_url(const std::string& url, ClientConfig& config);
 
 }  // namespace dlock
