@@ -80,7 +80,10 @@ struct ArgvBuffers {
 }  // namespace
 
 Connection::Connection(const ClientConfig& config, std::chrono::steady_clock::time_point deadline)
-    : context_(connect(config), free_context), where_(config.describe()), tls_(config.tls.enabled) {
+    : context_(connect(config), free_context),
+      where_(config.describe()),
+      tls_(config.tls.enabled),
+      tls_has_cert_(!config.tls.cert.empty()) {
   if (!context_ || context_->err != 0) {
     broken_ = true;
     throw_connect_error(context_.get(), config);
@@ -122,11 +125,19 @@ void Connection::fail(const std::string& what) {
     if (!replied_) throw PermanentConnectionError(failed + "the server refused the TLS session: " + reason);
     throw ConnectionError(failed + "TLS: " + reason);
   }
-  // A server that hangs up before its first reply does not speak to us; a
-  // TLS port does that to plain text.
-  if (!replied_ && context_->err == REDIS_ERR_EOF) {
+  // A server that hangs up (or resets) before its first reply does not speak
+  // to us; a TLS port does that to plain text.
+  const bool hung_up = context_->err == REDIS_ERR_EOF ||
+                       (context_->err == REDIS_ERR_IO &&
+                        std::string_view(context_->errstr).find("reset") != std::string_view::npos);
+  if (!replied_ && hung_up) {
+    // TLS 1.3 ends the handshake before the server checks the client's
+    // certificate, so a refusal shows only here (with or without an alert).
     throw RefusedConnectionError(failed + "the server closed the connection before answering" +
-                                 (tls_ ? "" : " (a TLS port? use rediss://)"));
+                                 (!tls_ ? " (a TLS port? use rediss://)"
+                                  : tls_has_cert_
+                                      ? " (does it accept the client certificate tls_cert?)"
+                                      : " (does it require a client certificate? set tls_cert and tls_key)"));
   }
   throw_context_error(context_.get(), what, where_);
 }

@@ -56,7 +56,8 @@ class Connection {
   std::unique_ptr<redisContext, void (*)(redisContext*)> context_;
   std::string where_;
   bool tls_ = false;
-  bool replied_ = false;  // the server has answered on this connection
+  bool tls_has_cert_ = false;  // a client certificate is presented
+  bool replied_ = false;       // the server has answered on this connection
   bool broken_ = false;
 };
 

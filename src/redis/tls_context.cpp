@@ -116,8 +116,8 @@ void TlsContext::start(redisContext* context, const std::string& host, const std
   const long verified = SSL_get_verify_result(ssl.get());
   if (verify_ && verified != X509_V_OK) {
     take_tls_error();
-    throw PermanentConnectionError(prefix + "certificate verify failed: " +
-                                   X509_verify_cert_error_string(verified));
+    throw PermanentConnectionError(prefix +
+                                   "certificate verify failed: " + X509_verify_cert_error_string(verified));
   }
   const std::string reason = take_tls_error();
   if (!reason.empty()) throw PermanentConnectionError(prefix + reason);  // refused by the server

@@ -190,8 +190,8 @@ std::string ClientConfig::describe() const {
   if (transport == Transport::unix_socket) {
     return "unix://" + socket_path;
   }
-  return std::string(tls.enabled ? "rediss://" : "redis://") + (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" +
-         std::to_string(port);
+  return std::string(tls.enabled ? "rediss://" : "redis://") +
+         (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" + std::to_string(port);
 }
 
 ClientConfig config_from_options(const dlock_client_options* opts) {
@@ -216,7 +216,8 @@ ClientConfig config_from_options(const dlock_client_options* opts) {
   if (has(offsetof(dlock_client_options, pool_size), sizeof(int32_t))) {
     config.pool_size = opts->pool_size;
   }
-  auto copy_string = [&](const char* const dlock_client_options::*field, std::size_t offset, std::string& to) {
+  auto copy_string = [&](const char* const dlock_client_options::*field, std::size_t offset,
+                         std::string& to) {
     if (has(offset, sizeof(const char*)) && opts->*field != nullptr) to = opts->*field;
   };
   copy_string(&dlock_client_options::tls_ca, offsetof(dlock_client_options, tls_ca), config.tls.ca);

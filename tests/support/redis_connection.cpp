@@ -1,6 +1,9 @@
 #include "redis_connection.hpp"
 
 #include <hiredis/hiredis.h>
+#ifdef DLOCK_HAVE_TLS
+#include <hiredis/hiredis_ssl.h>
+#endif
 #include <sys/time.h>
 
 #include <cerrno>
@@ -23,12 +26,24 @@ timeval to_timeval(std::chrono::milliseconds timeout) {
 RedisReply copy_reply(const redisReply& raw) {
   RedisReply reply;
   switch (raw.type) {
-    case REDIS_REPLY_STRING: reply.type = RedisReply::Type::string; break;
-    case REDIS_REPLY_ARRAY: reply.type = RedisReply::Type::array; break;
-    case REDIS_REPLY_INTEGER: reply.type = RedisReply::Type::integer; break;
-    case REDIS_REPLY_NIL: reply.type = RedisReply::Type::nil; break;
-    case REDIS_REPLY_ERROR: reply.type = RedisReply::Type::error; break;
-    default: reply.type = RedisReply::Type::status; break;
+    case REDIS_REPLY_STRING:
+      reply.type = RedisReply::Type::string;
+      break;
+    case REDIS_REPLY_ARRAY:
+      reply.type = RedisReply::Type::array;
+      break;
+    case REDIS_REPLY_INTEGER:
+      reply.type = RedisReply::Type::integer;
+      break;
+    case REDIS_REPLY_NIL:
+      reply.type = RedisReply::Type::nil;
+      break;
+    case REDIS_REPLY_ERROR:
+      reply.type = RedisReply::Type::error;
+      break;
+    default:
+      reply.type = RedisReply::Type::status;
+      break;
   }
   if (raw.str != nullptr) reply.str.assign(raw.str, raw.len);
   reply.integer = raw.integer;
@@ -46,7 +61,9 @@ bool timed_out(const redisContext& context) {
 
 }  // namespace
 
-void RedisConnection::ContextDeleter::operator()(redisContext* context) const { redisFree(context); }
+void RedisConnection::ContextDeleter::operator()(redisContext* context) const {
+  redisFree(context);
+}
 
 RedisConnection::RedisConnection(redisContext* context, const std::string& address) : context_(context) {
   if (context == nullptr) throw RedisIoError("cannot allocate a connection to " + address);
@@ -64,6 +81,29 @@ RedisConnection RedisConnection::unix_socket(const std::string& path, std::chron
   RedisConnection connection(redisConnectUnixWithTimeout(path.c_str(), to_timeval(timeout)), path);
   redisSetTimeout(connection.context_.get(), to_timeval(timeout));
   return connection;
+}
+
+RedisConnection RedisConnection::tls(const std::string& host, int port, std::chrono::milliseconds timeout,
+                                     const std::string& ca_file, const std::string& cert_file,
+                                     const std::string& key_file) {
+  const std::string address = host + ":" + std::to_string(port);
+#ifdef DLOCK_HAVE_TLS
+  RedisConnection connection = tcp(host, port, timeout);
+  redisSSLContextError error = REDIS_SSL_CTX_NONE;
+  const std::unique_ptr<redisSSLContext, void (*)(redisSSLContext*)> ssl(
+      redisCreateSSLContext(ca_file.c_str(), nullptr, cert_file.empty() ? nullptr : cert_file.c_str(),
+                            key_file.empty() ? nullptr : key_file.c_str(), nullptr, &error),
+      redisFreeSSLContext);
+  if (!ssl) throw RedisIoError("TLS context for " + address + ": " + redisSSLContextGetError(error));
+  // The connection's SSL object keeps its own reference to the context.
+  if (redisInitiateSSLWithContext(connection.context_.get(), ssl.get()) != REDIS_OK) {
+    throw RedisIoError("TLS handshake with " + address + ": " + connection.context_->errstr);
+  }
+  return connection;
+#else
+  (void)timeout, (void)ca_file, (void)cert_file, (void)key_file;
+  throw RedisIoError("TLS to " + address + ": this build has no hiredis_ssl");
+#endif
 }
 
 RedisReply RedisConnection::command(const std::vector<std::string>& argv) {

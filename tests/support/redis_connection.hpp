@@ -34,6 +34,11 @@ class RedisConnection {
  public:
   static RedisConnection tcp(const std::string& host, int port, std::chrono::milliseconds timeout);
   static RedisConnection unix_socket(const std::string& path, std::chrono::milliseconds timeout);
+  // TLS (builds with hiredis_ssl only), trusting `ca_file` and presenting the
+  // client certificate when one is given. Throws RedisIoError.
+  static RedisConnection tls(const std::string& host, int port, std::chrono::milliseconds timeout,
+                             const std::string& ca_file, const std::string& cert_file,
+                             const std::string& key_file);
 
   // Sends one command (argv form) and waits for its reply. Throws RedisIoError.
   RedisReply command(const std::vector<std::string>& argv);

@@ -63,12 +63,23 @@ RedisServer::~RedisServer() {
   if (process_) process_->kill_and_reap();
 }
 
-std::string RedisServer::url() const { return "redis://127.0.0.1:" + std::to_string(port_); }
+std::string RedisServer::url() const {
+  return (config_.tls ? "rediss://127.0.0.1:" : "redis://127.0.0.1:") + std::to_string(port_);
+}
 
 void RedisServer::write_config() const {
   std::ofstream file(dir_.file("redis.conf"), std::ios::trunc);
-  file << "port " << port_ << "\n"
-       << "bind 127.0.0.1\n"
+  if (config_.tls) {
+    file << "port 0\n"
+         << "tls-port " << port_ << "\n"
+         << "tls-cert-file " << config_.tls->cert_file << "\n"
+         << "tls-key-file " << config_.tls->key_file << "\n"
+         << "tls-ca-cert-file " << config_.tls->ca_file << "\n"
+         << "tls-auth-clients " << config_.tls->auth_clients << "\n";
+  } else {
+    file << "port " << port_ << "\n";
+  }
+  file << "bind 127.0.0.1\n"
        << "save \"\"\n"
        << "appendonly no\n"
        << "dir " << dir_.path() << "\n"
@@ -79,7 +90,8 @@ void RedisServer::write_config() const {
 
 bool RedisServer::start() {
   process_ = std::make_unique<ChildProcess>(
-      std::vector<std::string>{server_binary(config_.executable), dir_.file("redis.conf")}, dir_.file("redis.log"));
+      std::vector<std::string>{server_binary(config_.executable), dir_.file("redis.conf")},
+      dir_.file("redis.log"));
   const auto deadline = std::chrono::steady_clock::now() + kStartupTimeout;
   while (std::chrono::steady_clock::now() < deadline) {
     if (!process_->running()) return false;
@@ -95,7 +107,10 @@ bool RedisServer::start() {
 }
 
 RedisConnection RedisServer::connect() const {
-  RedisConnection connection = RedisConnection::tcp("127.0.0.1", port_, kConnectTimeout);
+  RedisConnection connection =
+      config_.tls ? RedisConnection::tls("127.0.0.1", port_, kConnectTimeout, config_.tls->ca_file,
+                                         config_.tls->client_cert_file, config_.tls->client_key_file)
+                  : RedisConnection::tcp("127.0.0.1", port_, kConnectTimeout);
   if (!config_.admin_password.empty()) {
     const RedisReply reply = connection.command({"AUTH", config_.admin_user, config_.admin_password});
     if (reply.is_error()) throw std::runtime_error("admin AUTH refused: " + reply.str);
@@ -125,9 +140,13 @@ void RedisServer::restart() {
   if (!start()) throw std::runtime_error("redis-server did not restart; see " + dir_.file("redis.log"));
 }
 
-void RedisServer::pause() { process_->signal(SIGSTOP); }
+void RedisServer::pause() {
+  process_->signal(SIGSTOP);
+}
 
-void RedisServer::resume() { process_->signal(SIGCONT); }
+void RedisServer::resume() {
+  process_->signal(SIGCONT);
+}
 
 RedisReply RedisServer::command(const std::vector<std::string>& argv) {
   std::lock_guard<std::mutex> guard(admin_mutex_);

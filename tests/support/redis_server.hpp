@@ -12,6 +12,17 @@
 
 namespace dlock_test {
 
+// TLS only: the server listens on a TLS port and no plain one.
+struct RedisServerTls {
+  std::string cert_file;
+  std::string key_file;
+  std::string ca_file;              // trusted for client certificates; admin connections trust it too
+  std::string auth_clients = "no";  // tls-auth-clients: yes, optional or no
+  // The certificate admin connections present (needed with auth_clients yes).
+  std::string client_cert_file;
+  std::string client_key_file;
+};
+
 struct RedisServerConfig {
   // The redis-server binary; empty: $DLOCK_TEST_REDIS_SERVER, else `redis-server` on PATH.
   std::string executable;
@@ -23,9 +34,12 @@ struct RedisServerConfig {
   // Credentials command() authenticates with; no AUTH when the password is empty.
   std::string admin_user = "default";
   std::string admin_password;
+  // When set, TLS only (url() is rediss://, admin connections use TLS).
+  std::optional<RedisServerTls> tls;
 };
 
-// A private redis-server (see RedisServerConfig::executable) on a free loopback port with its own directory, stopped on destruction.
+// A private redis-server (see RedisServerConfig::executable) on a free loopback port with its own directory,
+// stopped on destruction.
 class RedisServer {
  public:
   explicit RedisServer(RedisServerConfig config = {});
@@ -34,7 +48,7 @@ class RedisServer {
   RedisServer& operator=(const RedisServer&) = delete;
 
   int port() const { return port_; }
-  std::string url() const;  // redis://127.0.0.1:<port>
+  std::string url() const;  // redis://127.0.0.1:<port> (rediss:// with TLS)
   std::string socket_path() const { return dir_.file("redis.sock"); }
   const std::string& dir() const { return dir_.path(); }
 

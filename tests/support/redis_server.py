@@ -42,7 +42,7 @@ class RedisServer:
         return f"redis://127.0.0.1:{self.port}"
 
     def start(self) -> RedisServer:
-        # Another process may take the free port before redis-server binds it.
+#Another process may take the free port before redis - server binds it.
         for _ in range(_PORT_ATTEMPTS):
             self.port = _free_port()
             self._process = subprocess.Popen(
