@@ -18,6 +18,8 @@ option(DLOCK_WITH_TLS "Use hiredis_ssl for rediss:// when it is found" ON)
 add_library(dlock_hiredis INTERFACE IMPORTED)
 add_library(dlock_hiredis_static INTERFACE IMPORTED)
 set(DLOCK_HAVE_TLS OFF)
+# Whether libdlock.so needs hiredis's shared library (and dlock.pc hiredis.pc).
+set(DLOCK_HIREDIS_SHARED ON)
 
 find_package(hiredis 1.0 CONFIG QUIET HINTS "${DLOCK_DEPS_PREFIX}")
 if(TARGET hiredis::hiredis)
@@ -37,7 +39,11 @@ if(TARGET hiredis::hiredis)
   # The 1.x package's archives are what dlock_hiredis already names (or its
   # shared library, when a system hiredis 1.x was found).
   target_link_libraries(dlock_hiredis_static INTERFACE dlock_hiredis)
-  set(dlock_hiredis_found "hiredis ${hiredis_VERSION} (${hiredis_DIR})")
+  get_target_property(dlock_hiredis_type hiredis::hiredis TYPE)
+  if(dlock_hiredis_type STREQUAL "STATIC_LIBRARY")
+    set(DLOCK_HIREDIS_SHARED OFF)
+  endif()
+  set(dlock_hiredis_found "hiredis ${hiredis_VERSION} (${hiredis_DIR}, ${dlock_hiredis_type})")
 else()
   find_package(PkgConfig REQUIRED)
   pkg_check_modules(HIREDIS REQUIRED IMPORTED_TARGET hiredis>=0.14)

@@ -2,8 +2,9 @@
 # Checks the built .deb packages on this machine: lintian reports no errors;
 # they install (with their dependencies); a C program builds against the
 # installed libdlock-dev with pkg-config and runs; the installed dlock command
-# runs a command under a lock on a redis-server started here; they remove
-# cleanly. Needs root, apt, lintian, a C compiler, redis-server and python3.
+# runs a command under a lock on a redis-server started here (and, when
+# libdlock1 embeds hiredis with TLS, over rediss:// with certificates made
+# here); they remove cleanly. Needs root, apt, lintian, a C compiler, redis-server and python3.
 # Usage: packaging/check-debs.sh DIR_WITH_DEBS
 set -eu
 deb_dir=$(cd "$1" && pwd)
@@ -11,9 +12,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 packages="libdlock1 libdlock-dev dlock-tools"
 work=$(mktemp -d)
 redis_pid=""
+tls_redis_pid=""
 
 cleanup() {
   [ -n "$redis_pid" ] && kill "$redis_pid" 2>/dev/null || true
+  [ -n "$tls_redis_pid" ] && kill "$tls_redis_pid" 2>/dev/null || true
   apt-get purge -y -q $packages >/dev/null 2>&1 || true
   rm -rf "$work"
 }
@@ -23,6 +26,19 @@ say() { printf '== %s\n' "$*"; }
 
 say "lintian"
 lintian --fail-on error "$deb_dir"/*.deb
+
+say "dependencies"
+# hiredis is either a shared dependency (Debian's, no TLS) or embedded with TLS
+# (then OpenSSL is the dependency): never both.
+depends=$(dpkg-deb -f "$deb_dir"/libdlock1_*.deb Depends)
+echo "libdlock1 depends on: $depends"
+with_tls=no
+case "$depends" in *libssl3*) with_tls=yes ;; esac
+if [ "$with_tls" = yes ]; then
+  case "$depends" in *libhiredis*) echo "libdlock1 embeds hiredis yet depends on libhiredis" >&2; exit 1 ;; esac
+else
+  case "$depends" in *libhiredis*) ;; *) echo "libdlock1 depends on no hiredis" >&2; exit 1 ;; esac
+fi
 
 say "install"
 apt-get install -y -q --no-install-recommends "$deb_dir"/libdlock1_*.deb \
@@ -44,6 +60,29 @@ export DLOCK_URL="redis://127.0.0.1:$port"
 token=$(dlock run check -- sh -c 'echo "$DLOCK_FENCING_TOKEN"')
 [ "$token" = "$(redis-cli -p "$port" get 'redisson_lock_token:{check}')" ]
 dlock status check
+
+if [ "$with_tls" = yes ]; then
+  say "dlock run over rediss:// (TLS)"
+  (
+    cd "$work"
+    tls_key="-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes"
+    openssl req -x509 $tls_key -days 1 -subj /CN=check-ca -keyout ca.key -out ca.crt 2>/dev/null
+    openssl req $tls_key -subj /CN=localhost -keyout server.key -out server.csr 2>/dev/null
+    printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\n' >server.ext
+    openssl x509 -req -days 1 -in server.csr -CA ca.crt -CAkey ca.key -CAcreateserial \
+      -extfile server.ext -out server.crt 2>/dev/null
+  )
+  tls_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  redis-server --port 0 --tls-port "$tls_port" --bind 127.0.0.1 --save '' --appendonly no --dir "$work" \
+    --tls-cert-file "$work/server.crt" --tls-key-file "$work/server.key" --tls-ca-cert-file "$work/ca.crt" \
+    --tls-auth-clients no >/dev/null &
+  tls_redis_pid=$!
+  tls_cli="redis-cli --tls --cacert $work/ca.crt -p $tls_port"
+  until $tls_cli ping >/dev/null 2>&1; do sleep 0.05; done
+  token=$(DLOCK_URL="rediss://127.0.0.1:$tls_port?tls_ca=$work/ca.crt" \
+    dlock run check-tls -- sh -c 'echo "$DLOCK_FENCING_TOKEN"')
+  [ "$token" = "$($tls_cli get 'redisson_lock_token:{check-tls}')" ]
+fi
 man -w dlock >/dev/null 2>&1 || [ -f /usr/share/man/man1/dlock.1.gz ]
 
 say "remove"

@@ -53,8 +53,11 @@ set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS_POLICY ">=")
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_CONTROL_EXTRA ${CMAKE_CURRENT_SOURCE_DIR}/deb/triggers)
 set(CPACK_DEBIAN_DEV_PACKAGE_NAME libdlock-dev)
 set(CPACK_DEBIAN_DEV_PACKAGE_SECTION libdevel)
-# dlock.pc names hiredis in Requires.private, so pkg-config needs hiredis.pc.
-set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "libhiredis-dev")
+# With a shared hiredis, dlock.pc names it in Requires.private, so pkg-config
+# needs hiredis.pc; an embedded (static) hiredis needs nothing.
+if(DLOCK_HIREDIS_SHARED)
+  set(CPACK_DEBIAN_DEV_PACKAGE_DEPENDS "libhiredis-dev")
+endif()
 set(CPACK_DEBIAN_TOOLS_PACKAGE_NAME dlock-tools)
 set(CPACK_DEBIAN_TOOLS_PACKAGE_SECTION utils)
 # dpkg-shlibdeps resolves libdlock.so.1 from the runtime package being built;

@@ -63,6 +63,7 @@ class Tls : public ::testing::Test {
   std::string trusting(const std::string& ca) const { return url("tls_ca=" + ca); }
 
   // Opens `url`; the status, with the client closed again.
+ public:
   static int open_status(const std::string& url, const dlock_client_options* options = nullptr) {
     dlock_client* client = nullptr;
     const int status = dlock_client_open(url.c_str(), options, &client);
@@ -70,6 +71,7 @@ class Tls : public ::testing::Test {
     return status;
   }
 
+ protected:
   // Acquires and releases a lock through `url`, checking the key on the server.
   void expect_lock_round_trip(const std::string& url, const dlock_client_options* options = nullptr) {
     dlock_client* raw = nullptr;
