@@ -27,5 +27,8 @@ void bench_handoff(const BenchContext& context);
 void bench_watchdog_cost(const BenchContext& context);
 // 5. Memory per lock handle and threads per client.
 void bench_footprint(const BenchContext& context);
+// 6. Uncontended acquire+release over TLS against plain text on one server,
+//    dlock and the bare hiredis loop (builds with TLS; a server of its own).
+void bench_uncontended_tls(const BenchContext& context);
 
 }  // namespace dlock_bench

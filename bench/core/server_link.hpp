@@ -16,7 +16,7 @@ using dlock_test::InfoFields;
 using dlock_test::RedisConnection;
 using dlock_test::RedisReply;
 
-// Connects (TCP or unix socket), then runs AUTH and SELECT as `server` says.
+// Connects (TCP, TLS or unix socket), then runs AUTH and SELECT as `server` says.
 // Throws std::runtime_error when the server cannot be reached or refuses.
 RedisConnection connect(const dlock::ClientConfig& server);
 

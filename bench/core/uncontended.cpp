@@ -8,9 +8,11 @@
 
 #include "bare_lock.hpp"
 #include "borrowed.hpp"
+#include "redis_server.hpp"
 #include "sections.hpp"
 #include "server_counters.hpp"
 #include "server_link.hpp"
+#include "tls_certificates.hpp"
 
 namespace dlock_bench {
 namespace {
@@ -102,7 +104,74 @@ void compare(const BenchContext& context, const std::string& figure, int64_t lea
                       " us of server time per script call");
 }
 
+// Whether this build speaks TLS (rediss:// is unsupported before any I/O otherwise).
+bool build_has_tls() {
+  dlock_client* client = nullptr;
+  const int status = dlock_client_open("rediss://127.0.0.1:1?tls_ca=/nonexistent", nullptr, &client);
+  dlock_client_close(client);
+  return status != DLOCK_E_UNSUPPORTED;
+}
+
+// pairs/s of dlock and of the bare loop through `url`, in alternating slices.
+struct TransportRun {
+  ClientHandle client;
+  LockHandle lock;
+  BareLock bare;
+  Throughput dlock_total;
+  Throughput bare_total;
+
+  explicit TransportRun(const std::string& url, const std::string& name)
+      : client(open_client(url)), lock(new_lock(client.get(), name)), bare(config_of(url), name + ":bare", fixed_lease_ms) {
+    dlock_run_for(lock.get(), fixed_lease_ms, warm_up_ns);
+    bare_run_for(bare, warm_up_ns);
+  }
+  void slice() {
+    dlock_total.add(dlock_run_for(lock.get(), fixed_lease_ms, slice_ns));
+    bare_total.add(bare_run_for(bare, slice_ns));
+  }
+  static dlock::ClientConfig config_of(const std::string& url) {
+    dlock::ClientConfig config;
+    dlock::apply_url(url, config);
+    return config;
+  }
+};
+
 }  // namespace
+
+void bench_uncontended_tls(const BenchContext& context) {
+  context.report.section("6. Uncontended acquire+release over TLS and plain text, same server (" +
+                         std::to_string(rounds) + " interleaved rounds of " + duration(slice_ns) +
+                         " per loop, fixed lease)");
+  if (!build_has_tls()) {
+    context.report.note("skipped: this build has no TLS (hiredis without hiredis_ssl)");
+    return;
+  }
+  // A server of its own, listening on a plain port and a TLS port.
+  const dlock_test::TlsCertificates certificates;
+  dlock_test::RedisServerConfig config;
+  config.tls = dlock_test::RedisServerTls{certificates.server_cert(), certificates.server_key(), certificates.ca()};
+  const int plain_port = dlock_test::pick_free_port();
+  config.extra_lines.push_back("port " + std::to_string(plain_port));
+  dlock_test::RedisServer server(config);
+  TransportRun plain("redis://127.0.0.1:" + std::to_string(plain_port), "bench:tls:plain");
+  TransportRun tls(server.url() + "?tls_ca=" + certificates.ca(), "bench:tls:tls");
+  for (int round = 0; round < rounds; ++round) {
+    TransportRun& first = round % 2 == 0 ? plain : tls;
+    TransportRun& second = round % 2 == 0 ? tls : plain;
+    first.slice();
+    second.slice();
+  }
+  auto row = [&](const std::string& figure, const Throughput& over_tls, const Throughput& over_plain) {
+    context.report.row({figure, grouped(static_cast<int64_t>(over_tls.per_second())) + "/s over TLS",
+                        grouped(static_cast<int64_t>(over_plain.per_second())) + "/s plain",
+                        fixed(over_tls.per_second() / over_plain.per_second(), 2), "-", Verdict::info});
+  };
+  row("dlock pairs/s, TLS vs plain", tls.dlock_total, plain.dlock_total);
+  row("bare hiredis pairs/s, TLS vs plain", tls.bare_total, plain.bare_total);
+  row("dlock vs bare hiredis, both over TLS", tls.dlock_total, tls.bare_total);
+  context.report.note("TLS 1.3 with an EC P-256 certificate on loopback; connections are pooled, so the "
+                      "handshake is paid once per connection, not per pair");
+}
 
 void bench_uncontended(const BenchContext& context) {
   context.report.section("1. Uncontended acquire+release, one thread (" + std::to_string(rounds) +

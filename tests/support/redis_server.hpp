@@ -38,6 +38,9 @@ struct RedisServerConfig {
   std::optional<RedisServerTls> tls;
 };
 
+// A loopback port nothing listens on now (another process may take it later).
+int pick_free_port();
+
 // A private redis-server (see RedisServerConfig::executable) on a free loopback port with its own directory,
 // stopped on destruction.
 class RedisServer {

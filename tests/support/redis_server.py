@@ -11,9 +11,11 @@ from __future__ import annotations
 import os
 import shutil
 import socket
+import ssl
 import subprocess
 import tempfile
 import time
+from dataclasses import dataclass
 
 _STARTUP_SECONDS = 10.0
 _PORT_ATTEMPTS = 5
@@ -29,24 +31,49 @@ def _executable() -> str:
     return os.environ.get("DLOCK_TEST_REDIS_SERVER") or "redis-server"
 
 
-class RedisServer:
-    """Started by start() or `with`, stopped (and its directory removed) by stop()."""
+@dataclass(frozen=True)
+class ServerTls:
+    """PEM files for a TLS-only server (no client certificates asked for)."""
 
-    def __init__(self) -> None:
+    cert: str
+    key: str
+    ca: str
+
+
+class RedisServer:
+    """Started by start() or `with`, stopped (and its directory removed) by stop().
+    With `tls`, it listens on a TLS port only and url is rediss://."""
+
+    def __init__(self, tls: ServerTls | None = None) -> None:
         self._directory = tempfile.mkdtemp(prefix="dlock-redis-")
         self.port = 0
+        self._tls = tls
         self._process: subprocess.Popen[bytes] | None = None
 
     @property
     def url(self) -> str:
-        return f"redis://127.0.0.1:{self.port}"
+        return f"{'rediss' if self._tls else 'redis'}://127.0.0.1:{self.port}"
+
+    def _listen_arguments(self) -> list[str]:
+        if self._tls is None:
+            return ["--port", str(self.port)]
+        return ["--port", "0", "--tls-port", str(self.port), "--tls-cert-file", self._tls.cert,
+                "--tls-key-file", self._tls.key, "--tls-ca-cert-file", self._tls.ca,
+                "--tls-auth-clients", "no"]
+
+    def _probe(self) -> socket.socket:
+        conn = socket.create_connection(("127.0.0.1", self.port), timeout=1)
+        if self._tls is None:
+            return conn
+        context = ssl.create_default_context(cafile=self._tls.ca)
+        return context.wrap_socket(conn, server_hostname="127.0.0.1")
 
     def start(self) -> RedisServer:
 #Another process may take the free port before redis - server binds it.
         for _ in range(_PORT_ATTEMPTS):
             self.port = _free_port()
             self._process = subprocess.Popen(
-                [_executable(), "--port", str(self.port), "--bind", "127.0.0.1",
+                [_executable(), *self._listen_arguments(), "--bind", "127.0.0.1",
                  "--save", "", "--appendonly", "no", "--dir", self._directory],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
             )
@@ -62,7 +89,7 @@ class RedisServer:
         deadline = time.monotonic() + _STARTUP_SECONDS
         while time.monotonic() < deadline and self._process.poll() is None:
             try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=1) as conn:
+                with self._probe() as conn:
                     conn.sendall(b"PING\r\n")
                     if conn.recv(16).startswith(b"+PONG"):
                         return True
@@ -72,7 +99,8 @@ class RedisServer:
 
     def cli(self, *args: str) -> str:
         """One command through redis-cli; its reply as text, stripped."""
-        return subprocess.run(["redis-cli", "-p", str(self.port), *args], check=True,
+        tls = ["--tls", "--cacert", self._tls.ca] if self._tls else []
+        return subprocess.run(["redis-cli", *tls, "-p", str(self.port), *args], check=True,
                               capture_output=True, text=True).stdout.strip()
 
     def stop(self) -> None:

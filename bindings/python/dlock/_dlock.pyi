@@ -36,6 +36,11 @@ class Client:
         command_timeout_ms: Optional[int] = None,
         watchdog_timeout_ms: Optional[int] = None,
         pool_size: Optional[int] = None,
+        tls_ca: Optional[str] = None,
+        tls_cert: Optional[str] = None,
+        tls_key: Optional[str] = None,
+        tls_sni: Optional[str] = None,
+        tls_verify: Optional[str] = None,
     ) -> None: ...
     def close(self) -> None: ...
     @property

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import atexit
+import os
 import weakref
 from types import TracebackType
-from typing import Callable, Optional, Type
+from typing import Callable, Optional, Type, Union
 
 from dlock import _dlock, timeouts
 from dlock.arguments import require_callable_or_none, require_int, require_str
@@ -20,6 +21,8 @@ _open_clients: weakref.WeakSet[Client] = weakref.WeakSet()
 # The C library's pool_size is an int32_t.
 _POOL_SIZE_MAX = 2**31 - 1
 
+TlsPath = Union[str, "os.PathLike[str]"]
+
 
 @atexit.register
 def _close_open_clients() -> None:
@@ -31,6 +34,11 @@ class Client:
     """A dlock client for ``redis://[user[:password]@]host[:port][/db]`` or
     ``unix:///path.sock[?db=N]``; times are seconds, None keeps the library default
     (connect 2 s, command 3 s, watchdog lease 30 s renewed every third, 8 connections).
+
+    TLS: ``rediss://...`` with ``tls_ca`` (CA bundle; default the system's), ``tls_cert`` and
+    ``tls_key`` (client certificate), ``tls_sni`` (the name sent and checked; default the host),
+    ``tls_verify`` ("full", the default, or "none"): the same as the URL's query options, which
+    override them.
 
     Usable as a context manager; :meth:`close` is idempotent. A client made before
     ``os.fork()`` works in the child, which gets connections and an identity of its own.
@@ -44,6 +52,11 @@ class Client:
         command_timeout: float | None = None,
         watchdog_timeout: float | None = None,
         pool_size: int | None = None,
+        tls_ca: TlsPath | None = None,
+        tls_cert: TlsPath | None = None,
+        tls_key: TlsPath | None = None,
+        tls_sni: str | None = None,
+        tls_verify: str | None = None,
     ) -> None:
         self._native = _dlock.Client(
             require_str(url, "url"),
@@ -53,6 +66,11 @@ class Client:
                 watchdog_timeout, "watchdog_timeout"
             ),
             pool_size=_pool_size(pool_size),
+            tls_ca=_optional_path(tls_ca, "tls_ca"),
+            tls_cert=_optional_path(tls_cert, "tls_cert"),
+            tls_key=_optional_path(tls_key, "tls_key"),
+            tls_sni=None if tls_sni is None else require_str(tls_sni, "tls_sni"),
+            tls_verify=None if tls_verify is None else require_str(tls_verify, "tls_verify"),
         )
         self._handles = LockHandles(self._native)
         _open_clients.add(self)
@@ -127,3 +145,9 @@ def _pool_size(pool_size: int | None) -> int | None:
             _dlock.E_INVALID, f"pool_size: must be 1 to {_POOL_SIZE_MAX}, got {size}"
         )
     return size
+
+
+def _optional_path(value: TlsPath | None, argument: str) -> str | None:
+    if value is None:
+        return None
+    return require_str(os.fspath(value) if isinstance(value, os.PathLike) else value, argument)

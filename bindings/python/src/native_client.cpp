@@ -20,6 +20,14 @@ NativeClient::NativeClient(const std::string& url, const NativeClientOptions& op
     native_options.watchdog_timeout_ms = *options.watchdog_timeout_ms;
   }
   if (options.pool_size) native_options.pool_size = *options.pool_size;
+  auto text = [](const std::optional<std::string>& value, const char* what) {
+    return value ? c_string(*value, what) : nullptr;
+  };
+  native_options.tls_ca = text(options.tls_ca, "tls_ca");
+  native_options.tls_cert = text(options.tls_cert, "tls_cert");
+  native_options.tls_key = text(options.tls_key, "tls_key");
+  native_options.tls_sni = text(options.tls_sni, "tls_sni");
+  native_options.tls_verify = text(options.tls_verify, "tls_verify");
   const char* native_url = c_string(url, "url");
   int status;
   {
@@ -57,14 +65,21 @@ void bind_native_client(py::module_& module) {
       .def(py::init([](const py::str& url, std::optional<int64_t> connect_timeout_ms,
                        std::optional<int64_t> command_timeout_ms,
                        std::optional<int64_t> watchdog_timeout_ms,
-                       std::optional<int32_t> pool_size) {
+                       std::optional<int32_t> pool_size, std::optional<std::string> tls_ca,
+                       std::optional<std::string> tls_cert, std::optional<std::string> tls_key,
+                       std::optional<std::string> tls_sni, std::optional<std::string> tls_verify) {
              return std::make_unique<NativeClient>(
-                 std::string(url), NativeClientOptions{connect_timeout_ms, command_timeout_ms,
-                                                       watchdog_timeout_ms, pool_size});
+                 std::string(url),
+                 NativeClientOptions{connect_timeout_ms, command_timeout_ms, watchdog_timeout_ms,
+                                     pool_size, std::move(tls_ca), std::move(tls_cert),
+                                     std::move(tls_key), std::move(tls_sni), std::move(tls_verify)});
            }),
            py::arg("url"), py::kw_only(), py::arg("connect_timeout_ms") = py::none(),
            py::arg("command_timeout_ms") = py::none(),
-           py::arg("watchdog_timeout_ms") = py::none(), py::arg("pool_size") = py::none())
+           py::arg("watchdog_timeout_ms") = py::none(), py::arg("pool_size") = py::none(),
+           py::arg("tls_ca") = py::none(), py::arg("tls_cert") = py::none(),
+           py::arg("tls_key") = py::none(), py::arg("tls_sni") = py::none(),
+           py::arg("tls_verify") = py::none())
       .def("close", &NativeClient::close)
       .def_property_readonly("closed", &NativeClient::closed)
       // Names are str only: bytes need not be UTF-8, and a name is handed back

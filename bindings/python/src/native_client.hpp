@@ -17,6 +17,12 @@ struct NativeClientOptions {
   std::optional<int64_t> command_timeout_ms;
   std::optional<int64_t> watchdog_timeout_ms;
   std::optional<int32_t> pool_size;
+  // rediss:// settings (see dlock_client_options); kept here while the client opens.
+  std::optional<std::string> tls_ca;
+  std::optional<std::string> tls_cert;
+  std::optional<std::string> tls_key;
+  std::optional<std::string> tls_sni;
+  std::optional<std::string> tls_verify;
 };
 
 class NativeClient {
