@@ -4,8 +4,8 @@
 #include <cstdint>
 #include <string>
 
-#include "report.hpp"
 #include "redis/url.hpp"
+#include "report.hpp"
 
 namespace dlock_bench {
 

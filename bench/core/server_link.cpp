@@ -7,12 +7,12 @@ namespace dlock_bench {
 
 RedisConnection connect(const dlock::ClientConfig& server) {
   const std::chrono::milliseconds timeout(server.connect_timeout_ms);
-  RedisConnection connection =
-      server.transport == dlock::ClientConfig::Transport::unix_socket
-          ? RedisConnection::unix_socket(server.socket_path, timeout)
-      : server.tls.enabled
-          ? RedisConnection::tls(server.host, server.port, timeout, server.tls.ca, server.tls.cert, server.tls.key)
-          : RedisConnection::tcp(server.host, server.port, timeout);
+  RedisConnection connection = server.transport == dlock::ClientConfig::Transport::unix_socket
+                                   ? RedisConnection::unix_socket(server.socket_path, timeout)
+                               : server.tls.enabled
+                                   ? RedisConnection::tls(server.host, server.port, timeout, server.tls.ca,
+                                                          server.tls.cert, server.tls.key)
+                                   : RedisConnection::tcp(server.host, server.port, timeout);
   if (!server.password.empty()) {
     if (server.user.empty()) {
       checked(connection, {"AUTH", server.password});

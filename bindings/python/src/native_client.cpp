@@ -63,22 +63,20 @@ dlock_client* NativeClient::get() const {
 void bind_native_client(py::module_& module) {
   py::class_<NativeClient>(module, "Client")
       .def(py::init([](const py::str& url, std::optional<int64_t> connect_timeout_ms,
-                       std::optional<int64_t> command_timeout_ms,
-                       std::optional<int64_t> watchdog_timeout_ms,
+                       std::optional<int64_t> command_timeout_ms, std::optional<int64_t> watchdog_timeout_ms,
                        std::optional<int32_t> pool_size, std::optional<std::string> tls_ca,
                        std::optional<std::string> tls_cert, std::optional<std::string> tls_key,
                        std::optional<std::string> tls_sni, std::optional<std::string> tls_verify) {
              return std::make_unique<NativeClient>(
                  std::string(url),
-                 NativeClientOptions{connect_timeout_ms, command_timeout_ms, watchdog_timeout_ms,
-                                     pool_size, std::move(tls_ca), std::move(tls_cert),
-                                     std::move(tls_key), std::move(tls_sni), std::move(tls_verify)});
+                 NativeClientOptions{connect_timeout_ms, command_timeout_ms, watchdog_timeout_ms, pool_size,
+                                     std::move(tls_ca), std::move(tls_cert), std::move(tls_key),
+                                     std::move(tls_sni), std::move(tls_verify)});
            }),
            py::arg("url"), py::kw_only(), py::arg("connect_timeout_ms") = py::none(),
-           py::arg("command_timeout_ms") = py::none(),
-           py::arg("watchdog_timeout_ms") = py::none(), py::arg("pool_size") = py::none(),
-           py::arg("tls_ca") = py::none(), py::arg("tls_cert") = py::none(),
-           py::arg("tls_key") = py::none(), py::arg("tls_sni") = py::none(),
+           py::arg("command_timeout_ms") = py::none(), py::arg("watchdog_timeout_ms") = py::none(),
+           py::arg("pool_size") = py::none(), py::arg("tls_ca") = py::none(),
+           py::arg("tls_cert") = py::none(), py::arg("tls_key") = py::none(), py::arg("tls_sni") = py::none(),
            py::arg("tls_verify") = py::none())
       .def("close", &NativeClient::close)
       .def_property_readonly("closed", &NativeClient::closed)
