@@ -44,6 +44,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   require(config.connect_timeout_ms > 0 && config.command_timeout_ms > 0 && config.watchdog_timeout_ms > 0,
           "timeouts positive", url);
   require(config.pool_size >= 1, "pool size at least 1", url);
+  require(config.tls.first_option_set() == nullptr || config.tls.enabled, "tls_* options only with rediss://", url);
+  require(config.tls.enabled == (url.rfind("rediss://", 0) == 0), "TLS exactly for rediss://", url);
+  require(!config.tls_context, "parsing loads no TLS files", url);
   require(description_hides_password(config), "describe() does not show the password", url);
   return 0;
 }
