@@ -39,6 +39,14 @@ bool tls_required() {
   return required != nullptr && std::string(required) == "1";
 }
 
+// Opens `url`; the status, with the client closed again.
+int open_status(const std::string& url, const dlock_client_options* options = nullptr) {
+  dlock_client* client = nullptr;
+  const int status = dlock_client_open(url.c_str(), options, &client);
+  dlock_client_close(client);
+  return status;
+}
+
 class Tls : public ::testing::Test {
  protected:
   void SetUp() override {
@@ -62,16 +70,6 @@ class Tls : public ::testing::Test {
   std::string url(const std::string& query) const { return server_->url() + "?" + query; }
   std::string trusting(const std::string& ca) const { return url("tls_ca=" + ca); }
 
-  // Opens `url`; the status, with the client closed again.
- public:
-  static int open_status(const std::string& url, const dlock_client_options* options = nullptr) {
-    dlock_client* client = nullptr;
-    const int status = dlock_client_open(url.c_str(), options, &client);
-    dlock_client_close(client);
-    return status;
-  }
-
- protected:
   // Acquires and releases a lock through `url`, checking the key on the server.
   void expect_lock_round_trip(const std::string& url, const dlock_client_options* options = nullptr) {
     dlock_client* raw = nullptr;
@@ -205,8 +203,10 @@ TEST_F(Tls, UnusableCertificateFilesAreInvalidNamingTheOption) {
                              "tls_key"));
 }
 
-TEST_F(Tls, TlsOptionsNeedRediss) {
-  EXPECT_TRUE(invalid_naming(open_status("redis://127.0.0.1:1?tls_ca=" + certificates_->ca()), "tls_ca"));
+// Option errors are found before TLS is needed: these run in every build.
+TEST(TlsOptions, NeedRediss) {
+  EXPECT_TRUE(invalid_naming(open_status("redis://127.0.0.1:1?tls_ca=/etc/ssl/ca.crt"), "tls_ca"));
+  EXPECT_TRUE(invalid_naming(open_status("unix:///tmp/r.sock?tls_sni=localhost"), "tls_sni"));
   dlock_client_options options = default_options();
   options.tls_verify = "none";
   EXPECT_TRUE(invalid_naming(open_status("redis://127.0.0.1:1", &options), "tls_verify"));
@@ -214,7 +214,7 @@ TEST_F(Tls, TlsOptionsNeedRediss) {
   EXPECT_TRUE(invalid_naming(open_status("rediss://127.0.0.1:1", &options), "tls_verify"));
 }
 
-TEST_F(Tls, UrlErrorsDoNotQuoteThePassword) {
+TEST(TlsOptions, UrlErrorsDoNotQuoteThePassword) {
   EXPECT_TRUE(
       invalid_naming(open_status("rediss://alice:s3cret-pw@127.0.0.1:1?tls_verify=maybe"), "tls_verify"));
   EXPECT_EQ(std::string(dlock_last_error()).find("s3cret-pw"), std::string::npos) << dlock_last_error();
