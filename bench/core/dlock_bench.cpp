@@ -16,11 +16,11 @@
 #include "borrowed.hpp"
 #include "dlock.h"
 #include "percentile.hpp"
-#include "redis/url.hpp"
 #include "redis_server.hpp"
 #include "report.hpp"
 #include "sections.hpp"
 #include "server_link.hpp"
+#include "redis/url.hpp"
 
 namespace dlock_bench {
 namespace {
@@ -99,9 +99,9 @@ int run(const Options& options) {
             << "; PING round trip (median of " << ping_samples << "): " << duration(context.round_trip_ns)
             << "\n";
 
-  const std::function<void(const BenchContext&)> sections[] = {bench_uncontended, bench_reentrant,
-                                                               bench_handoff,     bench_watchdog_cost,
-                                                               bench_footprint,   bench_uncontended_tls};
+  const std::function<void(const BenchContext&)> sections[] = {
+      bench_uncontended, bench_reentrant, bench_handoff, bench_watchdog_cost, bench_footprint,
+      bench_uncontended_tls};
   for (int number = 1; number <= 6; ++number) {
     if (options.only.empty() || options.only.count(number) != 0) sections[number - 1](context);
   }

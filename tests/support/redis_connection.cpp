@@ -26,24 +26,12 @@ timeval to_timeval(std::chrono::milliseconds timeout) {
 RedisReply copy_reply(const redisReply& raw) {
   RedisReply reply;
   switch (raw.type) {
-    case REDIS_REPLY_STRING:
-      reply.type = RedisReply::Type::string;
-      break;
-    case REDIS_REPLY_ARRAY:
-      reply.type = RedisReply::Type::array;
-      break;
-    case REDIS_REPLY_INTEGER:
-      reply.type = RedisReply::Type::integer;
-      break;
-    case REDIS_REPLY_NIL:
-      reply.type = RedisReply::Type::nil;
-      break;
-    case REDIS_REPLY_ERROR:
-      reply.type = RedisReply::Type::error;
-      break;
-    default:
-      reply.type = RedisReply::Type::status;
-      break;
+    case REDIS_REPLY_STRING: reply.type = RedisReply::Type::string; break;
+    case REDIS_REPLY_ARRAY: reply.type = RedisReply::Type::array; break;
+    case REDIS_REPLY_INTEGER: reply.type = RedisReply::Type::integer; break;
+    case REDIS_REPLY_NIL: reply.type = RedisReply::Type::nil; break;
+    case REDIS_REPLY_ERROR: reply.type = RedisReply::Type::error; break;
+    default: reply.type = RedisReply::Type::status; break;
   }
   if (raw.str != nullptr) reply.str.assign(raw.str, raw.len);
   reply.integer = raw.integer;
@@ -61,9 +49,7 @@ bool timed_out(const redisContext& context) {
 
 }  // namespace
 
-void RedisConnection::ContextDeleter::operator()(redisContext* context) const {
-  redisFree(context);
-}
+void RedisConnection::ContextDeleter::operator()(redisContext* context) const { redisFree(context); }
 
 RedisConnection::RedisConnection(redisContext* context, const std::string& address) : context_(context) {
   if (context == nullptr) throw RedisIoError("cannot allocate a connection to " + address);

@@ -19,18 +19,6 @@ constexpr auto kConnectTimeout = std::chrono::milliseconds(5000);
 constexpr auto kStartupTimeout = std::chrono::milliseconds(15000);
 constexpr int kPortAttempts = 20;
 
-std::string server_binary(const std::string& chosen) {
-  if (!chosen.empty()) return chosen;
-  const char* configured = std::getenv("DLOCK_TEST_REDIS_SERVER");
-  return configured != nullptr && *configured != '\0' ? configured : "redis-server";
-}
-
-// A server still loading its AOF answers -LOADING; anything else means it serves.
-bool answers(RedisConnection& connection) {
-  const RedisReply reply = connection.command({"PING"});
-  return !(reply.is_error() && reply.str.rfind("LOADING", 0) == 0);
-}
-
 }  // namespace
 
 // The kernel picks an unused ephemeral port; another process may take it before
@@ -49,6 +37,22 @@ int pick_free_port() {
   if (!ok) throw std::runtime_error("cannot find a free loopback port");
   return ntohs(address.sin_port);
 }
+
+namespace {
+
+std::string server_binary(const std::string& chosen) {
+  if (!chosen.empty()) return chosen;
+  const char* configured = std::getenv("DLOCK_TEST_REDIS_SERVER");
+  return configured != nullptr && *configured != '\0' ? configured : "redis-server";
+}
+
+// A server still loading its AOF answers -LOADING; anything else means it serves.
+bool answers(RedisConnection& connection) {
+  const RedisReply reply = connection.command({"PING"});
+  return !(reply.is_error() && reply.str.rfind("LOADING", 0) == 0);
+}
+
+}  // namespace
 
 RedisServer::RedisServer(RedisServerConfig config) : config_(std::move(config)) {
   for (int attempt = 0; attempt < kPortAttempts; ++attempt) {
