@@ -27,8 +27,8 @@ ClientCore::ClientCore(const ClientConfig& config)
     : config_(config),
       id_(random_uuid()),
       pool_(config),
-      subscriber_(config),
-      watchdog_(pool_, holds_, config) {}
+      subscriber_(config, stats_),
+      watchdog_(pool_, holds_, stats_, config) {}
 
 ClientCore::~ClientCore() {
   close();

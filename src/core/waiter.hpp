@@ -12,11 +12,13 @@ struct Waiter {
   std::mutex mutex;
   std::condition_variable wake;
   bool signalled = false;  // retry now: the lock may be free
+  bool by_release = false;  // the last signal was a release message (for the hand-off count)
 
-  void signal() {
+  void signal(bool release_message = false) {
     {
       std::lock_guard<std::mutex> lock(mutex);
       signalled = true;
+      by_release = release_message;
     }
     wake.notify_one();
   }

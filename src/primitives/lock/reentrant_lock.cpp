@@ -4,6 +4,7 @@
 #include <atomic>
 
 #include "common/error.hpp"
+#include "common/log.hpp"
 #include "core/wait_registration.hpp"
 #include "core/waiter.hpp"
 
@@ -12,6 +13,8 @@ namespace {
 
 // Stands for "no deadline" without overflowing the clock's arithmetic.
 constexpr auto far_future = std::chrono::hours(24 * 365);
+// A wait this long is worth a log record (info): the lock is contended.
+constexpr auto long_wait = std::chrono::seconds(10);
 
 uint64_t next_grant_id() {
   static std::atomic<uint64_t> counter{0};
@@ -43,6 +46,7 @@ uint64_t ReentrantLock::record_grant(const AcquireRequest& request, const std::s
   hold.token = static_cast<uint64_t>(grant.value);
   hold.lease_ms = lease_ms;
   hold.watchdog = request.lease_ms < 0;
+  hold.granted_at = grant.sent_at;
   hold.valid_until = grant.sent_at + trusted_validity(lease_ms);
   hold.renew_at = grant.sent_at + std::chrono::milliseconds(lease_ms / 3);
   hold.taken_through = request.handle;
@@ -50,22 +54,37 @@ uint64_t ReentrantLock::record_grant(const AcquireRequest& request, const std::s
   const Clock::time_point due = hold.watchdog ? hold.renew_at : hold.valid_until;
   core_.holds().insert(std::move(hold));
   core_.watchdog().nudge(due);
+  ClientStats::count(core_.stats().grants);
   return static_cast<uint64_t>(grant.value);
+}
+
+void ReentrantLock::count_wait(Clock::time_point started, bool woken_by_release) {
+  ClientStats& stats = core_.stats();
+  const auto waited = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - started);
+  stats.wait_times.record(waited);
+  if (woken_by_release) ClientStats::count(stats.handoffs);
+  if (waited >= long_wait && log::enabled(DLOCK_LOG_INFO)) {
+    log::emit(DLOCK_LOG_INFO, "acquired '" + keys().name + "' on " + core_.config().describe() + " after waiting " +
+                                  std::to_string(waited.count() / 1000) + " ms");
+  }
 }
 
 std::optional<uint64_t> ReentrantLock::acquire(const AcquireRequest& request) {
   core_.throw_if_closed();
   if (std::optional<uint64_t> token = core_.holds().reenter(keys().name, request.owner)) {
+    ClientStats::count(core_.stats().reentries);
     return token;
   }
+  const Clock::time_point started = Clock::now();
   const Clock::time_point deadline =
-      Clock::now() + (request.wait_ms < 0 ? far_future : std::chrono::milliseconds(request.wait_ms));
+      started + (request.wait_ms < 0 ? far_future : std::chrono::milliseconds(request.wait_ms));
   const std::string field = core_.field(request.owner);
   const int64_t lease_ms = request.lease_ms < 0 ? core_.config().watchdog_timeout_ms : request.lease_ms;
 
   Attempt last = attempt(field, lease_ms);
   if (last.granted) return record_grant(request, field, lease_ms, last);
   if (request.wait_ms == 0) return std::nullopt;
+  ClientStats::count(core_.stats().waits);
 
   // Subscribe, then retry when the subscription is active (a release in
   // between is not missed), on each release message, or when the holder's
@@ -78,12 +97,14 @@ std::optional<uint64_t> ReentrantLock::acquire(const AcquireRequest& request) {
       wake_at = std::min(wake_at, Clock::now() + std::chrono::milliseconds(last.value));
     }
     bool signalled;
+    bool by_release;
     {
       std::unique_lock<std::mutex> lock(waiter.mutex);
       waiter.wake.wait_until(lock, wake_at, [&] {
         return waiter.signalled || core_.closed() || (request.cancel && request.cancel->triggered());
       });
       signalled = waiter.signalled;
+      by_release = signalled && waiter.by_release;
       waiter.signalled = false;
     }
     if (request.cancel != nullptr && request.cancel->triggered()) {
@@ -92,7 +113,10 @@ std::optional<uint64_t> ReentrantLock::acquire(const AcquireRequest& request) {
     core_.throw_if_closed();
     if (!signalled && Clock::now() >= deadline) return std::nullopt;
     last = attempt(field, lease_ms);
-    if (last.granted) return record_grant(request, field, lease_ms, last);
+    if (last.granted) {
+      count_wait(started, by_release);
+      return record_grant(request, field, lease_ms, last);
+    }
   }
 }
 
@@ -126,7 +150,8 @@ void ReentrantLock::release(uint64_t owner) {
     // Found here first (e.g. the process was paused past its lease before
     // the watchdog could see it): the hold has left the table, so this is
     // the one and only notice.
-    LostNotice{before->on_lost, keys().name, owner, before->token}.deliver();
+    LostNotice{before->on_lost, keys().name, owner, before->token, before->granted_at, lost_at_release}.deliver(
+        core_.stats(), core_.config().describe());
   }
   if (before->lost || !released) throw LostError(lost_message);
 }

@@ -51,6 +51,8 @@ class ReentrantLock {
   uint64_t record_grant(const AcquireRequest& request, const std::string& field, int64_t lease_ms,
                         const Attempt& grant);
   bool run_release(const std::string& field);
+  // A wait that ended in a grant: its duration, and whether a release message woke it.
+  void count_wait(Clock::time_point started, bool woken_by_release);
 
   const LockKeys& keys() const { return resource_->keys; }
 
