@@ -24,12 +24,14 @@ int dlock_client_stats_get(dlock_client* client, dlock_client_stats* out) {
     require(out, "out");
     constexpr std::size_t smallest = offsetof(dlock_client_stats, grants) + sizeof(uint64_t);
     if (out->size < smallest) {
-      throw dlock::InvalidArgument("out->size: must be sizeof(dlock_client_stats), got " + std::to_string(out->size));
+      throw dlock::InvalidArgument("out->size: must be sizeof(dlock_client_stats), got " +
+                                   std::to_string(out->size));
     }
     const std::size_t caller_size = out->size;
     const dlock_client_stats stats = client->client->core()->stats_snapshot();
     // Only the fields the caller's struct has (it may predate later ones).
-    std::memcpy(reinterpret_cast<char*>(out) + sizeof out->size, reinterpret_cast<const char*>(&stats) + sizeof stats.size,
+    std::memcpy(reinterpret_cast<char*>(out) + sizeof out->size,
+                reinterpret_cast<const char*>(&stats) + sizeof stats.size,
                 std::min(caller_size, sizeof stats) - sizeof stats.size);
     return DLOCK_OK;
   });

@@ -3,7 +3,6 @@
 #include <cstdio>
 #include <random>
 
-
 namespace dlock {
 namespace {
 

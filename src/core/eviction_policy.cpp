@@ -50,8 +50,9 @@ void warn_about_eviction_policy(ClientCore& core) noexcept {
                                        " (CONFIG GET and INFO memory refused); eviction not checked");
       }
     } else if (*policy != "noeviction" && log::enabled(DLOCK_LOG_WARN)) {
-      log::emit(DLOCK_LOG_WARN, server + " has maxmemory-policy " + *policy + ": " + risk_of(*policy) +
-                                    ", and an evicted lock is silently free; set maxmemory-policy noeviction");
+      log::emit(DLOCK_LOG_WARN,
+                server + " has maxmemory-policy " + *policy + ": " + risk_of(*policy) +
+                    ", and an evicted lock is silently free; set maxmemory-policy noeviction");
     }
   } catch (const std::exception& error) {
     if (log::enabled(DLOCK_LOG_DEBUG)) {

@@ -18,8 +18,9 @@ void LostNotice::deliver(ClientStats& stats, const std::string& server) const {
   ClientStats::count(stats.locks_lost);
   if (log::enabled(DLOCK_LOG_WARN)) {
     const auto held = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - granted_at);
-    log::emit(DLOCK_LOG_WARN, "lock '" + name + "' on " + server + " lost after " + std::to_string(held.count()) +
-                                  " ms held (fencing token " + std::to_string(token) + "): " + how);
+    log::emit(DLOCK_LOG_WARN, "lock '" + name + "' on " + server + " lost after " +
+                                  std::to_string(held.count()) + " ms held (fencing token " +
+                                  std::to_string(token) + "): " + how);
   }
   if (on_lost) on_lost->call(name, owner, token);
 }

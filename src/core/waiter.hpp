@@ -11,7 +11,7 @@ namespace dlock {
 struct Waiter {
   std::mutex mutex;
   std::condition_variable wake;
-  bool signalled = false;  // retry now: the lock may be free
+  bool signalled = false;   // retry now: the lock may be free
   bool by_release = false;  // the last signal was a release message (for the hand-off count)
 
   void signal(bool release_message = false) {
@@ -25,9 +25,7 @@ struct Waiter {
 
   // Makes the sleeper re-check its other conditions (cancel, close).
   void poke() {
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-    }
+    { std::lock_guard<std::mutex> lock(mutex); }
     wake.notify_one();
   }
 };

@@ -74,7 +74,8 @@ void Watchdog::renew(const std::vector<Hold>& due) {
     // A stalled server or a partition must not keep this thread past the
     // first validity deadline it has to report (S6): the batch gets no longer
     // than that, and a timed-out connection is dropped.
-    const TimeLimit limit(*connection, holds_.earliest_validity_end(sent_at + command_timeout_), command_timeout_);
+    const TimeLimit limit(*connection, holds_.earliest_validity_end(sent_at + command_timeout_),
+                          command_timeout_);
     // Every script is loaded before the pipeline starts: a SCRIPT LOAD in
     // the middle would read another command's reply.
     std::vector<std::string> shas;
@@ -93,7 +94,8 @@ void Watchdog::renew(const std::vector<Hold>& due) {
     for (std::size_t i = 0; i < due.size(); ++i) {
       bool still_owned = false;
       try {
-        const Reply reply = due[i].resource->renewal_script().finish(*connection, calls[i], std::move(replies[i]));
+        const Reply reply =
+            due[i].resource->renewal_script().finish(*connection, calls[i], std::move(replies[i]));
         still_owned = reply.integer_is_one("renew '" + due[i].resource->name() + "'");
       } catch (const ProtocolError&) {
         // The key is no longer a lock (e.g. replaced by another type): not ours.
@@ -120,8 +122,8 @@ void Watchdog::renewals_failed(std::size_t holds, const std::string& what) {
   failing_since_ = Clock::now();
   if (log::enabled(DLOCK_LOG_WARN)) {
     log::emit(DLOCK_LOG_WARN, "watchdog: renewing " + std::to_string(holds) + " lock(s) on " + server_ +
-                                  " failed: " + what + "; retrying every " + std::to_string(retry_delay_.count()) +
-                                  " ms until their leases run out");
+                                  " failed: " + what + "; retrying every " +
+                                  std::to_string(retry_delay_.count()) + " ms until their leases run out");
   }
 }
 
@@ -129,8 +131,9 @@ void Watchdog::renewals_succeeded() {
   if (!failing_) return;
   failing_ = false;
   if (log::enabled(DLOCK_LOG_INFO)) {
-    const auto failed_for = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - failing_since_);
-    log::emit(DLOCK_LOG_INFO, "watchdog: renewals on " + server_ + " succeed again after " +
+    const auto failed_for =
+        std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - failing_since_);
+    log::emit(DLOCK_LOG_INFO, "watchdog: renewal round trips to " + server_ + " go through again after " +
                                   std::to_string(failed_for.count()) + " ms of failures");
   }
 }

@@ -32,8 +32,9 @@ namespace {
   try {
     throw_context_error(context, "connect", config.describe());
   } catch (const ConnectionError& error) {
-    const bool missing_socket = config.transport == ClientConfig::Transport::unix_socket &&
-                                std::string_view(context->errstr).find("No such file") != std::string_view::npos;
+    const bool missing_socket =
+        config.transport == ClientConfig::Transport::unix_socket &&
+        std::string_view(context->errstr).find("No such file") != std::string_view::npos;
     if (context->err == REDIS_ERR_OTHER || missing_socket) throw PermanentConnectionError(error.what());
     throw;
   }

@@ -26,17 +26,17 @@ uint64_t next_grant_id() {
 ReentrantLock::Attempt ReentrantLock::attempt(const std::string& field, int64_t lease_ms) {
   const std::string lease = std::to_string(lease_ms);
   return core_.execute([&](Connection& connection) {
-      const Clock::time_point sent_at = Clock::now();
-      const Reply reply =
-          LockScripts::acquire().run(connection, {keys().name, keys().counter}, {lease, field});
-      const std::string what = "acquire '" + keys().name + "'";
-      if (reply.array_size(what) != 2) throw ProtocolError(what + ": expected 2 elements, got " + reply.describe());
-      return Attempt{reply.element(0).integer_is_one(what), reply.element(1).integer(what), sent_at};
+    const Clock::time_point sent_at = Clock::now();
+    const Reply reply = LockScripts::acquire().run(connection, {keys().name, keys().counter}, {lease, field});
+    const std::string what = "acquire '" + keys().name + "'";
+    if (reply.array_size(what) != 2)
+      throw ProtocolError(what + ": expected 2 elements, got " + reply.describe());
+    return Attempt{reply.element(0).integer_is_one(what), reply.element(1).integer(what), sent_at};
   });
 }
 
-uint64_t ReentrantLock::record_grant(const AcquireRequest& request, const std::string& field, int64_t lease_ms,
-                               const Attempt& grant) {
+uint64_t ReentrantLock::record_grant(const AcquireRequest& request, const std::string& field,
+                                     int64_t lease_ms, const Attempt& grant) {
   Hold hold;
   hold.grant_id = next_grant_id();
   hold.resource = resource_;
@@ -64,8 +64,8 @@ void ReentrantLock::count_wait(Clock::time_point started, bool woken_by_release)
   stats.wait_times.record(waited);
   if (woken_by_release) ClientStats::count(stats.handoffs);
   if (waited >= long_wait && log::enabled(DLOCK_LOG_INFO)) {
-    log::emit(DLOCK_LOG_INFO, "acquired '" + keys().name + "' on " + core_.config().describe() + " after waiting " +
-                                  std::to_string(waited.count() / 1000) + " ms");
+    log::emit(DLOCK_LOG_INFO, "acquired '" + keys().name + "' on " + core_.config().describe() +
+                                  " after waiting " + std::to_string(waited.count() / 1000) + " ms");
   }
 }
 
@@ -150,8 +150,8 @@ void ReentrantLock::release(uint64_t owner) {
     // Found here first (e.g. the process was paused past its lease before
     // the watchdog could see it): the hold has left the table, so this is
     // the one and only notice.
-    LostNotice{before->on_lost, keys().name, owner, before->token, before->granted_at, lost_at_release}.deliver(
-        core_.stats(), core_.config().describe());
+    LostNotice{before->on_lost, keys().name, owner, before->token, before->granted_at, lost_at_release}
+        .deliver(core_.stats(), core_.config().describe());
   }
   if (before->lost || !released) throw LostError(lost_message);
 }
