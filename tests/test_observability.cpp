@@ -31,7 +31,20 @@ dlock_client_stats stats_of(dlock_client* client) {
   return stats;
 }
 
-using Observability = RedisFixture;
+class Observability : public RedisFixture {
+ protected:
+  // A client whose watchdog renews every watchdog_ms / 3, holding kName.
+  struct WatchedHold {
+    ClientHandle client;
+    LockHandle lock;
+  };
+  WatchedHold hold_with_watchdog(int64_t watchdog_ms) {
+    WatchedHold hold{open(watchdog_ms), nullptr};
+    hold.lock = new_lock(hold.client.get(), kName);
+    require_ok(dlock_lock_acquire(hold.lock.get(), 0, -1, nullptr), "dlock_lock_acquire");
+    return hold;
+  }
+};
 
 TEST_F(Observability, GrantsAndReentriesAreCountedApart) {
   const ClientHandle client = open();
@@ -90,9 +103,9 @@ TEST_F(Observability, ContendedWaitsAreCountedAsHandoffsWithTheirDurations) {
 
 TEST_F(Observability, WatchdogRenewalsAreCounted) {
   constexpr int64_t kWatchdogMs = 900;
-  const ClientHandle client = open(kWatchdogMs);
-  const LockHandle lock = new_lock(client.get(), kName);
-  ASSERT_TRUE(status_is(dlock_lock_acquire(lock.get(), 0, -1, nullptr), DLOCK_OK));
+  const WatchedHold held = hold_with_watchdog(kWatchdogMs);
+  const ClientHandle& client = held.client;
+  const LockHandle& lock = held.lock;
   EXPECT_EQ(stats_of(client.get()).renewals, 0u);
   EXPECT_TRUE(
       wait_until([&] { return stats_of(client.get()).renewals >= 2; }, milliseconds(2 * kWatchdogMs)));
@@ -105,9 +118,9 @@ TEST_F(Observability, WatchdogRenewalsAreCounted) {
 TEST_F(Observability, ALostLockIsCountedAndLoggedWithItsName) {
   const LogCapture log(DLOCK_LOG_WARN);
   constexpr int64_t kWatchdogMs = 900;
-  const ClientHandle client = open(kWatchdogMs);
-  const LockHandle lock = new_lock(client.get(), kName);
-  ASSERT_TRUE(status_is(dlock_lock_acquire(lock.get(), 0, -1, nullptr), DLOCK_OK));
+  const WatchedHold held = hold_with_watchdog(kWatchdogMs);
+  const ClientHandle& client = held.client;
+  const LockHandle& lock = held.lock;
   server().command({"DEL", kName});
   EXPECT_TRUE(
       wait_until([&] { return stats_of(client.get()).locks_lost == 1; }, milliseconds(2 * kWatchdogMs)));
@@ -145,9 +158,9 @@ TEST_F(Observability, AKilledSubscriberIsCountedAsAReconnect) {
 TEST_F(Observability, ARestartUnderAHeldLockLogsWarnings) {
   const LogCapture log(DLOCK_LOG_INFO);
   constexpr int64_t kWatchdogMs = 1000;
-  const ClientHandle client = open(kWatchdogMs);
-  const LockHandle lock = new_lock(client.get(), kName);
-  ASSERT_TRUE(status_is(dlock_lock_acquire(lock.get(), 0, -1, nullptr), DLOCK_OK));
+  const WatchedHold held = hold_with_watchdog(kWatchdogMs);
+  const ClientHandle& client = held.client;
+  const LockHandle& lock = held.lock;
   server().kill9();
   std::this_thread::sleep_for(milliseconds(kWatchdogMs / 2));
   server().restart();
