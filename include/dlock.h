@@ -229,6 +229,16 @@ DLOCK_API int dlock_lock_release_owner(dlock_lock *lock, uint64_t owner);
  */
 DLOCK_API int dlock_lock_force_release(dlock_lock *lock);
 
+/**
+ * Sets the remaining lease of the caller's fixed-lease hold to `lease_ms`
+ * (1..DLOCK_DURATION_MAX_MS) from now; one round trip, and only while the hold
+ * is still the caller's. DLOCK_E_NOT_OWNER when the caller holds nothing,
+ * DLOCK_E_LOST when the hold was lost (the lost callback fires if this call
+ * finds it first), DLOCK_E_INVALID for a hold the watchdog keeps alive.
+ */
+DLOCK_API int dlock_lock_extend(dlock_lock *lock, int64_t lease_ms);
+DLOCK_API int dlock_lock_extend_owner(dlock_lock *lock, uint64_t owner, int64_t lease_ms);
+
 /** *out = 1 when anyone holds the lock (one round trip). */
 DLOCK_API int dlock_lock_is_locked(dlock_lock *lock, int *out);
 /** *out = 1 when the calling thread holds it and it is not known lost. */
@@ -255,6 +265,49 @@ typedef void (*dlock_lost_fn)(const char *name, uint64_t owner, uint64_t token, 
 
 /** Sets (or clears, with fn NULL) the handle's lost-lock callback. */
 DLOCK_API int dlock_lock_set_lost_callback(dlock_lock *lock, dlock_lost_fn fn, void *ctx);
+
+/* ---- Asynchronous acquire and release ----
+ *
+ * For callers that must not block a thread while they wait (event loops,
+ * Java virtual threads): the call checks its arguments and returns at once;
+ * the work runs on the client's async thread (one per client, started on
+ * first use), and `done` is called exactly once, on that thread, with the
+ * outcome. A blocking dlock_lock_acquire_owner() takes the same steps on the
+ * caller's own thread.
+ *
+ * Threading rules for `done`: it runs on the client's async thread, which also
+ * drives every other asynchronous call of the client, so it must return
+ * quickly and must not wait (no blocking dlock call, no lock a waiting thread
+ * holds); it may start further asynchronous calls. It must not close the
+ * client. `message` describes an error status (empty otherwise) and is valid
+ * only during the call. Ownership: the lock handle, and `cancel` when given,
+ * must stay alive until `done` has been called. */
+
+/**
+ * Called once with the outcome of an asynchronous call: DLOCK_OK (with the
+ * fencing token for an acquire, 0 for a release), DLOCK_NOT_ACQUIRED, or the
+ * error status the blocking call would have returned.
+ */
+typedef void (*dlock_done_fn)(int status, uint64_t token, const char *message, void *ctx);
+
+/**
+ * dlock_lock_acquire_owner() without blocking: the same wait, lease and owner
+ * semantics, the outcome through `done`; `cancel` (may be NULL) ends the wait
+ * with DLOCK_E_INTERRUPTED. Returns DLOCK_OK when `done` will be called,
+ * else an error status (DLOCK_E_INVALID, DLOCK_E_CLOSED) and `done` is not
+ * called.
+ */
+DLOCK_API int dlock_lock_acquire_async(dlock_lock *lock, uint64_t owner, int64_t wait_ms,
+                                       int64_t lease_ms, dlock_cancel *cancel, dlock_done_fn done,
+                                       void *ctx);
+
+/**
+ * dlock_lock_release_owner() without blocking: `done` gets DLOCK_OK,
+ * DLOCK_E_NOT_OWNER, DLOCK_E_LOST or a connection error. Returns as
+ * dlock_lock_acquire_async() does.
+ */
+DLOCK_API int dlock_lock_release_async(dlock_lock *lock, uint64_t owner, dlock_done_fn done,
+                                       void *ctx);
 
 /* ---- Observability: logging and counters ---- */
 

@@ -135,6 +135,24 @@ int dlock_lock_release_owner(dlock_lock* lock, uint64_t owner) {
   return release(lock, owner);
 }
 
+int dlock_lock_extend(dlock_lock* lock, int64_t lease_ms) {
+  return dlock_lock_extend_owner(lock, dlock_thread_owner(), lease_ms);
+}
+
+int dlock_lock_extend_owner(dlock_lock* lock, uint64_t owner, int64_t lease_ms) {
+  return guarded([&] {
+    require(lock, "lock");
+    if (lease_ms <= 0 || lease_ms > DLOCK_DURATION_MAX_MS) {
+      throw dlock::InvalidArgument("lease_ms: must be 1.." + std::to_string(DLOCK_DURATION_MAX_MS) +
+                                   ", got " + std::to_string(lease_ms));
+    }
+    return with_ops(lock, [&](dlock::ReentrantLock& ops, dlock::ClientCore&) {
+      ops.extend(owner, lease_ms);
+      return DLOCK_OK;
+    });
+  });
+}
+
 int dlock_lock_force_release(dlock_lock* lock) {
   return guarded([&] {
     return with_ops(lock, [&](dlock::ReentrantLock& ops, dlock::ClientCore&) {

@@ -150,4 +150,12 @@ void Holds::retry_renewal_at(const Hold& hold, Clock::time_point when) {
   if (Hold* current = find_grant(hold)) current->renew_at = when;
 }
 
+void Holds::extended(const Hold& hold, int64_t lease_ms, Clock::time_point sent_at) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  Hold* current = find_grant(hold);
+  if (current == nullptr || current->lost) return;
+  current->lease_ms = lease_ms;
+  current->valid_until = sent_at + trusted_validity(lease_ms);
+}
+
 }  // namespace dlock

@@ -93,6 +93,8 @@ class Holds {
   // Applies a renewal sent at `sent_at`: extends the grant, or marks it lost.
   std::optional<LostNotice> renewed(const Hold& hold, bool still_owned, Clock::time_point sent_at);
   void retry_renewal_at(const Hold& hold, Clock::time_point when);
+  // Applies a fixed lease's extension to `lease_ms`, sent at `sent_at`.
+  void extended(const Hold& hold, int64_t lease_ms, Clock::time_point sent_at);
 
  private:
   Hold* find_grant(const Hold& hold);

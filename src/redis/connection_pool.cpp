@@ -25,7 +25,7 @@ ConnectionPool::Lease ConnectionPool::acquire(Clock::time_point deadline) {
     ++open_count_;  // reserve the slot, then connect outside the mutex
   }
   try {
-    return Lease(*this, connect());
+    return Lease(*this, connect(deadline));
   } catch (...) {
     std::lock_guard<std::mutex> lock(mutex_);
     --open_count_;
@@ -34,10 +34,10 @@ ConnectionPool::Lease ConnectionPool::acquire(Clock::time_point deadline) {
   }
 }
 
-std::unique_ptr<Connection> ConnectionPool::connect() {
+std::unique_ptr<Connection> ConnectionPool::connect(Clock::time_point deadline) {
   std::unique_ptr<Connection> connection;
   try {
-    connection = std::make_unique<Connection>(config_);
+    connection = std::make_unique<Connection>(config_, deadline);
   } catch (const ConnectionError& error) {
     outage_began(error.what());
     throw;

@@ -53,7 +53,7 @@ class ConnectionPool {
 
  private:
   void give_back(std::unique_ptr<Connection> connection);
-  std::unique_ptr<Connection> connect();
+  std::unique_ptr<Connection> connect(Clock::time_point deadline);
   // An outage is logged once when it starts (a connection broke or could not
   // be made) and once when a connection is made again.
   void outage_began(const std::string& what);

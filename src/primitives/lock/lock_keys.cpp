@@ -1,7 +1,7 @@
 #include "primitives/lock/lock_keys.hpp"
 
-#include "dlock.h"
 #include "common/error.hpp"
+#include "dlock.h"
 
 namespace dlock {
 namespace {

@@ -25,7 +25,8 @@ bool LockResource::release(Connection& connection, const std::string& field, con
                            int64_t retry_window_ms) const {
   const std::string latch = keys.latch + ":" + request_id;
   const std::string window = std::to_string(retry_window_ms);
-  const Reply reply = LockScripts::release().run(connection, {keys.name, keys.channel, latch}, {field, window});
+  const Reply reply =
+      LockScripts::release().run(connection, {keys.name, keys.channel, latch}, {field, window});
   return reply.integer_is_one("release '" + keys.name + "'");
 }
 

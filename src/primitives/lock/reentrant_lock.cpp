@@ -5,14 +5,11 @@
 
 #include "common/error.hpp"
 #include "common/log.hpp"
-#include "core/wait_registration.hpp"
-#include "core/waiter.hpp"
+#include "primitives/lock/acquire_process.hpp"
 
 namespace dlock {
 namespace {
 
-// Stands for "no deadline" without overflowing the clock's arithmetic.
-constexpr auto far_future = std::chrono::hours(24 * 365);
 // A wait this long is worth a log record (info): the lock is contended.
 constexpr auto long_wait = std::chrono::seconds(10);
 
@@ -70,53 +67,11 @@ void ReentrantLock::count_wait(Clock::time_point started, bool woken_by_release)
 }
 
 std::optional<uint64_t> ReentrantLock::acquire(const AcquireRequest& request) {
-  core_.throw_if_closed();
-  if (std::optional<uint64_t> token = core_.holds().reenter(keys().name, request.owner)) {
-    ClientStats::count(core_.stats().reentries);
-    return token;
-  }
-  const Clock::time_point started = Clock::now();
-  const Clock::time_point deadline =
-      started + (request.wait_ms < 0 ? far_future : std::chrono::milliseconds(request.wait_ms));
-  const std::string field = core_.field(request.owner);
-  const int64_t lease_ms = request.lease_ms < 0 ? core_.config().watchdog_timeout_ms : request.lease_ms;
-
-  Attempt last = attempt(field, lease_ms);
-  if (last.granted) return record_grant(request, field, lease_ms, last);
-  if (request.wait_ms == 0) return std::nullopt;
-  ClientStats::count(core_.stats().waits);
-
-  // Subscribe, then retry when the subscription is active (a release in
-  // between is not missed), on each release message, or when the holder's
-  // lease runs out (a crashed holder publishes nothing). Never on a timer.
-  Waiter waiter;
-  const WaitRegistration registration(core_.subscriber(), keys().channel, waiter, request.cancel);
+  AcquireProcess process(*this, request);
   for (;;) {
-    Clock::time_point wake_at = deadline;
-    if (last.value >= 0) {
-      wake_at = std::min(wake_at, Clock::now() + std::chrono::milliseconds(last.value));
-    }
-    bool signalled;
-    bool by_release;
-    {
-      std::unique_lock<std::mutex> lock(waiter.mutex);
-      waiter.wake.wait_until(lock, wake_at, [&] {
-        return waiter.signalled || core_.closed() || (request.cancel && request.cancel->triggered());
-      });
-      signalled = waiter.signalled;
-      by_release = signalled && waiter.by_release;
-      waiter.signalled = false;
-    }
-    if (request.cancel != nullptr && request.cancel->triggered()) {
-      throw InterruptedError("acquire '" + keys().name + "': cancelled");
-    }
-    core_.throw_if_closed();
-    if (!signalled && Clock::now() >= deadline) return std::nullopt;
-    last = attempt(field, lease_ms);
-    if (last.granted) {
-      count_wait(started, by_release);
-      return record_grant(request, field, lease_ms, last);
-    }
+    const AcquireProcess::Step step = process.step();
+    if (step.done) return step.token;
+    process.sleep_until(step.wake_at);
   }
 }
 
@@ -154,6 +109,34 @@ void ReentrantLock::release(uint64_t owner) {
         .deliver(core_.stats(), core_.config().describe());
   }
   if (before->lost || !released) throw LostError(lost_message);
+}
+
+void ReentrantLock::extend(uint64_t owner, int64_t lease_ms) {
+  core_.throw_if_closed();
+  const std::optional<Hold> hold = core_.holds().find(keys().name, owner);
+  if (!hold) throw NotOwnerError("extend: the caller does not hold '" + keys().name + "'");
+  if (hold->watchdog) {
+    throw InvalidArgument("lease_ms: the hold on '" + keys().name +
+                          "' is kept alive by the watchdog; only a fixed lease is extended");
+  }
+  const std::string lost_message =
+      "extend: the hold on '" + keys().name + "' was lost (its lease ran out or it was taken)";
+  if (hold->lost) throw LostError(lost_message);
+  const std::string lease = std::to_string(lease_ms);
+  Clock::time_point sent_at;
+  const bool still_owned = core_.execute([&](Connection& connection) {
+    sent_at = Clock::now();
+    return resource_->renewal_script()
+        .run(connection, resource_->renewal_keys(), {lease, hold->field})
+        .integer_is_one("extend '" + keys().name + "'");
+  });
+  if (!still_owned) {
+    if (auto notice = core_.holds().renewed(*hold, false, sent_at)) {
+      notice->deliver(core_.stats(), core_.config().describe());
+    }
+    throw LostError(lost_message);
+  }
+  core_.holds().extended(*hold, lease_ms, sent_at);
 }
 
 bool ReentrantLock::force_release() {
