@@ -101,6 +101,31 @@ TEST_F(Observability, ContendedWaitsAreCountedAsHandoffsWithTheirDurations) {
   EXPECT_EQ(holder_stats.grants, hold_ms.size());
 }
 
+TEST_F(Observability, AnAsynchronousWaitIsCountedLikeABlockingOne) {
+  const ClientHandle holder = open();
+  const ClientHandle waiter = open();
+  const LockHandle held = new_lock(holder.get(), kName);
+  const LockHandle wanted = new_lock(waiter.get(), kName);
+  ASSERT_TRUE(status_is(dlock_lock_acquire(held.get(), 0, -1, nullptr), DLOCK_OK));
+  std::promise<int> outcome;
+  const auto on_done = [](int status, uint64_t, const char*, void* ctx) {
+    static_cast<std::promise<int>*>(ctx)->set_value(status);
+  };
+  ASSERT_TRUE(
+      status_is(dlock_lock_acquire_async(wanted.get(), 7, -1, -1, nullptr, on_done, &outcome), DLOCK_OK));
+  std::this_thread::sleep_for(milliseconds(200));
+  ASSERT_TRUE(status_is(dlock_lock_release(held.get()), DLOCK_OK));
+  auto granted = outcome.get_future();
+  ASSERT_EQ(granted.wait_for(milliseconds(5000)), std::future_status::ready);
+  EXPECT_TRUE(status_is(granted.get(), DLOCK_OK));
+  const dlock_client_stats stats = stats_of(waiter.get());
+  EXPECT_EQ(stats.grants, 1u);
+  EXPECT_EQ(stats.waits, 1u);
+  EXPECT_EQ(stats.handoffs, 1u);
+  EXPECT_GE(stats.wait_max_us, 180 * 1000);
+  EXPECT_TRUE(status_is(dlock_lock_release_owner(wanted.get(), 7), DLOCK_OK));
+}
+
 TEST_F(Observability, WatchdogRenewalsAreCounted) {
   constexpr int64_t kWatchdogMs = 900;
   const WatchedHold held = hold_with_watchdog(kWatchdogMs);
