@@ -129,29 +129,25 @@ TEST_F(Observability, AnAsynchronousWaitIsCountedLikeABlockingOne) {
 TEST_F(Observability, WatchdogRenewalsAreCounted) {
   constexpr int64_t kWatchdogMs = 900;
   const WatchedHold held = hold_with_watchdog(kWatchdogMs);
-  const ClientHandle& client = held.client;
-  const LockHandle& lock = held.lock;
-  EXPECT_EQ(stats_of(client.get()).renewals, 0u);
+  EXPECT_EQ(stats_of(held.client.get()).renewals, 0u);
   EXPECT_TRUE(
-      wait_until([&] { return stats_of(client.get()).renewals >= 2; }, milliseconds(2 * kWatchdogMs)));
-  const dlock_client_stats stats = stats_of(client.get());
+      wait_until([&] { return stats_of(held.client.get()).renewals >= 2; }, milliseconds(2 * kWatchdogMs)));
+  const dlock_client_stats stats = stats_of(held.client.get());
   EXPECT_GE(stats.renewal_round_trips, 2u);
   EXPECT_LE(stats.renewal_round_trips, stats.renewals);
-  EXPECT_TRUE(status_is(dlock_lock_release(lock.get()), DLOCK_OK));
+  EXPECT_TRUE(status_is(dlock_lock_release(held.lock.get()), DLOCK_OK));
 }
 
 TEST_F(Observability, ALostLockIsCountedAndLoggedWithItsName) {
   const LogCapture log(DLOCK_LOG_WARN);
   constexpr int64_t kWatchdogMs = 900;
   const WatchedHold held = hold_with_watchdog(kWatchdogMs);
-  const ClientHandle& client = held.client;
-  const LockHandle& lock = held.lock;
   server().command({"DEL", kName});
   EXPECT_TRUE(
-      wait_until([&] { return stats_of(client.get()).locks_lost == 1; }, milliseconds(2 * kWatchdogMs)));
+      wait_until([&] { return stats_of(held.client.get()).locks_lost == 1; }, milliseconds(2 * kWatchdogMs)));
   EXPECT_TRUE(log.has(DLOCK_LOG_WARN, {"'observed'", "lost after", "renewal"})) << log.dump();
-  EXPECT_TRUE(status_is(dlock_lock_release(lock.get()), DLOCK_E_LOST));
-  EXPECT_EQ(stats_of(client.get()).locks_lost, 1u) << "the release did not count the loss again";
+  EXPECT_TRUE(status_is(dlock_lock_release(held.lock.get()), DLOCK_E_LOST));
+  EXPECT_EQ(stats_of(held.client.get()).locks_lost, 1u) << "the release did not count the loss again";
 }
 
 TEST_F(Observability, AKilledSubscriberIsCountedAsAReconnect) {
@@ -184,19 +180,17 @@ TEST_F(Observability, ARestartUnderAHeldLockLogsWarnings) {
   const LogCapture log(DLOCK_LOG_INFO);
   constexpr int64_t kWatchdogMs = 1000;
   const WatchedHold held = hold_with_watchdog(kWatchdogMs);
-  const ClientHandle& client = held.client;
-  const LockHandle& lock = held.lock;
   server().kill9();
   std::this_thread::sleep_for(milliseconds(kWatchdogMs / 2));
   server().restart();
   // Without persistence the lock is gone: the next renewal finds it so.
   EXPECT_TRUE(
-      wait_until([&] { return stats_of(client.get()).locks_lost == 1; }, milliseconds(3 * kWatchdogMs)));
+      wait_until([&] { return stats_of(held.client.get()).locks_lost == 1; }, milliseconds(3 * kWatchdogMs)));
   EXPECT_TRUE(log.has(DLOCK_LOG_WARN, {"'observed'", "lost after"})) << log.dump();
   EXPECT_TRUE(log.has(DLOCK_LOG_WARN, {"lost the connection to " + server().url()})) << log.dump();
   EXPECT_TRUE(log.has(DLOCK_LOG_INFO, {"connected to " + server().url() + " again"})) << log.dump();
-  EXPECT_GE(stats_of(client.get()).reconnects, 1u);
-  EXPECT_TRUE(status_is(dlock_lock_release(lock.get()), DLOCK_E_LOST));
+  EXPECT_GE(stats_of(held.client.get()).reconnects, 1u);
+  EXPECT_TRUE(status_is(dlock_lock_release(held.lock.get()), DLOCK_E_LOST));
 }
 
 class BusyServer : public Observability {
