@@ -224,7 +224,8 @@ class EvictingServer : public Observability {
  protected:
   RedisServerConfig server_config() const override {
     return {.extra_lines = {"maxmemory 100mb", "maxmemory-policy allkeys-lru",
-                            "user locker on >pw ~* &* +@all -config"}};
+                            "user locker on >pw ~* &* +@all -config",
+                            "user blind on >pw ~* &* +@all -config -info"}};
   }
 };
 
@@ -238,6 +239,13 @@ TEST_F(EvictingServer, AClientDeniedConfigReadsThePolicyFromInfo) {
   const LogCapture log(DLOCK_LOG_WARN);
   const ClientHandle client = open_client("redis://locker:pw@127.0.0.1:" + std::to_string(server().port()));
   EXPECT_TRUE(log.has(DLOCK_LOG_WARN, {"maxmemory-policy allkeys-lru"})) << log.dump();
+}
+
+TEST_F(EvictingServer, APolicyThatCannotBeReadIsLoggedAtDebugOnly) {
+  const LogCapture log(DLOCK_LOG_DEBUG);
+  const ClientHandle client = open_client("redis://blind:pw@127.0.0.1:" + std::to_string(server().port()));
+  EXPECT_TRUE(log.has(DLOCK_LOG_DEBUG, {"cannot read maxmemory-policy"})) << log.dump();
+  for (const LogRecord& record : log.records()) EXPECT_EQ(record.level, DLOCK_LOG_DEBUG) << record.message;
 }
 
 TEST_F(Observability, ANoEvictionServerGetsNoWarning) {
