@@ -5,22 +5,13 @@
 
 #include "c_api/guarded.hpp"
 #include "c_api/handles.hpp"
-#include "primitives/lock/reentrant_lock.hpp"
+#include "c_api/lock_ops.hpp"
 
 namespace {
 
 using dlock::c_api::guarded;
 using dlock::c_api::require;
-
-// The core stays alive while its operation runs, even if another thread
-// closes the client meanwhile.
-template <typename Work>
-int with_ops(dlock_lock* lock, Work&& work) {
-  require(lock, "lock");
-  std::shared_ptr<dlock::ClientCore> core = lock->client->core();
-  dlock::ReentrantLock ops(*core, lock->resource);
-  return work(ops, *core);
-}
+using dlock::c_api::with_ops;
 
 int acquire(dlock_lock* lock, uint64_t owner, int64_t wait_ms, int64_t lease_ms, dlock_cancel* cancel,
             uint64_t* token_out) {

@@ -63,6 +63,15 @@ std::optional<Hold> Holds::leave(const std::string& name, uint64_t owner) {
   return before;
 }
 
+std::optional<Hold> Holds::take_if_outermost(const std::string& name, uint64_t owner) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto it = holds_.find({name, owner});
+  if (it == holds_.end()) return std::nullopt;
+  Hold before = it->second;
+  if (before.count == 1) holds_.erase(it);
+  return before;
+}
+
 std::vector<Hold> Holds::take_all() {
   std::lock_guard<std::mutex> lock(mutex_);
   std::vector<Hold> all;

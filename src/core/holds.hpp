@@ -79,6 +79,9 @@ class Holds {
   // Removes one re-entry. Returns the hold as it was, nullopt when there is
   // none. The entry is erased when its count reaches zero.
   std::optional<Hold> leave(const std::string& name, uint64_t owner);
+  // Removes the hold when it is not re-entered (count 1). Returns the hold as
+  // it was, removed or not; nullopt when there is none.
+  std::optional<Hold> take_if_outermost(const std::string& name, uint64_t owner);
 
   std::vector<Hold> take_all();
   std::vector<Hold> taken_through(const void* handle);

@@ -24,10 +24,13 @@ std::string quoted(std::string_view text) {
   return std::string(text.substr(0, longest_quote)) + "...";
 }
 
+// Redis 7.0 reports an ACL denial inside a script (a command, key or channel the
+// user may not use) as "ERR The user executing the script can't ...", not NOPERM.
 bool is_auth_error(std::string_view text) {
   return starts_with_word(text, "NOAUTH") || starts_with_word(text, "WRONGPASS") ||
          starts_with_word(text, "NOPERM") || starts_with(text, "ERR invalid password") ||
-         starts_with(text, "ERR AUTH") || starts_with(text, "ERR Client sent AUTH");
+         starts_with(text, "ERR AUTH") || starts_with(text, "ERR Client sent AUTH") ||
+         starts_with(text, "ERR The user executing the script can't");
 }
 
 // States a server leaves by itself: loading its data, running a slow script,

@@ -1,4 +1,5 @@
-# Stubs for the private extension module dlock._dlock (checked by mypy.stubtest).
+# Stubs for the private extension module dlock._dlock (checked by mypy.stubtest,
+# so a status added to dlock.h and exported by the module must be listed here too).
 from typing import Callable, Dict, List, Optional, Tuple
 
 OK: int
@@ -13,6 +14,7 @@ E_INTERRUPTED: int
 E_CLOSED: int
 E_NOMEM: int
 E_UNSUPPORTED: int
+E_INTERNAL: int
 NAME_MAX: int
 LOG_ERROR: int
 LOG_WARN: int

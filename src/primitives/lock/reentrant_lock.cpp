@@ -18,6 +18,11 @@ uint64_t next_grant_id() {
   return ++counter;
 }
 
+std::string lost_message(const char* operation, const std::string& name) {
+  return std::string(operation) + ": the hold on '" + name +
+         "' was lost (its lease ran out or another client took the lock)";
+}
+
 }  // namespace
 
 ReentrantLock::Attempt ReentrantLock::attempt(const std::string& field, int64_t lease_ms) {
@@ -88,10 +93,8 @@ void ReentrantLock::release(uint64_t owner) {
   if (!before) {
     throw NotOwnerError("release: the caller does not hold '" + keys().name + "'");
   }
-  const std::string lost_message = "release: the hold on '" + keys().name +
-                                   "' was lost (its lease ran out or another client took the lock)";
   if (before->count > 1) {
-    if (before->lost) throw LostError(lost_message);
+    if (before->lost) throw LostError(lost_message("release", keys().name));
     return;
   }
   bool released = false;
@@ -105,10 +108,44 @@ void ReentrantLock::release(uint64_t owner) {
     // Found here first (e.g. the process was paused past its lease before
     // the watchdog could see it): the hold has left the table, so this is
     // the one and only notice.
-    LostNotice{before->on_lost, keys().name, owner, before->token, before->granted_at, lost_at_release}
-        .deliver(core_.stats(), core_.config().describe());
+    deliver_found_by_release(*before);
   }
-  if (before->lost || !released) throw LostError(lost_message);
+  if (before->lost || !released) throw LostError(lost_message("release", keys().name));
+}
+
+void ReentrantLock::deliver(const LostNotice& notice) {
+  notice.deliver(core_.stats(), core_.config().describe());
+}
+
+void ReentrantLock::deliver_found_by_release(const Hold& hold) {
+  deliver({hold.on_lost, keys().name, hold.owner, hold.token, hold.granted_at, lost_at_release});
+}
+
+void ReentrantLock::release_keeping(uint64_t owner, int64_t keep_ms) {
+  core_.throw_if_closed();
+  // Out of the table first: from here on the watchdog no longer renews it
+  // (a renewal already sent finds the field renamed and changes nothing).
+  const std::optional<Hold> hold = core_.holds().take_if_outermost(keys().name, owner);
+  if (!hold) {
+    throw NotOwnerError("release_keeping: the caller does not hold '" + keys().name + "'");
+  }
+  if (hold->count > 1) {
+    throw InvalidArgument("release_keeping: the caller holds '" + keys().name + "' " +
+                          std::to_string(hold->count) +
+                          " times; only an outermost hold can be kept, release the inner ones first");
+  }
+  if (hold->lost) throw LostError(lost_message("release_keeping", keys().name));
+  const std::string keep = std::to_string(keep_ms);
+  const bool kept = core_.execute([&](Connection& connection) {
+    return LockScripts::keep()
+        .run(connection, {keys().name}, {hold->field, keep})
+        .integer_is_one("keep '" + keys().name + "'");
+  });
+  if (!kept) {
+    // Found here first, as in release(): the one and only notice.
+    deliver_found_by_release(*hold);
+    throw LostError(lost_message("release_keeping", keys().name));
+  }
 }
 
 void ReentrantLock::extend(uint64_t owner, int64_t lease_ms) {
@@ -131,9 +168,7 @@ void ReentrantLock::extend(uint64_t owner, int64_t lease_ms) {
         .integer_is_one("extend '" + keys().name + "'");
   });
   if (!still_owned) {
-    if (auto notice = core_.holds().renewed(*hold, false, sent_at)) {
-      notice->deliver(core_.stats(), core_.config().describe());
-    }
+    if (auto notice = core_.holds().renewed(*hold, false, sent_at)) deliver(*notice);
     throw LostError(lost_message);
   }
   core_.holds().extended(*hold, lease_ms, sent_at);

@@ -34,6 +34,10 @@ class ReentrantLock {
   // Sets the remaining lease of the owner's fixed-lease hold to `lease_ms`.
   // Throws NotOwnerError, LostError, InvalidArgument for a watchdog hold.
   void extend(uint64_t owner, int64_t lease_ms);
+  // Ends the owner's outermost hold but leaves the lock taken, unrenewed, for
+  // keep_ms (keep.lua). Throws NotOwnerError, LostError, InvalidArgument for
+  // a re-entered hold.
+  void release_keeping(uint64_t owner, int64_t keep_ms);
   bool force_release();
   bool is_locked();
   int64_t ttl_ms();
@@ -54,6 +58,11 @@ class ReentrantLock {
   uint64_t record_grant(const AcquireRequest& request, const std::string& field, int64_t lease_ms,
                         const Attempt& grant);
   bool run_release(const std::string& field);
+  // Counts, logs and reports a loss to the handle's callback.
+  void deliver(const LostNotice& notice);
+  // A hold already out of the table that its release (or keep) found lost:
+  // the one and only notice of it.
+  void deliver_found_by_release(const Hold& hold);
   // A wait that ended in a grant: its duration, and whether a release message woke it.
   void count_wait(Clock::time_point started, bool woken_by_release);
 
