@@ -8,10 +8,12 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <thread>
 
 #include "background_acquire.hpp"
 #include "dlock.h"
 #include "dlock_handles.hpp"
+#include "lost_recorder.hpp"
 #include "monotonic_clock.hpp"
 #include "redis_connection.hpp"
 #include "redis_fixture.hpp"
@@ -143,6 +145,45 @@ TEST_F(Hardening, AStalledServerCostsNoMoreThanTheCommandTimeout) {
   EXPECT_TRUE(status_is(status, DLOCK_E_CONNECTION));
   // One command timeout plus scheduling slack, not one per retry.
   EXPECT_LT(took, 1600) << "a call overran its command timeout";
+}
+
+class BusyServer : public RedisFixture {
+ protected:
+  RedisServerConfig server_config() const override {
+    RedisServerConfig config;
+    config.extra_lines = {"busy-reply-threshold 100"};
+    return config;
+  }
+};
+
+// A renewal that meets BUSY (a slow script elsewhere) is retried, not taken
+// for a loss: the key still holds the caller's field.
+TEST_F(BusyServer, RenewalsWaitOutABusyServerWithoutAFalseLoss) {
+  const ClientHandle client = open_client(server().url(), options_with_watchdog(3000));
+  const LockHandle lock = new_lock(client.get(), "busy");
+  LostRecorder lost;
+  lost.attach(lock.get());
+  ASSERT_TRUE(status_is(dlock_lock_acquire(lock.get(), 0, -1, nullptr), DLOCK_OK));
+  // After the first renewal (at a third of the lease), so the next one meets
+  // BUSY in the renewal itself, not in loading its script.
+  std::this_thread::sleep_for(std::chrono::milliseconds(1200));
+  RedisConnection slow = server().connect();
+  std::thread busy([&] {
+    try {
+      slow.command({"EVAL", "while true do end", "0"});
+    } catch (const RedisIoError&) {
+      // The script was killed: its client gets an error or a dropped reply.
+    }
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // past the second renewal
+  RedisConnection admin = server().connect();
+  admin.command({"SCRIPT", "KILL"});
+  busy.join();
+  EXPECT_EQ(lost.calls(), 0) << "a BUSY renewal reported a loss";
+  int held = 0;
+  ASSERT_TRUE(status_is(dlock_lock_is_held(lock.get(), &held), DLOCK_OK));
+  EXPECT_EQ(held, 1);
+  EXPECT_TRUE(status_is(dlock_lock_release(lock.get()), DLOCK_OK));
 }
 
 class TooManyClients : public RedisFixture {

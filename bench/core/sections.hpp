@@ -27,7 +27,9 @@ void bench_handoff(const BenchContext& context);
 void bench_watchdog_cost(const BenchContext& context);
 // 5. Memory per lock handle and threads per client.
 void bench_footprint(const BenchContext& context);
-// 6. Uncontended acquire+release over TLS against plain text on one server,
+// 6. Asynchronous acquire/release against the blocking calls.
+void bench_async_paths(const BenchContext& context);
+// 7. Uncontended acquire+release over TLS against plain text on one server,
 //    dlock and the bare hiredis loop (builds with TLS; a server of its own).
 void bench_uncontended_tls(const BenchContext& context);
 

@@ -119,6 +119,15 @@ Connection::~Connection() = default;
 
 void Connection::fail(const std::string& what) {
   broken_ = true;
+  try {
+    throw_failure(what);
+  } catch (const Error& error) {
+    failure_ = error.what();
+    throw;
+  }
+}
+
+void Connection::throw_failure(const std::string& what) const {
   const std::string failed = what + " on " + where_ + ": ";
   // hiredis reports a TLS alert (a client certificate refused) as plain I/O.
   if (const std::string reason = tls_ ? take_tls_error() : std::string(); !reason.empty()) {

@@ -46,12 +46,15 @@ class Connection {
   int fd() const;
 
   bool broken() const { return broken_; }
+  // Why it broke, for messages (names the server, never the password).
+  const std::string& failure() const { return failure_; }
 
   // Bounds each later read and write (the command timeout by default).
   void set_timeout(std::chrono::milliseconds timeout);
 
  private:
-  [[noreturn]] void fail(const std::string& what);
+  [[noreturn]] void fail(const std::string& what);  // marks the connection broken, records why
+  [[noreturn]] void throw_failure(const std::string& what) const;
 
   std::unique_ptr<redisContext, void (*)(redisContext*)> context_;
   std::string where_;
@@ -59,6 +62,7 @@ class Connection {
   bool tls_has_cert_ = false;  // a client certificate is presented
   bool replied_ = false;       // the server has answered on this connection
   bool broken_ = false;
+  std::string failure_;
 };
 
 // Bounds a connection's reads and writes by `deadline` for as long as it
