@@ -121,9 +121,15 @@ void TlsContext::start(redisContext* context, const std::string& host, const std
   }
   const std::string reason = take_tls_error();
   if (!reason.empty()) throw PermanentConnectionError(prefix + reason);  // refused by the server
-  // No TLS error: the socket timed out or the server closed it.
+  // No TLS error: the socket timed out (OpenSSL still wants to read or
+  // write) or the connection broke.
   std::string detail = context->errstr;
-  if (detail.find("temporarily unavailable") != std::string::npos) detail = "timed out";
+  if (SSL_want_read(ssl.get()) || SSL_want_write(ssl.get()) ||
+      detail.find("temporarily unavailable") != std::string::npos) {
+    detail = "timed out";
+  } else if (detail.find(": Success") != std::string::npos) {
+    detail = "the server closed the connection";  // EOF, errno unset
+  }
   throw ConnectionError(prefix + detail);
 }
 
