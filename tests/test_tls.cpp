@@ -25,15 +25,6 @@ namespace {
 
 using std::chrono::milliseconds;
 
-// Whether this build speaks TLS: without it, rediss:// is unsupported before
-// any file is read or any connection made.
-bool build_has_tls() {
-  dlock_client* client = nullptr;
-  const int status = dlock_client_open("rediss://127.0.0.1:1?tls_ca=/nonexistent", nullptr, &client);
-  dlock_client_close(client);
-  return status != DLOCK_E_UNSUPPORTED;
-}
-
 bool tls_required() {
   const char* required = std::getenv("DLOCK_REQUIRE_TLS");
   return required != nullptr && std::string(required) == "1";

@@ -119,14 +119,6 @@ void report_counting_cost(const BenchContext& context, const std::string& pair_f
                       verdict(share < counting_share_target)});
 }
 
-// Whether this build speaks TLS (rediss:// is unsupported before any I/O otherwise).
-bool build_has_tls() {
-  dlock_client* client = nullptr;
-  const int status = dlock_client_open("rediss://127.0.0.1:1?tls_ca=/nonexistent", nullptr, &client);
-  dlock_client_close(client);
-  return status != DLOCK_E_UNSUPPORTED;
-}
-
 // pairs/s of dlock and of the bare loop through `url`, in alternating slices.
 struct TransportRun {
   ClientHandle client;
@@ -159,7 +151,7 @@ void bench_uncontended_tls(const BenchContext& context) {
   context.report.section("7. Uncontended acquire+release over TLS and plain text, same server (" +
                          std::to_string(rounds) + " interleaved rounds of " + duration(slice_ns) +
                          " per loop, fixed lease)");
-  if (!build_has_tls()) {
+  if (!dlock_test::build_has_tls()) {
     context.report.note("skipped: this build has no TLS (hiredis without hiredis_ssl)");
     return;
   }

@@ -44,4 +44,11 @@ std::string describe_status(int status) {
   return std::string(dlock_strerror(status)) + " (" + std::to_string(status) + "): " + dlock_last_error();
 }
 
+bool build_has_tls() {
+  dlock_client* client = nullptr;
+  const int status = dlock_client_open("rediss://127.0.0.1:1?tls_ca=/nonexistent", nullptr, &client);
+  dlock_client_close(client);
+  return status != DLOCK_E_UNSUPPORTED;
+}
+
 }  // namespace dlock_test

@@ -36,6 +36,10 @@ ClientHandle open_client(const std::string& url, const dlock_client_options& opt
 LockHandle new_lock(dlock_client* client, const std::string& name);
 CancelHandle new_cancel();
 
+// Whether this libdlock speaks TLS: without it, rediss:// is unsupported before
+// any file is read or any connection made.
+bool build_has_tls();
+
 // "DLOCK_E_LOST (-4): <last error>": for assertion messages.
 std::string describe_status(int status);
 
