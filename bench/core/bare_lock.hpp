@@ -3,16 +3,11 @@
 // one bare hiredis connection, with the core's keys and argument shapes.
 #pragma once
 
-#include <hiredis/hiredis.h>
-
 #include <cstdint>
-#include <initializer_list>
-#include <memory>
 #include <string>
-#include <string_view>
 
 #include "primitives/lock/lock_keys.hpp"
-#include "server_link.hpp"
+#include "script_link.hpp"
 
 namespace dlock_bench {
 
@@ -31,18 +26,9 @@ class BareLock {
   const std::string& channel() const { return keys_.channel; }
 
  private:
-  struct ReplyDeleter {
-    void operator()(redisReply* reply) const noexcept { freeReplyObject(reply); }
-  };
-  using Reply = std::unique_ptr<redisReply, ReplyDeleter>;
-
-  std::string load(const char* script);
-  Reply evalsha(std::initializer_list<std::string_view> argv);
-
-  // A random UUID per instance, as the core's client id, so that owners in
-  // different processes differ and keys and fields weigh the same.
+  // A random UUID per instance, as the core's client id.
   const std::string client_id_;
-  RedisConnection link_;
+  ScriptLink link_;
   const std::string acquire_sha_;
   const std::string release_sha_;
   const dlock::LockKeys keys_;
