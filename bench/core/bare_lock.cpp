@@ -21,9 +21,10 @@ BareLock::BareLock(const dlock::ClientConfig& server, const std::string& name, i
       acquire_sha_(link_.load(dlock::lua::lock::acquire)),
       release_sha_(link_.load(dlock::lua::lock::release)),
       keys_(name),
-      latch_prefix_(keys_.latch + ":" + client_id_ + ":"),
       lease_(std::to_string(lease_ms)),
       field_(client_id_ + ":" + std::to_string(dlock_thread_owner())),
+      latch_(keys_.latch + ":" + field_),
+      request_prefix_(client_id_ + ":"),
       latch_ms_(std::to_string(release_latch_ms())) {}
 
 BareLock::Attempt BareLock::try_acquire() {
@@ -36,9 +37,9 @@ BareLock::Attempt BareLock::try_acquire() {
 }
 
 void BareLock::release() {
-  const std::string latch = latch_prefix_ + std::to_string(++requests_);
-  const ScriptLink::Reply reply =
-      link_.evalsha({"EVALSHA", release_sha_, "3", keys_.name, keys_.channel, latch, field_, latch_ms_});
+  const std::string request = request_prefix_ + std::to_string(++requests_);
+  const ScriptLink::Reply reply = link_.evalsha(
+      {"EVALSHA", release_sha_, "3", keys_.name, keys_.channel, latch_, field_, latch_ms_, request});
   if (reply->type != REDIS_REPLY_INTEGER || reply->integer != 1) {
     throw std::runtime_error("reference release: the caller did not hold the lock");
   }

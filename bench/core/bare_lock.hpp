@@ -32,9 +32,10 @@ class BareLock {
   const std::string acquire_sha_;
   const std::string release_sha_;
   const dlock::LockKeys keys_;
-  const std::string latch_prefix_;
   const std::string lease_;
   const std::string field_;
+  const std::string latch_;           // the owner's release latch
+  const std::string request_prefix_;  // request ids are "<client id>:<count>", as the core's
   const std::string latch_ms_;
   uint64_t requests_ = 0;
 };

@@ -152,7 +152,8 @@ void bench_uncontended(const BenchContext& context) {
   compare(context, "pairs/s, fixed lease (30000 ms)", fixed_lease_ms);
   context.report.note(
       "the dlock's-scripts loop sends EVALSHA acquire.lua {name, counter} {lease, field} then EVALSHA "
-      "release.lua {name, channel, latch} {field, latch_ms}; the Redisson loop sends its tryLockInnerAsync "
+      "release.lua {name, channel, latch} {field, latch_ms, request}; the Redisson loop sends its "
+      "tryLockInnerAsync "
       "script {name} {lease, field} then its unlockInnerAsync script {name, channel, latch} "
       "{0, lease, field, publish, latch_ms} (bench/core/redisson_*.lua; without the DEL of the latch "
       "Redisson sends after each unlock, and without replica sync); a pair is 2 round trips");

@@ -10,17 +10,39 @@
 -- A fresh token is max(counter + 1, server time in microseconds), written back
 -- to the counter: tokens keep increasing even when a restart without
 -- persistence or a failover loses the counter.
+--
+-- Nothing is written before every command that can fail has run: a refused
+-- lease, a counter that is not one, or an ACL that denies TIME, GET or the
+-- counter's write leave the lock untouched. The one write after the hash's
+-- (PEXPIRE, which only an ACL can refuse) is undone if refused: a hash left
+-- without an expiry would be a lock nobody can take again.
 local lock, counter = KEYS[1], KEYS[2]
 local lease, owner = ARGV[1], ARGV[2]
 
-if redis.call('exists', lock) == 0 then
-  redis.call('hset', lock, owner, 1)
-  redis.call('pexpire', lock, lease)
-  local token = redis.call('incr', counter)
+-- DLOCK_DURATION_MAX_MS: a year.
+if not string.find(lease, '^[1-9]%d*$') or tonumber(lease) > 31536000000 then
+  return redis.error_reply('ERR acquire: the lease must be a whole number of ms from 1 to 31536000000, got ' .. lease)
+end
+
+local holder_pttl = redis.call('pttl', lock)
+if holder_pttl == -2 then
   local now = redis.call('time')
-  local floor = now[1] * 1000000 + now[2]
-  if token < floor then
-    token = redis.call('incrby', counter, string.format('%d', floor - token))
+  local token = now[1] * 1000000 + now[2]
+  local last = redis.call('get', counter)
+  if last and not tonumber(last) then
+    return redis.error_reply('ERR acquire: the fencing counter ' .. counter .. ' holds ' .. last .. ', not a number')
+  end
+  if last and tonumber(last) >= token then
+    -- Ahead of the clock: Redis adds the 1, exactly, in 64 bits.
+    token = redis.call('incr', counter)
+  else
+    redis.call('set', counter, token)
+  end
+  redis.call('hset', lock, owner, 1)
+  local expiring = redis.pcall('pexpire', lock, lease)
+  if type(expiring) == 'table' and expiring.err then
+    redis.call('del', lock)
+    return expiring
   end
   return {1, token}
 end
@@ -30,4 +52,4 @@ if redis.call('hexists', lock, owner) == 1 then
   return {1, tonumber(redis.call('get', counter) or 0)}
 end
 
-return {0, redis.call('pttl', lock)}
+return {0, holder_pttl}

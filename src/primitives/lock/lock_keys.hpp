@@ -13,7 +13,7 @@ struct LockKeys {
   std::string name;     // the lock hash itself
   std::string channel;  // redisson_lock__channel:{name}
   std::string counter;  // redisson_lock_token:{name}
-  std::string latch;    // prefix of per-request release latches
+  std::string latch;    // prefix of the owners' release latches
 
   // Redisson's prefixName(): "<prefix>:{<name>}", or "<prefix>:<name>" when
   // the name already carries a hash tag.
