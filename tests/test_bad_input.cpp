@@ -223,7 +223,7 @@ class BadInputUnderAcl : public RedisFixture {
   RedisServerConfig server_config() const override {
     RedisServerConfig config;
     config.extra_lines = {
-        "user no-incr on >pw ~* &* +@all -incr",         "user no-set on >pw ~* &* +@all -set",
+        "user no-incr on >pw ~* &* +@all -incr",         "user no-incrby on >pw ~* &* +@all -incrby",
         "user no-time on >pw ~* &* +@all -time",         "user no-pexpire on >pw ~* &* +@all -pexpire",
         "user no-channel on >pw ~* resetchannels +@all",
     };
@@ -240,7 +240,7 @@ TEST_F(BadInputUnderAcl, AcquireRefusedACommandIsAnAuthErrorAndLeavesNoLock) {
     bool counter_ahead;  // INCR is sent only when the counter is ahead of the clock
   };
   for (const Case& c :
-       {Case{"no-incr", true}, Case{"no-set", false}, Case{"no-time", false}, Case{"no-pexpire", false}}) {
+       {Case{"no-incr", true}, Case{"no-incrby", false}, Case{"no-time", false}, Case{"no-pexpire", false}}) {
     const std::string name = std::string("acl-") + c.user;
     if (c.counter_ahead) server().command({"SET", fencing_counter_key(name), "9000000000000000"});
     const ClientHandle client = open_as(c.user);

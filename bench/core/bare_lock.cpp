@@ -30,10 +30,11 @@ BareLock::BareLock(const dlock::ClientConfig& server, const std::string& name, i
 BareLock::Attempt BareLock::try_acquire() {
   const ScriptLink::Reply reply =
       link_.evalsha({"EVALSHA", acquire_sha_, "2", keys_.name, keys_.counter, lease_, field_});
-  if (reply->type != REDIS_REPLY_ARRAY || reply->elements != 2) {
+  if (reply->type == REDIS_REPLY_INTEGER) return {true, reply->integer};
+  if (reply->type != REDIS_REPLY_ARRAY || reply->elements != 1) {
     throw std::runtime_error("reference acquire: unexpected reply");
   }
-  return {reply->element[0]->integer == 1, reply->element[1]->integer};
+  return {false, reply->element[0]->integer};
 }
 
 void BareLock::release() {

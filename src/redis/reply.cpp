@@ -59,6 +59,10 @@ bool ReplyView::is_nil() const {
   return reply_->type == REDIS_REPLY_NIL;
 }
 
+bool ReplyView::is_array() const {
+  return reply_->type == REDIS_REPLY_ARRAY;
+}
+
 std::string_view ReplyView::error_text() const {
   if (!is_error()) return {};
   return {reply_->str, reply_->len};

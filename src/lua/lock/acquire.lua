@@ -3,13 +3,17 @@
 -- owner, with a hold count of 1 since re-entries are counted by the client).
 -- KEYS[2] is the fencing counter (Redisson's RFencedLock key).
 --
--- Returns {1, token} when the caller holds the lock: a fresh grant, or a grant
--- already the caller's (a retry whose first reply was lost), which keeps its
--- token. Otherwise returns {0, the holder's PTTL}.
+-- Returns the fencing token, an integer, when the caller holds the lock: a
+-- fresh grant, or a grant already the caller's (a retry whose first reply was
+-- lost), which keeps its token. Otherwise returns {the holder's PTTL}: the
+-- reply's type tells the two apart, as Redisson's acquire tells a grant (nil)
+-- from a PTTL, and a grant costs no array.
 --
 -- A fresh token is max(counter + 1, server time in microseconds), written back
 -- to the counter: tokens keep increasing even when a restart without
--- persistence or a failover loses the counter.
+-- persistence or a failover loses the counter. The counter only ever grows by
+-- Redis's own INCRBY (the gap to the clock) or INCR (when it is ahead), exact
+-- in 64 bits, as Redisson's RFencedLock grows it by INCR.
 --
 -- Nothing is written before every command that can fail has run: a refused
 -- lease, a counter that is not one, or an ACL that denies TIME, GET or the
@@ -27,16 +31,17 @@ end
 local holder_pttl = redis.call('pttl', lock)
 if holder_pttl == -2 then
   local now = redis.call('time')
-  local token = now[1] * 1000000 + now[2]
-  local last = redis.call('get', counter)
-  if last and not tonumber(last) then
-    return redis.error_reply('ERR acquire: the fencing counter ' .. counter .. ' holds ' .. last .. ', not a number')
+  local clock_us = now[1] * 1000000 + now[2]
+  local stored = redis.call('get', counter)
+  local last = tonumber(stored or 0)
+  if not last then
+    return redis.error_reply('ERR acquire: the fencing counter ' .. counter .. ' holds ' .. stored .. ', not a number')
   end
-  if last and tonumber(last) >= token then
-    -- Ahead of the clock: Redis adds the 1, exactly, in 64 bits.
-    token = redis.call('incr', counter)
+  local token
+  if last < clock_us then
+    token = redis.call('incrby', counter, clock_us - last)
   else
-    redis.call('set', counter, token)
+    token = redis.call('incr', counter)
   end
   redis.call('hset', lock, owner, 1)
   local expiring = redis.pcall('pexpire', lock, lease)
@@ -44,12 +49,12 @@ if holder_pttl == -2 then
     redis.call('del', lock)
     return expiring
   end
-  return {1, token}
+  return token
 end
 
 if redis.call('hexists', lock, owner) == 1 then
   redis.call('pexpire', lock, lease)
-  return {1, tonumber(redis.call('get', counter) or 0)}
+  return tonumber(redis.call('get', counter) or 0)
 end
 
-return {0, holder_pttl}
+return {holder_pttl}
