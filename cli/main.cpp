@@ -4,11 +4,9 @@
 #include <string>
 
 #include "dlock.h"
-#include "error.hpp"
 #include "exit_codes.hpp"
 #include "failure.hpp"
 #include "help.hpp"
-#include "lock_session.hpp"
 #include "release_command.hpp"
 #include "run_command.hpp"
 #include "signal_waiter.hpp"
@@ -50,10 +48,6 @@ int main(int argc, char** argv) {
     return dlock_cli::dispatch(argc, argv);
   } catch (const dlock_cli::Failure& failure) {
     return dlock_cli::report(failure);
-  } catch (const dlock::Error& error) {
-    // From the command's own connection (direct_connection.hpp): the message
-    // names the operation and the server, never the password.
-    return dlock_cli::report(dlock_cli::failure_for_status(error.status(), error.what()));
   } catch (const std::exception& error) {
     std::fprintf(stderr, "dlock: unexpected error: %s\n", error.what());
     return dlock_cli::exit_code::internal;

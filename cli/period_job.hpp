@@ -1,14 +1,14 @@
 // Once-per-period jobs (dlock run --hold-after-success DUR [--max-attempts N]).
 // Periods are DUR long and aligned to the Unix epoch, so every node of a fleet
 // agrees on them (with 1h, a period starts on every hour, UTC). State lives in
-// Redis next to the lock: the lock itself, kept after a success until the
-// period ends, and a counter of attempts that expires with the period.
+// Redis next to the lock, through the C ABI: the lock itself, kept after a
+// success until the period ends (dlock_lock_release_keeping_owner), and a
+// counter of attempts that expires with the period (dlock_lock_count_attempt).
 #pragma once
 
 #include <cstdint>
-#include <string>
 
-#include "direct_connection.hpp"
+#include "dlock.h"
 
 namespace dlock_cli {
 
@@ -23,7 +23,8 @@ int64_t unix_time_ms();
 
 class PeriodJob {
  public:
-  PeriodJob(const std::string& url, std::string name, int64_t period_ms);
+  // The period is the one containing the present moment.
+  PeriodJob(dlock_lock* lock, uint64_t owner, int64_t period_ms);
 
   const Period& period() const { return period_; }
 
@@ -32,14 +33,15 @@ class PeriodJob {
   int64_t record_attempt(int64_t max_attempts);
 
   enum class Kept { until_period_end, period_over, hold_gone };
-  // Keeps the lock held by `owner` as a fixed lease until the period ends
-  // (nothing renews it, nothing needs to release it), unless the period is
-  // already over or the hold is gone. Call it while holding the lock.
-  Kept keep_until_period_end(uint64_t owner);
+  // Ends the hold but keeps the lock taken as a fixed lease until the period
+  // ends (nothing renews it, nothing needs to release it), unless the period
+  // is already over (the hold is left as it was) or the hold is gone (and
+  // forgotten). Call it while holding the lock.
+  Kept keep_until_period_end();
 
  private:
-  dlock::Connection redis_;
-  std::string name_;
+  dlock_lock* lock_;
+  uint64_t owner_;
   Period period_;
 };
 

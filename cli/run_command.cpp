@@ -18,9 +18,9 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// An explicit owner id, random so that it also tells this process's hold
-// apart from every other one on the lock (keep_hold.lua matches it). Bit 63
-// stays clear, as dlock.h asks of explicit ids.
+// An explicit owner id, random so that this process's hold is told apart
+// from every other one on the lock in `dlock status`. Bit 63 stays clear, as
+// dlock.h asks of explicit ids.
 uint64_t random_owner() {
   std::random_device entropy;
   const uint64_t high = entropy();
@@ -43,8 +43,7 @@ struct Outcome {
 
 // Runs COMMAND to its end: forwards signals sent to dlock, and once the lock
 // is lost stops it with SIGTERM, then SIGKILL after the grace period.
-Outcome supervise(ChildProcess& child, const RunOptions& options, SignalWaiter& signals,
-                  Notice& lost) {
+Outcome supervise(ChildProcess& child, const RunOptions& options, SignalWaiter& signals, Notice& lost) {
   Outcome outcome{0, false};
   std::optional<Clock::time_point> kill_at;
   for (;;) {
@@ -85,17 +84,13 @@ int finish(const LockSession& session, uint64_t owner, const RunOptions& options
     return exit_code::lock_lost;
   }
   if (job && outcome.status == 0) {
-    const PeriodJob::Kept kept = job->keep_until_period_end(owner);
+    // A kept or a lost hold has left the client already: nothing to release.
+    const PeriodJob::Kept kept = job->keep_until_period_end();
     if (kept == PeriodJob::Kept::hold_gone) {
       report_lost(options);
-      dlock_lock_release_owner(session.lock(), owner);
       return exit_code::lock_lost;
     }
-    if (kept == PeriodJob::Kept::until_period_end) {
-      // The hold now belongs to no client: this only makes the client forget it.
-      dlock_lock_release_owner(session.lock(), owner);
-      return outcome.status;
-    }
+    if (kept == PeriodJob::Kept::until_period_end) return outcome.status;
   }
   const int released = dlock_lock_release_owner(session.lock(), owner);
   if (released == DLOCK_E_LOST) {
@@ -116,8 +111,7 @@ int run_command(Arguments& args, SignalWaiter& signals) {
   Notice lost;
   dlock_lock_set_lost_callback(session.lock(), raise_lost_notice, &lost);
   const uint64_t owner = random_owner();
-  const Acquisition acquisition =
-      acquire_interruptibly(session.lock(), owner, options.wait_ms, signals);
+  const Acquisition acquisition = acquire_interruptibly(session.lock(), owner, options.wait_ms, signals);
   if (acquisition.status == DLOCK_OK && acquisition.signal != 0) {
     dlock_lock_release_owner(session.lock(), owner);
   }
@@ -131,7 +125,7 @@ int run_command(Arguments& args, SignalWaiter& signals) {
   // failure that leaves main() frees the lock handle, which releases the hold.
   std::unique_ptr<PeriodJob> job;
   if (options.hold_after_success_ms > 0) {
-    job = std::make_unique<PeriodJob>(url, options.name, options.hold_after_success_ms);
+    job = std::make_unique<PeriodJob>(session.lock(), owner, options.hold_after_success_ms);
   }
   if (job && options.max_attempts > 0 && job->record_attempt(options.max_attempts) == 0) {
     dlock_lock_release_owner(session.lock(), owner);

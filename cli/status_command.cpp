@@ -1,51 +1,48 @@
 #include "status_command.hpp"
 
-#include <hiredis/hiredis.h>
-
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include "command_lua_scripts.hpp"
-#include "direct_connection.hpp"
 #include "failure.hpp"
-#include "lock_keys.hpp"
 #include "lock_session.hpp"
-#include "script.hpp"
 
 namespace dlock_cli {
 namespace {
 
-dlock::Script lock_status_script("lock_status", dlock::lua::lock_status);
-
 struct LockStatus {
   std::string name;
-  std::vector<std::pair<std::string, std::string>> holders;  // field, hold count
-  long long lease_ms = -2;                                   // PTTL: -2 not locked, -1 no expiry
-  std::string last_token;                                    // empty when none was ever granted
+  std::vector<std::pair<std::string, int64_t>> holders;  // id, hold count
+  int64_t lease_ms = -2;                                 // PTTL: -2 not locked, -1 no expiry
+  std::string last_token;                                // empty when none was ever granted
 };
 
-std::string as_string(const redisReply* reply) {
-  return std::string(reply->str, reply->len);
-}
+using Holders = std::unique_ptr<dlock_lock_holders, void (*)(dlock_lock_holders*)>;
 
-LockStatus read_status(const std::string& url, const std::string& name) {
-  dlock::Connection redis(direct_connection_config(url));
-  const dlock::LockKeys keys(name);
-  const dlock::Reply reply = lock_status_script.run(redis, {keys.name, keys.counter}, {});
-  const std::string kind = as_string(reply->element[0]);
-  if (kind != "hash" && kind != "none") {
-    throw Failure(exit_code::redis_unavailable, "'" + name + "' is not a lock: its key holds a " + kind);
+LockStatus read_status(const LockSession& session) {
+  dlock_lock_info info;
+  dlock_lock_info_init(&info);
+  dlock_lock_holders* raw_holders = nullptr;
+  const int inspected = dlock_lock_inspect(session.lock(), &info, &raw_holders);
+  const Holders holders(raw_holders, dlock_lock_holders_free);
+  if (inspected == DLOCK_E_PROTOCOL) {
+    fail_with_status(inspected, "'" + session.name() + "' is not a lock");
   }
+  if (inspected != DLOCK_OK) fail_with_status(inspected, "reading the state of '" + session.name() + "'");
   LockStatus status;
-  status.name = name;
-  const redisReply* fields = reply->element[1];
-  for (size_t i = 0; i + 1 < fields->elements; i += 2) {
-    status.holders.emplace_back(as_string(fields->element[i]), as_string(fields->element[i + 1]));
+  status.name = session.name();
+  for (size_t i = 0; i < info.holder_count; ++i) {
+    const char* id = nullptr;
+    size_t id_length = 0;
+    int64_t hold_count = 0;
+    const int read = dlock_lock_holders_get(holders.get(), i, &id, &id_length, &hold_count);
+    if (read != DLOCK_OK) fail_with_status(read, "reading the holders of '" + session.name() + "'");
+    status.holders.emplace_back(std::string(id, id_length), hold_count);
   }
-  status.lease_ms = reply->element[2]->integer;
-  if (reply->element[3]->type == REDIS_REPLY_STRING) status.last_token = as_string(reply->element[3]);
+  status.lease_ms = info.ttl_ms;
+  if (info.has_last_token) status.last_token = std::to_string(info.last_token);
   return status;
 }
 
@@ -70,7 +67,7 @@ void print_json(const LockStatus& status) {
   std::string holders;
   for (const auto& [id, count] : status.holders) {
     if (!holders.empty()) holders += ",";
-    holders += "{\"id\":" + json_string(id) + ",\"hold_count\":" + count + "}";
+    holders += "{\"id\":" + json_string(id) + ",\"hold_count\":" + std::to_string(count) + "}";
   }
   const bool locked = !status.holders.empty();
   std::printf(
@@ -85,11 +82,11 @@ void print_text(const LockStatus& status) {
   const bool locked = !status.holders.empty();
   std::printf("name: %s\nlocked: %s\n", status.name.c_str(), locked ? "yes" : "no");
   for (const auto& [id, count] : status.holders) {
-    std::printf("holder: %s (hold count %s)\n", id.c_str(), count.c_str());
+    std::printf("holder: %s (hold count %lld)\n", id.c_str(), static_cast<long long>(count));
   }
   if (locked) {
     if (status.lease_ms >= 0) {
-      std::printf("lease remaining: %lld ms\n", status.lease_ms);
+      std::printf("lease remaining: %lld ms\n", static_cast<long long>(status.lease_ms));
     } else {
       std::printf("lease remaining: no expiry\n");
     }
@@ -115,10 +112,8 @@ int status_command(Arguments& args) {
   if (args.take_flag("--json")) json = true;
   if (!args.done()) reject_unknown(args, "status");
 
-  url = resolve_url(url);
-  // Checks the URL, the credentials and the name the way every dlock client does.
-  const LockSession session(url, name);
-  const LockStatus status = read_status(url, name);
+  const LockSession session(resolve_url(url), name);
+  const LockStatus status = read_status(session);
   json ? print_json(status) : print_text(status);
   return exit_code::ok;
 }

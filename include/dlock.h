@@ -229,6 +229,16 @@ DLOCK_API int dlock_lock_release_owner(dlock_lock *lock, uint64_t owner);
  */
 DLOCK_API int dlock_lock_force_release(dlock_lock *lock);
 
+/**
+ * Sets the remaining lease of the caller's fixed-lease hold to `lease_ms`
+ * (1..DLOCK_DURATION_MAX_MS) from now; one round trip, and only while the hold
+ * is still the caller's. DLOCK_E_NOT_OWNER when the caller holds nothing,
+ * DLOCK_E_LOST when the hold was lost (the lost callback fires if this call
+ * finds it first), DLOCK_E_INVALID for a hold the watchdog keeps alive.
+ */
+DLOCK_API int dlock_lock_extend(dlock_lock *lock, int64_t lease_ms);
+DLOCK_API int dlock_lock_extend_owner(dlock_lock *lock, uint64_t owner, int64_t lease_ms);
+
 /** *out = 1 when anyone holds the lock (one round trip). */
 DLOCK_API int dlock_lock_is_locked(dlock_lock *lock, int *out);
 /** *out = 1 when the calling thread holds it and it is not known lost. */
@@ -255,6 +265,143 @@ typedef void (*dlock_lost_fn)(const char *name, uint64_t owner, uint64_t token, 
 
 /** Sets (or clears, with fn NULL) the handle's lost-lock callback. */
 DLOCK_API int dlock_lock_set_lost_callback(dlock_lock *lock, dlock_lost_fn fn, void *ctx);
+
+/* ---- Asynchronous acquire and release ----
+ *
+ * For callers that must not block a thread while they wait (event loops,
+ * Java virtual threads): the call checks its arguments and returns at once;
+ * the work runs on the client's async thread (one per client, started on
+ * first use), and `done` is called exactly once, on that thread, with the
+ * outcome. A blocking dlock_lock_acquire_owner() takes the same steps on the
+ * caller's own thread.
+ *
+ * Threading rules for `done`: it runs on the client's async thread, which also
+ * drives every other asynchronous call of the client, so it must return
+ * quickly and must not wait (no blocking dlock call, no lock a waiting thread
+ * holds); it may start further asynchronous calls. It must not close the
+ * client. `message` describes an error status (empty otherwise) and is valid
+ * only during the call. Ownership: the lock handle, and `cancel` when given,
+ * must stay alive until `done` has been called. */
+
+/**
+ * Called once with the outcome of an asynchronous call: DLOCK_OK (with the
+ * fencing token for an acquire, 0 for a release), DLOCK_NOT_ACQUIRED, or the
+ * error status the blocking call would have returned.
+ */
+typedef void (*dlock_done_fn)(int status, uint64_t token, const char *message, void *ctx);
+
+/**
+ * dlock_lock_acquire_owner() without blocking: the same wait, lease and owner
+ * semantics, the outcome through `done`; `cancel` (may be NULL) ends the wait
+ * with DLOCK_E_INTERRUPTED. Returns DLOCK_OK when `done` will be called,
+ * else an error status (DLOCK_E_INVALID, DLOCK_E_CLOSED) and `done` is not
+ * called.
+ */
+DLOCK_API int dlock_lock_acquire_async(dlock_lock *lock, uint64_t owner, int64_t wait_ms,
+                                       int64_t lease_ms, dlock_cancel *cancel, dlock_done_fn done,
+                                       void *ctx);
+
+/**
+ * dlock_lock_release_owner() without blocking: `done` gets DLOCK_OK,
+ * DLOCK_E_NOT_OWNER, DLOCK_E_LOST or a connection error. Returns as
+ * dlock_lock_acquire_async() does.
+ */
+DLOCK_API int dlock_lock_release_async(dlock_lock *lock, uint64_t owner, dlock_done_fn done,
+                                       void *ctx);
+
+/* ---- Lock administration: kept holds, inspection, attempt counters ---- */
+
+/**
+ * Ends the calling thread's hold but leaves the lock taken for `keep_ms` more
+ * (1 to DLOCK_DURATION_MAX_MS), as a fixed lease that nothing renews and
+ * nothing releases: it lapses on its own. Until it does, nobody acquires the
+ * lock, this owner and this client included. For once-per-period jobs: keep
+ * the lock after a success until the period ends, so that no node runs the job
+ * again within the period.
+ *
+ * The hold leaves the client at once (the watchdog stops renewing it, freeing
+ * the handle does not release it, dlock_lock_is_held says 0). In Redis the
+ * holder's field `<client-id>:<owner>` becomes `<client-id>:<owner>:kept`,
+ * with the lock's PTTL set to keep_ms. Only an outermost hold can be kept.
+ *
+ * DLOCK_OK kept. DLOCK_E_NOT_OWNER the caller holds nothing (nothing touched).
+ * DLOCK_E_LOST its hold had been lost (it is forgotten; another owner's hold is
+ * never touched). DLOCK_E_INVALID NULL lock, keep_ms out of range, or a
+ * re-entered hold (hold count > 1: nothing changes; release the inner holds
+ * first). DLOCK_E_CONNECTION Redis could not be reached: the hold has left the
+ * client either way, and the lock lapses at the end of its current lease at
+ * the latest. DLOCK_E_PROTOCOL the key is not a lock. DLOCK_E_CLOSED.
+ */
+DLOCK_API int dlock_lock_release_keeping(dlock_lock *lock, int64_t keep_ms);
+DLOCK_API int dlock_lock_release_keeping_owner(dlock_lock *lock, uint64_t owner,
+                                               int64_t keep_ms);
+
+/**
+ * A snapshot of a lock, taken in one round trip by dlock_lock_inspect(). Always
+ * initialise with dlock_lock_info_init(): the library writes only the first
+ * `size` bytes, so a program built against an older header keeps working. It
+ * holds no memory; the holders' ids come in a dlock_lock_holders.
+ */
+typedef struct dlock_lock_info {
+  size_t size;                 /**< sizeof(dlock_lock_info), set by _init */
+  int64_t ttl_ms;              /**< the lock's PTTL: -2 not locked, -1 no expiry */
+  int32_t has_last_token;      /**< 1 when a fencing token was ever granted */
+  uint64_t last_token;         /**< the last fencing token granted, else 0 */
+  size_t holder_count;         /**< fields of the lock's hash; 0 when not locked */
+} dlock_lock_info;
+
+/** The holders' ids and hold counts of one dlock_lock_inspect() snapshot. */
+typedef struct dlock_lock_holders dlock_lock_holders;
+
+/** Zeroes `info` and sets info->size. NULL is a no-op. */
+DLOCK_API void dlock_lock_info_init(dlock_lock_info *info);
+
+/**
+ * Reads who holds the lock, its remaining lease and its last fencing token, as
+ * one consistent snapshot. Any client may inspect any lock; nothing changes.
+ * `holders_out` may be NULL; otherwise *holders_out is the caller's, freed with
+ * dlock_lock_holders_free(), with info->holder_count entries (possibly none).
+ *
+ * DLOCK_OK; DLOCK_E_INVALID NULL lock or info, or info->size smaller than this
+ * header's first dlock_lock_info; DLOCK_E_PROTOCOL the key is not a lock (no
+ * holders handed out); DLOCK_E_CONNECTION; DLOCK_E_CLOSED.
+ */
+DLOCK_API int dlock_lock_inspect(dlock_lock *lock, dlock_lock_info *info,
+                                 dlock_lock_holders **holders_out);
+
+/**
+ * The `index`-th holder (0 <= index < info->holder_count): *id_out its hash
+ * field, `<client-id>:<owner>` for dlock and Redisson holders, binary-safe and
+ * NUL-terminated, valid until the holders are freed; *id_len_out its length in
+ * bytes and *hold_count_out its hold count as Redis records it (each may be
+ * NULL). DLOCK_E_INVALID NULL holders or index out of range.
+ */
+DLOCK_API int dlock_lock_holders_get(const dlock_lock_holders *holders, size_t index,
+                                     const char **id_out, size_t *id_len_out,
+                                     int64_t *hold_count_out);
+
+/** Frees the holders of a snapshot. NULL is a no-op. */
+DLOCK_API void dlock_lock_holders_free(dlock_lock_holders *holders);
+
+/**
+ * Counts one more attempt at a job of the period `period_id` (1 to
+ * DLOCK_NAME_MAX bytes of the caller's choosing, e.g. the period's start),
+ * shared by every client: the counter `dlock_attempts:{NAME}:<period_id>` in
+ * the lock's cluster slot. A new counter lapses `expire_in_ms` (1 to
+ * DLOCK_DURATION_MAX_MS) after its first attempt, e.g. at the period's end.
+ * Nothing is counted once `max_attempts` (>= 1) were counted. Best called
+ * while holding the lock, so that the attempt it counts is the caller's.
+ *
+ * DLOCK_OK counted: *attempt_out is this attempt's number, 1..max_attempts.
+ * DLOCK_NOT_ACQUIRED the limit was reached: nothing counted, *attempt_out is
+ * the number of attempts counted so far. A retry after a lost reply is not
+ * counted twice. DLOCK_E_INVALID NULL lock, period_id or attempt_out, or an
+ * argument out of range. DLOCK_E_PROTOCOL the counter's key holds something
+ * else. DLOCK_E_CONNECTION; DLOCK_E_CLOSED.
+ */
+DLOCK_API int dlock_lock_count_attempt(dlock_lock *lock, const char *period_id,
+                                       int64_t expire_in_ms, int64_t max_attempts,
+                                       int64_t *attempt_out);
 
 #ifdef __cplusplus
 }

@@ -54,9 +54,9 @@ TEST_F(Client, UrlQueryOptionsAreAccepted) {
 
 TEST_F(Client, TlsUrlIsUnsupportedWithoutTls) {
   dlock_client* client = nullptr;
-  EXPECT_TRUE(status_is(dlock_client_open(("rediss://127.0.0.1:" + std::to_string(server().port())).c_str(),
-                                          nullptr, &client),
-                        DLOCK_E_UNSUPPORTED));
+  EXPECT_TRUE(status_is(
+      dlock_client_open(("rediss://127.0.0.1:" + std::to_string(server().port())).c_str(), nullptr, &client),
+      DLOCK_E_UNSUPPORTED));
   EXPECT_EQ(client, nullptr);
 }
 
@@ -113,7 +113,8 @@ class AuthenticatedClient : public Client {
  protected:
   RedisServerConfig server_config() const override {
     RedisServerConfig config;
-    config.extra_lines = {"requirepass admin-secret", "user alice on >alice-secret ~* &* +@all"};
+    config.extra_lines = {"requirepass admin-secret", "user alice on >alice-secret ~* &* +@all",
+                          "user bob on >b64/pa?ss+w=rd ~* &* +@all"};
     config.admin_password = "admin-secret";
     return config;
   }
@@ -125,6 +126,10 @@ class AuthenticatedClient : public Client {
 
 TEST_F(AuthenticatedClient, AclUserAndDatabase) {
   expect_lock_in_db(url_with("alice:alice-secret") + "/1", 1, "as-alice");
+}
+
+TEST_F(AuthenticatedClient, PasswordWithSlashAndQuestionMarkNeedsNoEscaping) {
+  expect_lock_in_db(url_with("bob:b64/pa?ss+w=rd") + "/3?pool_size=2", 3, "as-bob");
 }
 
 TEST_F(AuthenticatedClient, PasswordOnlyAuthenticatesTheDefaultUser) {

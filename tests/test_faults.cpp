@@ -290,13 +290,17 @@ TEST_F(Faults, ContentionSurvivesConnectionKills) {
   setup.threads = 2;
   setup.cycles = 40;
   setup.watchdog_timeout_ms = 2000;
+  // Sections of 2-5 ms keep the run going for a second or more, so the
+  // killer, which strikes every 20 ms, hits connections in use.
+  setup.min_sleep_us = 2000;
+  setup.max_sleep_us = 5000;
   ContentionRun run(setup);
   std::atomic<bool> done{false};
   std::atomic<long long> killed{0};
   std::thread killer([&] {
     while (!done.load()) {
       killed += server().command({"CLIENT", "KILL", "TYPE", "normal"}).integer;
-      std::this_thread::sleep_for(milliseconds(200));
+      std::this_thread::sleep_for(milliseconds(20));
     }
   });
   const std::string failures = run.wait(milliseconds(100000));

@@ -274,6 +274,99 @@ TEST_F(LuaScripts, ForceReleaseLeavesAKeyOfAnotherType) {
   EXPECT_EQ(get(kLock), "not a lock");
 }
 
+TEST_F(LuaScripts, KeepRenamesTheOwnersFieldAndSetsTheLease) {
+  acquire(kMine, "2000");
+  EXPECT_EQ(eval("keep.lua", {kLock}, {kMine, "60000"}).integer, 1);
+  const RedisReply fields = hgetall();
+  ASSERT_EQ(fields.elements.size(), 2u);
+  EXPECT_EQ(fields.elements[0].str, kMine + ":kept");
+  EXPECT_GT(pttl(), 59000);
+  EXPECT_EQ(acquire(kMine).elements.size(), 1u) << "the owner no longer finds its field: {PTTL}";
+  EXPECT_EQ(eval("renew.lua", {kLock}, {"30000", kMine}).integer, 0) << "nor does its watchdog";
+}
+
+TEST_F(LuaScripts, KeepRetriedAfterALostReplyAnswersTheSameAndTouchesNothing) {
+  acquire(kMine);
+  ASSERT_EQ(eval("keep.lua", {kLock}, {kMine, "60000"}).integer, 1);
+  server().command({"PEXPIRE", kLock, "5000"});
+  EXPECT_EQ(eval("keep.lua", {kLock}, {kMine, "60000"}).integer, 1);
+  EXPECT_LE(pttl(), 5000) << "a retry must not extend the kept hold";
+}
+
+TEST_F(LuaScripts, KeepByANonOwnerTouchesNothing) {
+  acquire(kTheirs, "7000");
+  EXPECT_EQ(eval("keep.lua", {kLock}, {kMine, "60000"}).integer, 0);
+  EXPECT_EQ(hgetall().elements[0].str, kTheirs);
+  EXPECT_LE(pttl(), 7000);
+  EXPECT_EQ(eval("keep.lua", {"free-lock"}, {kMine, "60000"}).integer, 0);
+  EXPECT_EQ(server().command({"EXISTS", "free-lock"}).integer, 0);
+}
+
+TEST_F(LuaScripts, InspectReadsHoldersPttlAndLastToken) {
+  const long long token = acquire(kMine, "9000").integer;
+  const RedisReply reply = eval("inspect.lua", {kLock, kCounter}, {});
+  ASSERT_EQ(reply.elements.size(), 3u);
+  ASSERT_EQ(reply.elements[0].elements.size(), 2u);
+  EXPECT_EQ(reply.elements[0].elements[0].str, kMine);
+  EXPECT_EQ(reply.elements[0].elements[1].str, "1");
+  EXPECT_GT(reply.elements[1].integer, 8000);
+  EXPECT_EQ(reply.elements[2].str, std::to_string(token));
+}
+
+TEST_F(LuaScripts, InspectOfAFreeLockHasNoHoldersNoPttlAndNoToken) {
+  const RedisReply reply = eval("inspect.lua", {kLock, kCounter}, {});
+  ASSERT_EQ(reply.elements.size(), 3u);
+  EXPECT_TRUE(reply.elements[0].elements.empty());
+  EXPECT_EQ(reply.elements[1].integer, -2);
+  EXPECT_EQ(reply.elements[2].type, RedisReply::Type::nil);
+}
+
+TEST_F(LuaScripts, InspectOfAKeyOfAnotherTypeFails) {
+  server().command({"SET", kLock, "not a lock"});
+  const RedisReply reply = eval("inspect.lua", {kLock, kCounter}, {});
+  EXPECT_TRUE(reply.is_error());
+  EXPECT_NE(reply.str.find("WRONGTYPE"), std::string::npos) << reply.str;
+}
+
+const std::string kAttempts = "dlock_attempts:{orders:7}:p1";
+
+class CountAttempt : public LuaScripts {
+ protected:
+  RedisReply count(const std::string& request, const std::string& max = "2") {
+    return eval("count_attempt.lua", {kAttempts, "dlock_attempt_latch:{orders:7}:" + request},
+                {max, "60000", "5000"});
+  }
+};
+
+TEST_F(CountAttempt, CountsAndSetsTheExpiryOnTheFirstAttempt) {
+  const RedisReply first = count("r1");
+  EXPECT_EQ(first.elements[0].integer, 1);
+  EXPECT_EQ(first.elements[1].integer, 1);
+  EXPECT_GT(server().command({"PTTL", kAttempts}).integer, 59000);
+  server().command({"PEXPIRE", kAttempts, "30000"});
+  const RedisReply second = count("r2");
+  EXPECT_EQ(second.elements[0].integer, 1);
+  EXPECT_EQ(second.elements[1].integer, 2);
+  EXPECT_LE(server().command({"PTTL", kAttempts}).integer, 30000) << "later attempts keep the expiry";
+}
+
+TEST_F(CountAttempt, AtTheLimitCountsNothing) {
+  count("r1");
+  count("r2");
+  const RedisReply over = count("r3");
+  EXPECT_EQ(over.elements[0].integer, 0);
+  EXPECT_EQ(over.elements[1].integer, 2);
+  EXPECT_EQ(get(kAttempts), "2");
+}
+
+TEST_F(CountAttempt, RetriedAfterALostReplyAnswersTheSameWithoutCounting) {
+  ASSERT_EQ(count("r1").elements[1].integer, 1);
+  const RedisReply retry = count("r1");
+  EXPECT_EQ(retry.elements[0].integer, 1);
+  EXPECT_EQ(retry.elements[1].integer, 1);
+  EXPECT_EQ(get(kAttempts), "1");
+}
+
 // The same scripts run by users an ACL restricts: a refused command must come
 // before the lock is written, or the write it would follow must be undone.
 class LuaScriptsUnderAcl : public LuaScripts {

@@ -74,27 +74,19 @@ static void throwJava(JNIEnv *jenv, int status) {
 %import "dlock.h"
 
 
-/* The status codes, as compile-time Java constants for io.dlock.DLockStatus
-   (values come from the header's macros). */
+/* The status codes as compile-time Java constants of NativeStatus (OK,
+   NOT_ACQUIRED, E_INVALID, ...) for io.dlock.DLockStatus and NativeErrors. The
+   list and the values come from dlock.h (cmake/DlockStatuses.cmake writes the
+   list), so nothing is restated here. Declared to SWIG only: C++ needs no
+   NativeStatus. */
 %javaconst(1);
+%import "dlock_statuses.h"
+#define DLOCK_NATIVE_STATUS(name) static const int name = DLOCK_##name;
 %nodefaultctor NativeStatus;
 %nodefaultdtor NativeStatus;
-%inline %{
 struct NativeStatus {
-  static const int OK = DLOCK_OK;
-  static const int NOT_ACQUIRED = DLOCK_NOT_ACQUIRED;
-  static const int INVALID = DLOCK_E_INVALID;
-  static const int CONNECTION = DLOCK_E_CONNECTION;
-  static const int NOT_OWNER = DLOCK_E_NOT_OWNER;
-  static const int LOST = DLOCK_E_LOST;
-  static const int PROTOCOL = DLOCK_E_PROTOCOL;
-  static const int AUTH = DLOCK_E_AUTH;
-  static const int INTERRUPTED = DLOCK_E_INTERRUPTED;
-  static const int CLOSED = DLOCK_E_CLOSED;
-  static const int NOMEM = DLOCK_E_NOMEM;
-  static const int UNSUPPORTED = DLOCK_E_UNSUPPORTED;
+  DLOCK_STATUSES(DLOCK_NATIVE_STATUS)
 };
-%}
 
 /* Receives lost-lock notices; subclassed in Java (SWIG director), so the
    director attaches the core's watchdog thread to the JVM for each call. */
@@ -121,6 +113,40 @@ static void forwardLost(const char *name, uint64_t owner, uint64_t token, void *
 }  // namespace dlock_jni
 %}
 
+/* One dlock_lock_inspect() snapshot, read by DLock.inspect() into an immutable
+   LockInfo and deleted at once. */
+%ignore NativeLockInfo::NativeLockInfo;
+%inline %{
+class NativeLockInfo {
+ public:
+  explicit NativeLockInfo(dlock_lock *lock) {
+    dlock_lock_info_init(&info_);
+    dlock_jni::check(dlock_lock_inspect(lock, &info_, &holders_));
+  }
+  ~NativeLockInfo() { dlock_lock_holders_free(holders_); }
+  int64_t ttlMs() const { return info_.ttl_ms; }
+  bool hasLastToken() const { return info_.has_last_token != 0; }
+  uint64_t lastToken() const { return info_.last_token; }
+  int holderCount() const { return static_cast<int>(info_.holder_count); }
+  const char *holderId(int index) const {
+    const char *id = nullptr;
+    dlock_jni::check(dlock_lock_holders_get(holders_, static_cast<size_t>(index), &id, nullptr, nullptr));
+    return id;
+  }
+  int64_t holderHoldCount(int index) const {
+    int64_t count = 0;
+    dlock_jni::check(dlock_lock_holders_get(holders_, static_cast<size_t>(index), nullptr, nullptr, &count));
+    return count;
+  }
+
+ private:
+  NativeLockInfo(const NativeLockInfo &);
+  NativeLockInfo &operator=(const NativeLockInfo &);
+  dlock_lock_info info_;
+  dlock_lock_holders *holders_ = nullptr;
+};
+%}
+
 %nodefaultctor;
 %nodefaultdtor;
 struct dlock_client {};
@@ -133,6 +159,7 @@ struct dlock_cancel {};
 const char *dlock_version(void);
 
 %newobject dlock_client::newLock;
+%newobject dlock_lock::inspect;
 /* Named apart from the C function dlock_cancel_trigger that the wrapper calls. */
 %rename(trigger) dlock_cancel::triggerCancel;
 
@@ -196,6 +223,17 @@ const char *dlock_version(void);
     int64_t ms = 0;
     dlock_jni::check(dlock_lock_ttl($self, &ms));
     return ms;
+  }
+  void releaseKeeping(uint64_t owner, int64_t keepMs) {
+    dlock_jni::check(dlock_lock_release_keeping_owner($self, owner, keepMs));
+  }
+  NativeLockInfo *inspect() { return new NativeLockInfo($self); }
+  /* This attempt's number, or 0 when maxAttempts were already counted. */
+  int64_t countAttempt(const char *periodId, int64_t expireMs, int64_t maxAttempts) {
+    int64_t attempt = 0;
+    const int status = dlock_jni::check(
+        dlock_lock_count_attempt($self, periodId, expireMs, maxAttempts, &attempt));
+    return status == DLOCK_OK ? attempt : 0;
   }
   void setLostCallback(NativeLostCallback *callback) {
     dlock_jni::check(dlock_lock_set_lost_callback(

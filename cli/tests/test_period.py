@@ -22,7 +22,7 @@ class OncePerPeriod(DlockTestCase):
         self.assertEqual(self.run_job("echo ran twice"), 75, "other runs skip the period")
         pttl = int(self.redis.cli("PTTL", "report"))
         self.assertAlmostEqual(pttl, ms_to_end_of_period(DAY_MS), delta=5000)
-        self.assertTrue(self.redis.cli("HKEYS", "report").endswith(":held-after-success"))
+        self.assertTrue(self.redis.cli("HKEYS", "report").endswith(":kept"))
         # Nothing renews or releases the kept hold: it just runs out.
         time.sleep(1.2)
         self.assertLess(int(self.redis.cli("PTTL", "report")), pttl - 1000)

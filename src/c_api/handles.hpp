@@ -2,10 +2,12 @@
 #pragma once
 
 #include <memory>
+#include <vector>
 
 #include "core/cancel.hpp"
 #include "core/client.hpp"
 #include "core/lost_callback.hpp"
+#include "primitives/lock/lock_inspection.hpp"
 #include "primitives/lock/lock_resource.hpp"
 
 struct dlock_client {
@@ -16,6 +18,10 @@ struct dlock_lock {
   std::shared_ptr<dlock::Client> client;
   std::shared_ptr<const dlock::LockResource> resource;
   std::shared_ptr<dlock::LostCallback> on_lost = std::make_shared<dlock::LostCallback>();
+};
+
+struct dlock_lock_holders {
+  std::vector<dlock::LockHolder> holders;
 };
 
 struct dlock_cancel {

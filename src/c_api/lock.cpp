@@ -5,22 +5,13 @@
 
 #include "c_api/guarded.hpp"
 #include "c_api/handles.hpp"
-#include "primitives/lock/reentrant_lock.hpp"
+#include "c_api/lock_ops.hpp"
 
 namespace {
 
 using dlock::c_api::guarded;
 using dlock::c_api::require;
-
-// The core stays alive while its operation runs, even if another thread
-// closes the client meanwhile.
-template <typename Work>
-int with_ops(dlock_lock* lock, Work&& work) {
-  require(lock, "lock");
-  std::shared_ptr<dlock::ClientCore> core = lock->client->core();
-  dlock::ReentrantLock ops(*core, lock->resource);
-  return work(ops, *core);
-}
+using dlock::c_api::with_ops;
 
 int acquire(dlock_lock* lock, uint64_t owner, int64_t wait_ms, int64_t lease_ms, dlock_cancel* cancel,
             uint64_t* token_out) {
@@ -133,6 +124,24 @@ int dlock_lock_release(dlock_lock* lock) {
 
 int dlock_lock_release_owner(dlock_lock* lock, uint64_t owner) {
   return release(lock, owner);
+}
+
+int dlock_lock_extend(dlock_lock* lock, int64_t lease_ms) {
+  return dlock_lock_extend_owner(lock, dlock_thread_owner(), lease_ms);
+}
+
+int dlock_lock_extend_owner(dlock_lock* lock, uint64_t owner, int64_t lease_ms) {
+  return guarded([&] {
+    require(lock, "lock");
+    if (lease_ms <= 0 || lease_ms > DLOCK_DURATION_MAX_MS) {
+      throw dlock::InvalidArgument("lease_ms: must be 1.." + std::to_string(DLOCK_DURATION_MAX_MS) +
+                                   ", got " + std::to_string(lease_ms));
+    }
+    return with_ops(lock, [&](dlock::ReentrantLock& ops, dlock::ClientCore&) {
+      ops.extend(owner, lease_ms);
+      return DLOCK_OK;
+    });
+  });
 }
 
 int dlock_lock_force_release(dlock_lock* lock) {

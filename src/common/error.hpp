@@ -42,6 +42,12 @@ struct PermanentConnectionError : ConnectionError {
   using ConnectionError::ConnectionError;
 };
 
+// Nothing listens at the address. Retried once the server has answered
+// (it may be restarting); reported at once when a client is opened.
+struct RefusedConnectionError : ConnectionError {
+  using ConnectionError::ConnectionError;
+};
+
 // A server state that passes (LOADING, BUSY, MASTERDOWN...): retried like a
 // broken connection until the command timeout, then reported as one.
 struct TransientServerError : ConnectionError {

@@ -47,7 +47,7 @@ std::shared_ptr<ClientCore> Client::core() {
   const unsigned generation = current_fork_generation();
   while (seen->fork_generation != generation) {
     auto fresh =
-        std::make_shared<Incarnation>(Incarnation{generation, std::make_shared<ClientCore>(config_)});
+        std::make_shared<Incarnation>(Incarnation{generation, std::make_shared<ClientCore>(config_, true)});
     std::shared_ptr<Incarnation> replaced = seen;
     if (std::atomic_compare_exchange_strong(&current_, &seen, fresh)) {
       keep_forever(replaced->core);

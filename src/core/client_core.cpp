@@ -3,7 +3,6 @@
 #include <cstdio>
 #include <random>
 
-
 namespace dlock {
 namespace {
 
@@ -23,12 +22,13 @@ std::string random_uuid() {
 
 }  // namespace
 
-ClientCore::ClientCore(const ClientConfig& config)
+ClientCore::ClientCore(const ClientConfig& config, bool server_answered)
     : config_(config),
       id_(random_uuid()),
       pool_(config),
       subscriber_(config),
-      watchdog_(pool_, holds_, config) {}
+      watchdog_(pool_, holds_, config),
+      answered_(server_answered) {}
 
 ClientCore::~ClientCore() {
   close();
@@ -55,6 +55,7 @@ void ClientCore::ping() {
   execute([&](Connection& connection) {
     connection.command({"PING"}).throw_if_error("PING " + config_.describe());
   });
+  answered_.store(true);
 }
 
 void ClientCore::release_all_best_effort() {
@@ -78,6 +79,7 @@ void ClientCore::close() {
   }
   closing_.notify_all();
   subscriber_.poke_all();
+  async_runner_.stop();  // its jobs see the client closed and tell their callers
   watchdog_.stop();
   release_all_best_effort();
   subscriber_.stop();

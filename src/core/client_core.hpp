@@ -10,6 +10,7 @@
 #include <string>
 
 #include "common/error.hpp"
+#include "core/async_runner.hpp"
 #include "core/holds.hpp"
 #include "core/subscriber.hpp"
 #include "core/watchdog.hpp"
@@ -20,7 +21,9 @@ namespace dlock {
 
 class ClientCore {
  public:
-  explicit ClientCore(const ClientConfig& config);
+  // `server_answered`: the server answered this client before (a core built
+  // anew in a fork()ed child), so a refused connection is retried from the start.
+  explicit ClientCore(const ClientConfig& config, bool server_answered = false);
   ~ClientCore();
   ClientCore(const ClientCore&) = delete;
   ClientCore& operator=(const ClientCore&) = delete;
@@ -29,6 +32,7 @@ class ClientCore {
   Holds& holds() { return holds_; }
   Subscriber& subscriber() { return subscriber_; }
   Watchdog& watchdog() { return watchdog_; }
+  AsyncRunner& async_runner() { return async_runner_; }
 
   // The hash field that names `owner` of this client: <client-uuid>:<owner>.
   std::string field(uint64_t owner) const;
@@ -46,7 +50,8 @@ class ClientCore {
   template <typename Operation>
   auto execute(Operation&& operation) -> decltype(operation(std::declval<Connection&>()));
 
-  // Checks the server answers (and accepts the credentials).
+  // Checks the server answers (and accepts the credentials); until it has,
+  // a refused connection is reported at once instead of retried.
   void ping();
 
   void throw_if_closed() const;
@@ -67,7 +72,9 @@ class ClientCore {
   Holds holds_;
   Subscriber subscriber_;
   Watchdog watchdog_;
+  AsyncRunner async_runner_;
   std::atomic<bool> closed_{false};
+  std::atomic<bool> answered_{false};  // the server answered once: a refusal may be a restart
   std::mutex close_mutex_;
   std::condition_variable closing_;
 };
@@ -86,6 +93,8 @@ auto ClientCore::execute(Operation&& operation) -> decltype(operation(std::declv
       return operation(*connection);
     } catch (const PermanentConnectionError&) {
       throw;
+    } catch (const RefusedConnectionError&) {
+      if (!answered_.load() || Clock::now() + delay >= deadline) throw;
     } catch (const ConnectionError&) {
       if (Clock::now() + delay >= deadline) throw;
     }

@@ -51,6 +51,15 @@ std::optional<Hold> Holds::leave(const std::string& name, uint64_t owner) {
   return before;
 }
 
+std::optional<Hold> Holds::take_if_outermost(const std::string& name, uint64_t owner) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto it = holds_.find({name, owner});
+  if (it == holds_.end()) return std::nullopt;
+  Hold before = it->second;
+  if (before.count == 1) holds_.erase(it);
+  return before;
+}
+
 std::vector<Hold> Holds::take_all() {
   std::lock_guard<std::mutex> lock(mutex_);
   std::vector<Hold> all;
@@ -136,6 +145,14 @@ std::optional<LostNotice> Holds::renewed(const Hold& hold, bool still_owned, Clo
 void Holds::retry_renewal_at(const Hold& hold, Clock::time_point when) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (Hold* current = find_grant(hold)) current->renew_at = when;
+}
+
+void Holds::extended(const Hold& hold, int64_t lease_ms, Clock::time_point sent_at) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  Hold* current = find_grant(hold);
+  if (current == nullptr || current->lost) return;
+  current->lease_ms = lease_ms;
+  current->valid_until = sent_at + trusted_validity(lease_ms);
 }
 
 }  // namespace dlock

@@ -70,6 +70,9 @@ class Holds {
   // Removes one re-entry. Returns the hold as it was, nullopt when there is
   // none. The entry is erased when its count reaches zero.
   std::optional<Hold> leave(const std::string& name, uint64_t owner);
+  // Removes the hold when it is not re-entered (count 1). Returns the hold as
+  // it was, removed or not; nullopt when there is none.
+  std::optional<Hold> take_if_outermost(const std::string& name, uint64_t owner);
 
   std::vector<Hold> take_all();
   std::vector<Hold> taken_through(const void* handle);
@@ -84,6 +87,8 @@ class Holds {
   // Applies a renewal sent at `sent_at`: extends the grant, or marks it lost.
   std::optional<LostNotice> renewed(const Hold& hold, bool still_owned, Clock::time_point sent_at);
   void retry_renewal_at(const Hold& hold, Clock::time_point when);
+  // Applies a fixed lease's extension to `lease_ms`, sent at `sent_at`.
+  void extended(const Hold& hold, int64_t lease_ms, Clock::time_point sent_at);
 
  private:
   Hold* find_grant(const Hold& hold);

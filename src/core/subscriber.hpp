@@ -17,9 +17,9 @@
 #include <thread>
 #include <vector>
 
+#include "core/waiter.hpp"
 #include "redis/connection.hpp"
 #include "redis/url.hpp"
-#include "core/waiter.hpp"
 
 namespace dlock {
 

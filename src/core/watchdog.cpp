@@ -71,7 +71,8 @@ void Watchdog::renew(const std::vector<Hold>& due) {
     // A stalled server or a partition must not keep this thread past the
     // first validity deadline it has to report (S6): the batch gets no longer
     // than that, and a timed-out connection is dropped.
-    const TimeLimit limit(*connection, holds_.earliest_validity_end(sent_at + command_timeout_), command_timeout_);
+    const TimeLimit limit(*connection, holds_.earliest_validity_end(sent_at + command_timeout_),
+                          command_timeout_);
     // Every script is loaded before the pipeline starts: a SCRIPT LOAD in
     // the middle would read another command's reply.
     std::vector<std::string> shas;
@@ -89,7 +90,8 @@ void Watchdog::renew(const std::vector<Hold>& due) {
     for (std::size_t i = 0; i < due.size(); ++i) {
       bool still_owned = false;
       try {
-        const Reply reply = due[i].resource->renewal_script().finish(*connection, calls[i], std::move(replies[i]));
+        const Reply reply =
+            due[i].resource->renewal_script().finish(*connection, calls[i], std::move(replies[i]));
         still_owned = reply.integer_is_one("renew '" + due[i].resource->name() + "'");
       } catch (const ProtocolError&) {
         // The key is no longer a lock (e.g. replaced by another type): not ours.

@@ -11,8 +11,8 @@
 #include <thread>
 #include <vector>
 
-#include "redis/connection_pool.hpp"
 #include "core/holds.hpp"
+#include "redis/connection_pool.hpp"
 
 namespace dlock {
 

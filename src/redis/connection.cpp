@@ -6,6 +6,7 @@
 #include <new>
 
 #include "common/error.hpp"
+#include "redis/sigpipe_guard.hpp"
 
 namespace dlock {
 namespace {
@@ -32,9 +33,13 @@ namespace {
   try {
     throw_context_error(context, "connect", config.describe());
   } catch (const ConnectionError& error) {
-    const bool missing_socket = config.transport == ClientConfig::Transport::unix_socket &&
-                                std::string_view(context->errstr).find("No such file") != std::string_view::npos;
+    const bool missing_socket =
+        config.transport == ClientConfig::Transport::unix_socket &&
+        std::string_view(context->errstr).find("No such file") != std::string_view::npos;
     if (context->err == REDIS_ERR_OTHER || missing_socket) throw PermanentConnectionError(error.what());
+    if (std::string_view(context->errstr).find("refused") != std::string_view::npos) {
+      throw RefusedConnectionError(error.what());
+    }
     throw;
   }
 }
@@ -73,7 +78,7 @@ struct ArgvBuffers {
 
 }  // namespace
 
-Connection::Connection(const ClientConfig& config)
+Connection::Connection(const ClientConfig& config, std::chrono::steady_clock::time_point deadline)
     : context_(connect(config), free_context), where_(config.describe()) {
   if (!context_ || context_->err != 0) {
     broken_ = true;
@@ -85,6 +90,7 @@ Connection::Connection(const ClientConfig& config)
   if (config.transport == ClientConfig::Transport::tcp) {
     redisEnableKeepAlive(context_.get());
   }
+  const TimeLimit handshake(*this, deadline, std::chrono::milliseconds(config.command_timeout_ms));
   if (!config.password.empty()) {
     Reply reply = config.user.empty() ? command({"AUTH", config.password})
                                       : command({"AUTH", config.user, config.password});
@@ -119,6 +125,7 @@ void Connection::append(const Argv& argv) {
 
 Reply Connection::read_reply() {
   void* reply = nullptr;
+  const SigpipeGuard guard;  // redisGetReply() first writes what append() queued
   if (redisGetReply(context_.get(), &reply) != REDIS_OK || reply == nullptr) {
     fail("read reply");
   }
@@ -126,6 +133,7 @@ Reply Connection::read_reply() {
 }
 
 void Connection::flush() {
+  const SigpipeGuard guard;
   int done = 0;
   while (done == 0) {
     if (redisBufferWrite(context_.get(), &done) != REDIS_OK) {

@@ -19,10 +19,11 @@ using Argv = std::vector<std::string_view>;
 
 class Connection {
  public:
-  // Connects, then runs AUTH and SELECT as the config says. Throws
-  // ConnectionError (PermanentConnectionError when retrying cannot help),
-  // AuthError or ProtocolError.
-  explicit Connection(const ClientConfig& config);
+  // Connects, then runs AUTH and SELECT as the config says, by `deadline`
+  // at the latest. Throws ConnectionError (PermanentConnectionError when
+  // retrying cannot help), AuthError or ProtocolError.
+  explicit Connection(const ClientConfig& config, std::chrono::steady_clock::time_point deadline =
+                                                      std::chrono::steady_clock::time_point::max());
   ~Connection();
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;

@@ -24,7 +24,7 @@ ConnectionPool::Lease ConnectionPool::acquire(Clock::time_point deadline) {
     ++open_count_;  // reserve the slot, then connect outside the mutex
   }
   try {
-    return Lease(*this, std::make_unique<Connection>(config_));
+    return Lease(*this, std::make_unique<Connection>(config_, deadline));
   } catch (...) {
     std::lock_guard<std::mutex> lock(mutex_);
     --open_count_;

@@ -24,20 +24,15 @@ std::string quoted(std::string_view text) {
   return std::string(text.substr(0, longest_quote)) + "...";
 }
 
-// A command an ACL refuses inside a script is not NOPERM: Redis 7.0 says
-// "ERR The user executing the script can't run this command..." (or "can't
-// access ... keys", "can't publish to the channel"), 7.2 and later "ERR ACL
-// failure in script: ...".
-bool is_script_acl_error(std::string_view text) {
-  return starts_with(text, "ERR ACL failure in script") ||
-         starts_with(text, "ERR The user executing the script can't");
-}
-
+// Redis reports an ACL denial inside a script (a command, key or channel the
+// user may not use) not as NOPERM: "ERR The user executing the script can't
+// ..." (7.0), "ERR ACL failure in script: ..." (7.2 and later).
 bool is_auth_error(std::string_view text) {
   return starts_with_word(text, "NOAUTH") || starts_with_word(text, "WRONGPASS") ||
          starts_with_word(text, "NOPERM") || starts_with(text, "ERR invalid password") ||
          starts_with(text, "ERR AUTH") || starts_with(text, "ERR Client sent AUTH") ||
-         is_script_acl_error(text);
+         starts_with(text, "ERR The user executing the script can't") ||
+         starts_with(text, "ERR ACL failure in script");
 }
 
 // States a server leaves by itself: loading its data, running a slow script,

@@ -11,8 +11,7 @@ bool is_noscript(const ReplyView& reply) {
 
 }  // namespace
 
-Script::Call::Call(std::string sha, const Argv& keys,
-                   const Argv& args)
+Script::Call::Call(std::string sha, const Argv& keys, const Argv& args)
     : sha_(std::move(sha)), numkeys_(std::to_string(keys.size())) {
   argv_.reserve(3 + keys.size() + args.size());
   argv_.push_back("EVALSHA");
@@ -49,8 +48,7 @@ Reply Script::finish(Connection& connection, const Call& call, Reply reply) {
   return reply;
 }
 
-Reply Script::run(Connection& connection, const Argv& keys,
-                  const Argv& args) {
+Reply Script::run(Connection& connection, const Argv& keys, const Argv& args) {
   const Call evalsha(loaded_sha(connection), keys, args);
   return finish(connection, evalsha, connection.command(evalsha.argv()));
 }

@@ -21,8 +21,7 @@ class Script {
   // moved.
   class Call {
    public:
-    Call(std::string sha, const Argv& keys,
-         const Argv& args);
+    Call(std::string sha, const Argv& keys, const Argv& args);
     Call(const Call&) = delete;
     Call& operator=(const Call&) = delete;
     const Argv& argv() const { return argv_; }
@@ -36,8 +35,7 @@ class Script {
 
   // Runs the script and returns its reply; an error reply is thrown as
   // ReplyView::throw_if_error() does, I/O failure as ConnectionError.
-  Reply run(Connection& connection, const Argv& keys,
-            const Argv& args);
+  Reply run(Connection& connection, const Argv& keys, const Argv& args);
 
   // For pipelines: a reply to call.argv() made final (re-sent with the
   // source on NOSCRIPT, so no other reply may be pending; errors thrown as

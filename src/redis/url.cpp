@@ -8,15 +8,26 @@
 namespace dlock {
 namespace {
 
+constexpr std::size_t longest_url = 64 * 1024;
+constexpr int64_t day_ms = 24LL * 3600 * 1000;
+
+// Part of the URL quoted in a message, cut short so a huge URL does not make
+// a huge message. Callers never quote the userinfo.
+std::string quote(const std::string& text) {
+  constexpr std::size_t longest_quote = 64;
+  if (text.size() <= longest_quote) return "'" + text + "'";
+  return "'" + text.substr(0, longest_quote) + "...'";
+}
+
 int64_t parse_integer(const std::string& text, int64_t min, int64_t max, const std::string& what) {
   if (text.empty() || text.size() > 18) {
     throw InvalidArgument("url: " + what + " must be an integer in [" + std::to_string(min) + ", " +
-                          std::to_string(max) + "], got '" + text + "'");
+                          std::to_string(max) + "], got " + quote(text));
   }
   int64_t value = 0;
   for (char c : text) {
     if (c < '0' || c > '9') {
-      throw InvalidArgument("url: " + what + " must be an integer, got '" + text + "'");
+      throw InvalidArgument("url: " + what + " must be an integer, got " + quote(text));
     }
     value = value * 10 + (c - '0');
   }
@@ -67,11 +78,10 @@ void apply_query(const std::string& query, ClientConfig& config) {
     }
     const std::size_t eq = pair.find('=');
     if (eq == std::string::npos) {
-      throw InvalidArgument("url: query option '" + pair + "' has no value");
+      throw InvalidArgument("url: query option " + quote(pair) + " has no value");
     }
     const std::string key = pair.substr(0, eq);
     const std::string value = pair.substr(eq + 1);
-    constexpr int64_t day_ms = 24LL * 3600 * 1000;
     if (key == "db") {
       config.db = static_cast<int>(parse_integer(value, 0, 1 << 20, "db"));
     } else if (key == "connect_timeout_ms") {
@@ -83,7 +93,7 @@ void apply_query(const std::string& query, ClientConfig& config) {
     } else if (key == "pool_size") {
       config.pool_size = static_cast<int32_t>(parse_integer(value, 1, 1024, key));
     } else {
-      throw InvalidArgument("url: unknown query option '" + key + "'");
+      throw InvalidArgument("url: unknown query option " + quote(key));
     }
   }
 }
@@ -99,16 +109,17 @@ void apply_userinfo(const std::string& userinfo, ClientConfig& config) {
   config.password = percent_decode(userinfo.substr(colon + 1), "password");
 }
 
-void apply_tcp(const std::string& rest, ClientConfig& config) {
+void apply_tcp(std::string rest, ClientConfig& config) {
+  // Passwords often hold '/' (base64): the userinfo ends at the last '@', and
+  // only then does the path begin.
+  const std::size_t at = rest.rfind('@');
+  if (at != std::string::npos) {
+    apply_userinfo(rest.substr(0, at), config);
+    rest = rest.substr(at + 1);
+  }
   const std::size_t path_start = rest.find('/');
   std::string authority = rest.substr(0, path_start);
   const std::string path = path_start == std::string::npos ? "" : rest.substr(path_start + 1);
-
-  const std::size_t at = authority.rfind('@');
-  if (at != std::string::npos) {
-    apply_userinfo(authority.substr(0, at), config);
-    authority = authority.substr(at + 1);
-  }
   std::string host = authority;
   std::string port;
   if (!authority.empty() && authority[0] == '[') {
@@ -171,18 +182,17 @@ ClientConfig config_from_options(const dlock_client_options* opts) {
   if (has(offsetof(dlock_client_options, pool_size), sizeof(int32_t))) {
     config.pool_size = opts->pool_size;
   }
-  if (config.connect_timeout_ms <= 0) {
-    throw InvalidArgument("opts: connect_timeout_ms must be > 0");
-  }
-  if (config.command_timeout_ms <= 0) {
-    throw InvalidArgument("opts: command_timeout_ms must be > 0");
-  }
-  if (config.watchdog_timeout_ms < 30) {
-    throw InvalidArgument("opts: watchdog_timeout_ms must be >= 30");
-  }
-  if (config.pool_size < 1) {
-    throw InvalidArgument("opts: pool_size must be >= 1");
-  }
+  // The same bounds as the URL's query options.
+  auto require_range = [](int64_t value, int64_t min, int64_t max, const char* field) {
+    if (value < min || value > max) {
+      throw InvalidArgument(std::string("opts: ") + field + " must be in [" + std::to_string(min) + ", " +
+                            std::to_string(max) + "], got " + std::to_string(value));
+    }
+  };
+  require_range(config.connect_timeout_ms, 1, day_ms, "connect_timeout_ms");
+  require_range(config.command_timeout_ms, 1, day_ms, "command_timeout_ms");
+  require_range(config.watchdog_timeout_ms, 30, day_ms, "watchdog_timeout_ms");
+  require_range(config.pool_size, 1, 1024, "pool_size");
   return config;
 }
 
@@ -191,10 +201,15 @@ void apply_url(const std::string& url, ClientConfig& config) {
   if (scheme_end == std::string::npos) {
     throw InvalidArgument("url: expected redis://host[:port][/db] or unix:///path, got no scheme");
   }
+  if (url.size() > longest_url) {
+    throw InvalidArgument("url: longer than " + std::to_string(longest_url) + " bytes");
+  }
   const std::string scheme = url.substr(0, scheme_end);
   std::string rest = url.substr(scheme_end + 3);
+  // The query starts after the userinfo, which may itself hold a '?'.
+  const std::size_t at = rest.rfind('@');
   std::string query;
-  if (const std::size_t q = rest.find('?'); q != std::string::npos) {
+  if (const std::size_t q = rest.find('?', at == std::string::npos ? 0 : at); q != std::string::npos) {
     query = rest.substr(q + 1);
     rest = rest.substr(0, q);
   }
@@ -209,7 +224,11 @@ void apply_url(const std::string& url, ClientConfig& config) {
   } else if (scheme == "rediss") {
     throw UnsupportedError("url: rediss:// (TLS) is not supported by this build");
   } else {
-    throw InvalidArgument("url: unknown scheme '" + scheme + "', expected redis or unix");
+    // A malformed scheme may be a mistyped URL with credentials in it: not quoted.
+    const bool plain =
+        scheme.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789+.-") == std::string::npos;
+    throw InvalidArgument("url: unknown scheme" + (plain ? " " + quote(scheme) : std::string()) +
+                          ", expected redis or unix");
   }
   apply_query(query, config);
 }

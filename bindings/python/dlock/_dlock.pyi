@@ -1,4 +1,5 @@
-# Stubs for the private extension module dlock._dlock (checked by mypy.stubtest).
+# Stubs for the private extension module dlock._dlock (checked by mypy.stubtest,
+# so a status added to dlock.h and exported by the module must be listed here too).
 from typing import Callable, Optional
 
 OK: int
@@ -13,6 +14,7 @@ E_INTERRUPTED: int
 E_CLOSED: int
 E_NOMEM: int
 E_UNSUPPORTED: int
+E_INTERNAL: int
 NAME_MAX: int
 
 def version() -> str: ...
@@ -38,7 +40,9 @@ class Client:
     def close(self) -> None: ...
     @property
     def closed(self) -> bool: ...
-    def lock(self, name: str, on_lost: Optional[Callable[[str, int], object]] = None) -> Lock: ...
+    def lock(
+        self, name: str, on_lost: Optional[Callable[[str, int, int], object]] = None
+    ) -> Lock: ...
 
 class Lock:
     @property
@@ -53,3 +57,5 @@ class Lock:
     def hold_count(self, owner: int) -> int: ...
     def fencing_token(self, owner: int) -> int: ...
     def ttl_ms(self) -> int: ...
+    @property
+    def open_holds(self) -> int: ...

@@ -8,12 +8,17 @@ from types import TracebackType
 from typing import Callable, Optional, Type
 
 from dlock import _dlock, timeouts
+from dlock.arguments import require_callable_or_none, require_int, require_str
+from dlock.errors import error_for_status
+from dlock.handles import LockHandles, LostCallback
 from dlock.lock import Lock
 from dlock.synchronized import F, synchronized
 
 # Clients still open at exit are closed while Python still runs: closing releases their
 # holds at once, and stops the watchdog before it could call back into a dying interpreter.
 _open_clients: weakref.WeakSet[Client] = weakref.WeakSet()
+# The C library's pool_size is an int32_t.
+_POOL_SIZE_MAX = 2**31 - 1
 
 
 @atexit.register
@@ -41,14 +46,15 @@ class Client:
         pool_size: int | None = None,
     ) -> None:
         self._native = _dlock.Client(
-            url,
+            require_str(url, "url"),
             connect_timeout_ms=timeouts.optional_positive_ms(connect_timeout, "connect_timeout"),
             command_timeout_ms=timeouts.optional_positive_ms(command_timeout, "command_timeout"),
             watchdog_timeout_ms=timeouts.optional_positive_ms(
                 watchdog_timeout, "watchdog_timeout"
             ),
-            pool_size=pool_size,
+            pool_size=_pool_size(pool_size),
         )
+        self._handles = LockHandles(self._native)
         _open_clients.add(self)
 
     def lock(
@@ -57,20 +63,28 @@ class Client:
         *,
         lease: float | None = None,
         timeout: float = -1,
-        on_lost: Callable[[str, int], object] | None = None,
+        on_lost: LostCallback | None = None,
     ) -> Lock:
-        """A handle on the lock ``name``; no round trip.
+        """A Lock object on the lock ``name``; no round trip.
 
         ``lease``: None renews the lease until release (the watchdog), else a fixed lease in
         seconds, never renewed. ``timeout``: how long ``with lock:`` waits before raising
         LockTimeoutError (-1: forever). ``on_lost(name, fencing_token)`` is called once when a
-        hold taken through this handle is lost; it runs on the client's watchdog thread, so it
-        must return quickly and must not wait on dlock.
+        hold taken through this object is lost (the hold's first acquire went through it; a
+        re-entry through another object keeps the hold's callback), even if the object was
+        dropped meanwhile. It runs on the client's watchdog thread, or in the release that
+        found the loss, so it must return quickly and must not wait on dlock.
 
-        Keep the lock object while you hold it: holds still taken through it are released
-        (off the garbage collector's thread) once it is dropped.
+        A hold lasts until its owner (thread or task) releases it or the client closes:
+        dropping the object releases nothing, so after ``client.lock(job).acquire()`` the
+        lock stays held until the owner calls ``release()`` on any object for ``job``.
+        Objects on one name share one native handle, which the client keeps while an object
+        refers to it or something is held through it: memory grows with the names in use,
+        not with every name ever locked.
         """
-        return Lock(self._native.lock(name, on_lost), lease, timeout)
+        require_str(name, "name")
+        require_callable_or_none(on_lost, "on_lost")
+        return Lock(self._handles.get(name), lease, timeout, on_lost)
 
     def synchronized(
         self, name: str, *, lease: float | None = None, timeout: float = -1
@@ -81,6 +95,7 @@ class Client:
     def close(self) -> None:
         """Releases the locks still held through this client and closes it. Idempotent."""
         self._native.close()
+        self._handles.clear()
         _open_clients.discard(self)
 
     @property
@@ -100,3 +115,15 @@ class Client:
 
     def __repr__(self) -> str:
         return f"<dlock.Client {'closed' if self.closed else 'open'}>"
+
+
+def _pool_size(pool_size: int | None) -> int | None:
+    """None keeps the library's default."""
+    if pool_size is None:
+        return None
+    size = require_int(pool_size, "pool_size")
+    if not 1 <= size <= _POOL_SIZE_MAX:
+        raise error_for_status(
+            _dlock.E_INVALID, f"pool_size: must be 1 to {_POOL_SIZE_MAX}, got {size}"
+        )
+    return size

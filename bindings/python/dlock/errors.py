@@ -61,10 +61,16 @@ class UnsupportedError(DlockError, NotImplementedError):
     """Not supported by this build or this server (e.g. ``rediss://`` without TLS)."""
 
 
+class InternalError(DlockError, RuntimeError):
+    """A defect inside dlock (its message says where); please report it."""
+
+
 class LockTimeoutError(DlockError, TimeoutError):
     """``with lock:`` gave up after the lock's ``timeout``."""
 
 
+# Keyed by the constants the extension exports from dlock.h, so no code is restated
+# here; bindings/python/tests/test_status_table.py checks every status of the header has its entry.
 _BY_STATUS: dict[int, type[DlockError]] = {
     _dlock.E_INVALID: InvalidArgumentError,
     _dlock.E_CONNECTION: ConnectionError,
@@ -76,6 +82,7 @@ _BY_STATUS: dict[int, type[DlockError]] = {
     _dlock.E_CLOSED: ClientClosedError,
     _dlock.E_NOMEM: OutOfMemoryError,
     _dlock.E_UNSUPPORTED: UnsupportedError,
+    _dlock.E_INTERNAL: InternalError,
     _dlock.NOT_ACQUIRED: LockTimeoutError,
 }
 

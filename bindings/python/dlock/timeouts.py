@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 from dlock import _dlock
+from dlock.arguments import require_seconds
 from dlock.errors import error_for_status
 
 FOREVER_MS = -1
@@ -27,6 +28,7 @@ def _to_ms(seconds: float, argument: str) -> int:
 
 def wait_ms(blocking: bool, timeout: float) -> int:
     """0 for one attempt, -1 to wait forever, else the bound; raises as threading.RLock does."""
+    require_seconds(timeout, "timeout")
     if not blocking:
         if timeout != -1:
             raise _invalid("can't specify a timeout for a non-blocking call")
@@ -46,7 +48,7 @@ def lease_ms(lease: float | None) -> int:
 
 
 def positive_ms(seconds: float, argument: str) -> int:
-    if not seconds > 0:
+    if not require_seconds(seconds, argument) > 0:
         raise _invalid(f"{argument} must be a positive number of seconds")
     return max(1, _to_ms(seconds, argument))
 

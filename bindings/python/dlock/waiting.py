@@ -15,11 +15,12 @@ from typing import Optional
 
 from dlock import _dlock
 from dlock.errors import DlockError
+from dlock.handles import SharedLock
 
 
 class _NativeWait:
-    def __init__(self, native: _dlock.Lock, owner: int, wait_ms: int, lease_ms: int) -> None:
-        self._native = native
+    def __init__(self, shared: SharedLock, owner: int, wait_ms: int, lease_ms: int) -> None:
+        self._shared = shared
         self._owner = owner
         self._cancel = _dlock.Cancel()
         self.future: concurrent.futures.Future[Optional[int]] = concurrent.futures.Future()
@@ -31,7 +32,7 @@ class _NativeWait:
     def _run(self, wait_ms: int, lease_ms: int) -> None:
         self.future.set_running_or_notify_cancel()
         try:
-            token = self._native.acquire(self._owner, wait_ms, lease_ms, self._cancel)
+            token = self._shared.acquire(self._owner, wait_ms, lease_ms, self._cancel)
         except BaseException as error:
             self.future.set_exception(error)
         else:
@@ -44,27 +45,31 @@ class _NativeWait:
     def _release_if_granted(self, future: concurrent.futures.Future[Optional[int]]) -> None:
         if future.exception() is None and future.result() is not None:
             try:
-                self._native.release(self._owner)
+                self._shared.release(self._owner)
             except DlockError:
                 pass  # lost or closed meanwhile: nothing is left to release
 
 
-def wait_in_thread(native: _dlock.Lock, owner: int, wait_ms: int, lease_ms: int) -> bool:
+def wait_in_thread(shared: SharedLock, owner: int, wait_ms: int, lease_ms: int) -> Optional[int]:
+    """The fencing token, or None when the wait ran out."""
     if threading.current_thread() is not threading.main_thread():
         # Signal handlers never run here, so nothing can interrupt the wait: wait in place.
-        return native.acquire(owner, wait_ms, lease_ms) is not None
-    wait = _NativeWait(native, owner, wait_ms, lease_ms)
+        return shared.acquire(owner, wait_ms, lease_ms)
+    wait = _NativeWait(shared, owner, wait_ms, lease_ms)
     try:
-        return wait.future.result() is not None
+        return wait.future.result()
     except BaseException:
         wait.abandon()
         raise
 
 
-async def wait_in_task(native: _dlock.Lock, owner: int, wait_ms: int, lease_ms: int) -> bool:
-    wait = _NativeWait(native, owner, wait_ms, lease_ms)
+async def wait_in_task(
+    shared: SharedLock, owner: int, wait_ms: int, lease_ms: int
+) -> Optional[int]:
+    """As wait_in_thread, for the current task."""
+    wait = _NativeWait(shared, owner, wait_ms, lease_ms)
     try:
-        return await asyncio.wrap_future(wait.future) is not None
+        return await asyncio.wrap_future(wait.future)
     except BaseException:
         wait.abandon()
         raise

@@ -20,12 +20,12 @@ bool interpreter_running() {
 
 }  // namespace
 
-void LostCallback::call(const char* name, uint64_t /*owner*/, uint64_t token, void* self) {
+void LostCallback::call(const char* name, uint64_t owner, uint64_t token, void* self) {
   if (!interpreter_running()) return;
   py::gil_scoped_acquire gil;
   in_call = true;
   try {
-    static_cast<LostCallback*>(self)->function_(py::str(name), token);
+    static_cast<LostCallback*>(self)->function_(py::str(name), owner, token);
   } catch (py::error_already_set& error) {
     // Nobody can catch an exception raised on the watchdog thread.
     error.discard_as_unraisable("dlock on_lost callback");

@@ -1,5 +1,7 @@
-// The Python callable behind a lock's lost-lock callback. dlock calls it on
-// the client's watchdog thread, which is not a Python thread.
+// The Python callable behind a lock's lost-lock callback, called as
+// function(name, owner, fencing_token). dlock calls it on the client's
+// watchdog thread, which is not a Python thread, or in the release that found
+// the loss.
 #pragma once
 
 #include <pybind11/pybind11.h>

@@ -3,6 +3,7 @@
 #include <pybind11/pybind11.h>
 
 #include "dlock.h"
+#include "dlock_statuses.h"
 #include "native_cancel.hpp"
 #include "native_client.hpp"
 #include "native_lock.hpp"
@@ -12,18 +13,11 @@ namespace py = pybind11;
 PYBIND11_MODULE(_dlock, module) {
   module.doc() = "Private binding of dlock's C ABI; use the `dlock` package.";
 
-  module.attr("OK") = DLOCK_OK;
-  module.attr("NOT_ACQUIRED") = DLOCK_NOT_ACQUIRED;
-  module.attr("E_INVALID") = DLOCK_E_INVALID;
-  module.attr("E_CONNECTION") = DLOCK_E_CONNECTION;
-  module.attr("E_NOT_OWNER") = DLOCK_E_NOT_OWNER;
-  module.attr("E_LOST") = DLOCK_E_LOST;
-  module.attr("E_PROTOCOL") = DLOCK_E_PROTOCOL;
-  module.attr("E_AUTH") = DLOCK_E_AUTH;
-  module.attr("E_INTERRUPTED") = DLOCK_E_INTERRUPTED;
-  module.attr("E_CLOSED") = DLOCK_E_CLOSED;
-  module.attr("E_NOMEM") = DLOCK_E_NOMEM;
-  module.attr("E_UNSUPPORTED") = DLOCK_E_UNSUPPORTED;
+  // One constant per status of dlock.h (OK, NOT_ACQUIRED, E_INVALID, ...),
+  // listed from the header at build time: Python never restates a code.
+#define DLOCK_EXPORT_STATUS(name) module.attr(#name) = DLOCK_##name;
+  DLOCK_STATUSES(DLOCK_EXPORT_STATUS)
+#undef DLOCK_EXPORT_STATUS
   module.attr("NAME_MAX") = DLOCK_NAME_MAX;
 
   module.def("version", &dlock_version);

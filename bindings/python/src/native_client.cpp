@@ -54,26 +54,28 @@ dlock_client* NativeClient::get() const {
 
 void bind_native_client(py::module_& module) {
   py::class_<NativeClient>(module, "Client")
-      .def(py::init([](const std::string& url, std::optional<int64_t> connect_timeout_ms,
+      .def(py::init([](const py::str& url, std::optional<int64_t> connect_timeout_ms,
                        std::optional<int64_t> command_timeout_ms,
                        std::optional<int64_t> watchdog_timeout_ms,
                        std::optional<int32_t> pool_size) {
              return std::make_unique<NativeClient>(
-                 url, NativeClientOptions{connect_timeout_ms, command_timeout_ms,
-                                          watchdog_timeout_ms, pool_size});
+                 std::string(url), NativeClientOptions{connect_timeout_ms, command_timeout_ms,
+                                                       watchdog_timeout_ms, pool_size});
            }),
            py::arg("url"), py::kw_only(), py::arg("connect_timeout_ms") = py::none(),
            py::arg("command_timeout_ms") = py::none(),
            py::arg("watchdog_timeout_ms") = py::none(), py::arg("pool_size") = py::none())
       .def("close", &NativeClient::close)
       .def_property_readonly("closed", &NativeClient::closed)
-      // A lock keeps its client object alive (not open: close() still closes).
+      // Names are str only: bytes need not be UTF-8, and a name is handed back
+      // to Python as str (Lock.name, lost-lock callbacks).
       .def(
           "lock",
-          [](NativeClient& client, const std::string& name, py::object on_lost) {
-            return std::make_unique<NativeLock>(client, name, std::move(on_lost));
+          [](NativeClient& client, const py::str& name, py::object on_lost) {
+            py::object self = py::cast(&client, py::return_value_policy::reference);
+            return std::make_unique<NativeLock>(std::move(self), name, std::move(on_lost));
           },
-          py::arg("name"), py::arg("on_lost") = py::none(), py::keep_alive<0, 1>());
+          py::arg("name"), py::arg("on_lost") = py::none());
 }
 
 }  // namespace dlock_python

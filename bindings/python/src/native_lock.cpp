@@ -21,8 +21,11 @@ int without_gil(Call&& call) {
 
 }  // namespace
 
-NativeLock::NativeLock(NativeClient& client, const std::string& name, py::object on_lost) {
-  check_status(dlock_lock_new(client.get(), c_string(name, "name"), &lock_));
+NativeLock::NativeLock(py::object client, const py::str& name, py::object on_lost)
+    : client_(std::move(client)) {
+  const std::string text = name;
+  dlock_client* native_client = client_.cast<NativeClient&>().get();
+  check_status(dlock_lock_new(native_client, c_string(text, "name"), &lock_));
   if (on_lost.is_none()) return;
   on_lost_ = std::make_unique<LostCallback>(std::move(on_lost));
   check_status(without_gil(
@@ -113,7 +116,8 @@ void bind_native_lock(py::module_& module) {
       .def("is_held", &NativeLock::is_held, py::arg("owner"))
       .def("hold_count", &NativeLock::hold_count, py::arg("owner"))
       .def("fencing_token", &NativeLock::fencing_token, py::arg("owner"))
-      .def("ttl_ms", &NativeLock::ttl_ms);
+      .def("ttl_ms", &NativeLock::ttl_ms)
+      .def_property_readonly("open_holds", &NativeLock::open_holds);
 }
 
 }  // namespace dlock_python

@@ -14,12 +14,12 @@
 
 namespace dlock_python {
 
-class NativeClient;
 class NativeCancel;
 
 class NativeLock {
  public:
-  NativeLock(NativeClient& client, const std::string& name, pybind11::object on_lost);
+  // `client` is the Python object of a NativeClient.
+  NativeLock(pybind11::object client, const pybind11::str& name, pybind11::object on_lost);
   ~NativeLock();
   NativeLock(const NativeLock&) = delete;
   NativeLock& operator=(const NativeLock&) = delete;
@@ -35,8 +35,14 @@ class NativeLock {
   int hold_count(uint64_t owner);
   uint64_t fencing_token(uint64_t owner);
   int64_t ttl_ms();
+  // Grants minus releases through this handle (holds_ below); no dlock call.
+  int open_holds() const { return holds_.load(); }
 
  private:
+  // A lock keeps its client object alive (not open: close() still closes). A
+  // reference held here rather than pybind11's keep_alive call policy, which
+  // some pybind11 releases apply even after a failed argument conversion.
+  pybind11::object client_;
   dlock_lock* lock_ = nullptr;
   std::unique_ptr<LostCallback> on_lost_;
   // Grants minus releases through this handle: while positive, freeing the

@@ -218,16 +218,6 @@ def test_synchronized_function(client: dlock.Client, raw: redis.Redis, name: str
     assert not raw.exists(name)
 
 
-def test_dropped_held_lock_is_released(client: dlock.Client, raw: redis.Redis, name: str) -> None:
-    lock = client.lock(name)
-    lock.acquire()
-    del lock
-    deadline = time.monotonic() + 5
-    while raw.exists(name) and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert not raw.exists(name)
-
-
 def test_closing_the_client_releases_its_locks(
     redis_server: RedisServer, raw: redis.Redis, name: str
 ) -> None:

@@ -12,8 +12,8 @@
 -- A fresh token is max(counter + 1, server time in microseconds), written back
 -- to the counter: tokens keep increasing even when a restart without
 -- persistence or a failover loses the counter. The counter only ever grows by
--- Redis's own INCRBY (the gap to the clock) or INCR (when it is ahead), exact
--- in 64 bits, as Redisson's RFencedLock grows it by INCR.
+-- Redis's own INCRBY (of the gap to the clock, or of 1 when it is ahead),
+-- exact in 64 bits, as Redisson's RFencedLock grows it by INCR.
 --
 -- Nothing is written before every command that can fail has run: a refused
 -- lease, a counter that is not one, or an ACL that denies TIME, GET or the
@@ -37,12 +37,8 @@ if holder_pttl == -2 then
   if not last then
     return redis.error_reply('ERR acquire: the fencing counter ' .. counter .. ' holds ' .. stored .. ', not a number')
   end
-  local token
-  if last < clock_us then
-    token = redis.call('incrby', counter, clock_us - last)
-  else
-    token = redis.call('incr', counter)
-  end
+  -- Up to the clock, or by 1 when the counter is ahead of it.
+  local token = redis.call('incrby', counter, math.max(clock_us - last, 1))
   redis.call('hset', lock, owner, 1)
   local expiring = redis.pcall('pexpire', lock, lease)
   if type(expiring) == 'table' and expiring.err then

@@ -1,7 +1,7 @@
 #include "primitives/lock/lock_keys.hpp"
 
-#include "dlock.h"
 #include "common/error.hpp"
+#include "dlock.h"
 
 namespace dlock {
 namespace {
@@ -56,6 +56,8 @@ LockKeys::LockKeys(std::string lock_name) : name(std::move(lock_name)) {
   channel = prefixed("redisson_lock__channel", name);
   counter = prefixed("redisson_lock_token", name);
   latch = prefixed("redisson_unlock_latch", name);
+  attempts = prefixed("dlock_attempts", name);
+  attempt_latch = prefixed("dlock_attempt_latch", name);
 }
 
 }  // namespace dlock

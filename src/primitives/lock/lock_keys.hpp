@@ -10,10 +10,12 @@ struct LockKeys {
   // it contains '{', has a non-empty hash tag.
   explicit LockKeys(std::string name);
 
-  std::string name;     // the lock hash itself
-  std::string channel;  // redisson_lock__channel:{name}
-  std::string counter;  // redisson_lock_token:{name}
-  std::string latch;    // prefix of the owners' release latches
+  std::string name;           // the lock hash itself
+  std::string channel;        // redisson_lock__channel:{name}
+  std::string counter;        // redisson_lock_token:{name}
+  std::string latch;          // prefix of the owners' release latches
+  std::string attempts;       // prefix of per-period attempt counters: dlock_attempts:{name}
+  std::string attempt_latch;  // prefix of per-request attempt-count latches
 
   // Redisson's prefixName(): "<prefix>:{<name>}", or "<prefix>:<name>" when
   // the name already carries a hash tag.

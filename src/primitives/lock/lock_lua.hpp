@@ -8,5 +8,8 @@ extern const char* const acquire;
 extern const char* const release;
 extern const char* const renew;
 extern const char* const force_release;
+extern const char* const keep;
+extern const char* const inspect;
+extern const char* const count_attempt;
 
 }  // namespace dlock::lua::lock

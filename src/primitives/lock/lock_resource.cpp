@@ -20,6 +20,18 @@ Script& LockScripts::force_release() {
   static Script script("force_release", lua::lock::force_release);
   return script;
 }
+Script& LockScripts::keep() {
+  static Script script("keep", lua::lock::keep);
+  return script;
+}
+Script& LockScripts::inspect() {
+  static Script script("inspect", lua::lock::inspect);
+  return script;
+}
+Script& LockScripts::count_attempt() {
+  static Script script("count_attempt", lua::lock::count_attempt);
+  return script;
+}
 
 bool LockResource::release(Connection& connection, const std::string& field, const std::string& request_id,
                            int64_t retry_window_ms) const {

@@ -16,6 +16,9 @@ struct LockScripts {
   static Script& release();
   static Script& renew();
   static Script& force_release();
+  static Script& keep();
+  static Script& inspect();
+  static Script& count_attempt();
 };
 
 class LockResource final : public HeldResource {

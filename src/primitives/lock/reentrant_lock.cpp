@@ -4,18 +4,19 @@
 #include <atomic>
 
 #include "common/error.hpp"
-#include "core/wait_registration.hpp"
-#include "core/waiter.hpp"
+#include "primitives/lock/acquire_process.hpp"
 
 namespace dlock {
 namespace {
 
-// Stands for "no deadline" without overflowing the clock's arithmetic.
-constexpr auto far_future = std::chrono::hours(24 * 365);
-
 uint64_t next_grant_id() {
   static std::atomic<uint64_t> counter{0};
   return ++counter;
+}
+
+std::string lost_message(const char* operation, const std::string& name) {
+  return std::string(operation) + ": the hold on '" + name +
+         "' was lost (its lease ran out or another client took the lock)";
 }
 
 }  // namespace
@@ -56,45 +57,11 @@ uint64_t ReentrantLock::record_grant(const AcquireRequest& request, const std::s
 }
 
 std::optional<uint64_t> ReentrantLock::acquire(const AcquireRequest& request) {
-  core_.throw_if_closed();
-  if (std::optional<uint64_t> token = core_.holds().reenter(keys().name, request.owner)) {
-    return token;
-  }
-  const Clock::time_point deadline =
-      Clock::now() + (request.wait_ms < 0 ? far_future : std::chrono::milliseconds(request.wait_ms));
-  const std::string field = core_.field(request.owner);
-  const int64_t lease_ms = request.lease_ms < 0 ? core_.config().watchdog_timeout_ms : request.lease_ms;
-
-  Attempt last = attempt(field, lease_ms);
-  if (last.granted) return record_grant(request, field, lease_ms, last);
-  if (request.wait_ms == 0) return std::nullopt;
-
-  // Subscribe, then retry when the subscription is active (a release in
-  // between is not missed), on each release message, or when the holder's
-  // lease runs out (a crashed holder publishes nothing). Never on a timer.
-  Waiter waiter;
-  const WaitRegistration registration(core_.subscriber(), keys().channel, waiter, request.cancel);
+  AcquireProcess process(*this, request);
   for (;;) {
-    Clock::time_point wake_at = deadline;
-    if (last.value >= 0) {
-      wake_at = std::min(wake_at, Clock::now() + std::chrono::milliseconds(last.value));
-    }
-    bool signalled;
-    {
-      std::unique_lock<std::mutex> lock(waiter.mutex);
-      waiter.wake.wait_until(lock, wake_at, [&] {
-        return waiter.signalled || core_.closed() || (request.cancel && request.cancel->triggered());
-      });
-      signalled = waiter.signalled;
-      waiter.signalled = false;
-    }
-    if (request.cancel != nullptr && request.cancel->triggered()) {
-      throw InterruptedError("acquire '" + keys().name + "': cancelled");
-    }
-    core_.throw_if_closed();
-    if (!signalled && Clock::now() >= deadline) return std::nullopt;
-    last = attempt(field, lease_ms);
-    if (last.granted) return record_grant(request, field, lease_ms, last);
+    const AcquireProcess::Step step = process.step();
+    if (step.done) return step.token;
+    process.sleep_until(step.wake_at);
   }
 }
 
@@ -111,10 +78,8 @@ void ReentrantLock::release(uint64_t owner) {
   if (!before) {
     throw NotOwnerError("release: the caller does not hold '" + keys().name + "'");
   }
-  const std::string lost_message = "release: the hold on '" + keys().name +
-                                   "' was lost (its lease ran out or another client took the lock)";
   if (before->count > 1) {
-    if (before->lost) throw LostError(lost_message);
+    if (before->lost) throw LostError(lost_message("release", keys().name));
     return;
   }
   bool released = false;
@@ -130,7 +95,60 @@ void ReentrantLock::release(uint64_t owner) {
     // the one and only notice.
     LostNotice{before->on_lost, keys().name, owner, before->token}.deliver();
   }
-  if (before->lost || !released) throw LostError(lost_message);
+  if (before->lost || !released) throw LostError(lost_message("release", keys().name));
+}
+
+void ReentrantLock::release_keeping(uint64_t owner, int64_t keep_ms) {
+  core_.throw_if_closed();
+  // Out of the table first: from here on the watchdog no longer renews it
+  // (a renewal already sent finds the field renamed and changes nothing).
+  const std::optional<Hold> hold = core_.holds().take_if_outermost(keys().name, owner);
+  if (!hold) {
+    throw NotOwnerError("release_keeping: the caller does not hold '" + keys().name + "'");
+  }
+  if (hold->count > 1) {
+    throw InvalidArgument("release_keeping: the caller holds '" + keys().name + "' " +
+                          std::to_string(hold->count) +
+                          " times; only an outermost hold can be kept, release the inner ones first");
+  }
+  if (hold->lost) throw LostError(lost_message("release_keeping", keys().name));
+  const std::string keep = std::to_string(keep_ms);
+  const bool kept = core_.execute([&](Connection& connection) {
+    return LockScripts::keep()
+        .run(connection, {keys().name}, {hold->field, keep})
+        .integer_is_one("keep '" + keys().name + "'");
+  });
+  if (!kept) {
+    // Found here first, as in release(): the one and only notice.
+    LostNotice{hold->on_lost, keys().name, owner, hold->token}.deliver();
+    throw LostError(lost_message("release_keeping", keys().name));
+  }
+}
+
+void ReentrantLock::extend(uint64_t owner, int64_t lease_ms) {
+  core_.throw_if_closed();
+  const std::optional<Hold> hold = core_.holds().find(keys().name, owner);
+  if (!hold) throw NotOwnerError("extend: the caller does not hold '" + keys().name + "'");
+  if (hold->watchdog) {
+    throw InvalidArgument("lease_ms: the hold on '" + keys().name +
+                          "' is kept alive by the watchdog; only a fixed lease is extended");
+  }
+  const std::string lost_message =
+      "extend: the hold on '" + keys().name + "' was lost (its lease ran out or it was taken)";
+  if (hold->lost) throw LostError(lost_message);
+  const std::string lease = std::to_string(lease_ms);
+  Clock::time_point sent_at;
+  const bool still_owned = core_.execute([&](Connection& connection) {
+    sent_at = Clock::now();
+    return resource_->renewal_script()
+        .run(connection, resource_->renewal_keys(), {lease, hold->field})
+        .integer_is_one("extend '" + keys().name + "'");
+  });
+  if (!still_owned) {
+    if (auto notice = core_.holds().renewed(*hold, false, sent_at)) notice->deliver();
+    throw LostError(lost_message);
+  }
+  core_.holds().extended(*hold, lease_ms, sent_at);
 }
 
 bool ReentrantLock::force_release() {

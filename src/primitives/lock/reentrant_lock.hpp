@@ -31,6 +31,13 @@ class ReentrantLock {
   std::optional<uint64_t> acquire(const AcquireRequest& request);
   // Throws NotOwnerError, LostError.
   void release(uint64_t owner);
+  // Sets the remaining lease of the owner's fixed-lease hold to `lease_ms`.
+  // Throws NotOwnerError, LostError, InvalidArgument for a watchdog hold.
+  void extend(uint64_t owner, int64_t lease_ms);
+  // Ends the owner's outermost hold but leaves the lock taken, unrenewed, for
+  // keep_ms (keep.lua). Throws NotOwnerError, LostError, InvalidArgument for
+  // a re-entered hold.
+  void release_keeping(uint64_t owner, int64_t keep_ms);
   bool force_release();
   bool is_locked();
   int64_t ttl_ms();
@@ -45,9 +52,9 @@ class ReentrantLock {
     Clock::time_point sent_at;
   };
 
+  // The steps of an acquire, taken by AcquireProcess.
+  friend class AcquireProcess;
   Attempt attempt(const std::string& field, int64_t lease_ms);
-  std::optional<uint64_t> wait_for_grant(const AcquireRequest& request, const std::string& field,
-                                         int64_t lease_ms, Attempt last);
   uint64_t record_grant(const AcquireRequest& request, const std::string& field, int64_t lease_ms,
                         const Attempt& grant);
   bool run_release(const std::string& field);

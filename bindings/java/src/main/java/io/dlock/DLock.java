@@ -1,6 +1,9 @@
 package io.dlock;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
+import java.util.OptionalLong;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
@@ -106,6 +109,61 @@ public final class DLock implements Lock {
     guard.run(() -> handle.release(owner));
   }
 
+  /**
+   * Ends the calling thread's hold but keeps the lock taken for {@code keep}
+   * more, as a fixed lease that nothing renews: it then lapses on its own, and
+   * until it does nobody acquires the lock, this thread included. For
+   * once-per-period jobs: keep the lock after a success until the period ends.
+   * The hold leaves this client at once (it is no longer held by the thread).
+   *
+   * @throws IllegalMonitorStateException when the calling thread holds nothing
+   * @throws LockLostException when its hold had been lost (the hold is forgotten)
+   * @throws IllegalArgumentException when {@code keep} is not positive
+   * @throws DLockException with {@link DLockStatus#INVALID} when the thread holds
+   *     the lock more than once (only an outermost hold can be kept)
+   */
+  public void unlockKeeping(long keep, TimeUnit unit) {
+    long keepMs = positiveMillis(keep, unit, "keep");
+    long owner = currentOwner();
+    guard.run(() -> handle.releaseKeeping(owner, keepMs));
+  }
+
+  /** Who holds the lock, its remaining lease and last fencing token, read in one round trip. */
+  public LockInfo inspect() {
+    return guard.call(() -> {
+      NativeLockInfo snapshot = handle.inspect();
+      try {
+        List<LockInfo.Holder> holders = new ArrayList<>();
+        for (int i = 0; i < snapshot.holderCount(); i++) {
+          holders.add(new LockInfo.Holder(snapshot.holderId(i), snapshot.holderHoldCount(i)));
+        }
+        OptionalLong token = snapshot.hasLastToken()
+            ? OptionalLong.of(snapshot.lastToken()) : OptionalLong.empty();
+        return new LockInfo(holders, snapshot.ttlMs(), token);
+      } finally {
+        snapshot.delete();
+      }
+    });
+  }
+
+  /**
+   * Counts one more attempt at a job in the period {@code periodId} (shared by
+   * every client, e.g. the period's start), unless {@code maxAttempts} were
+   * counted already. A new period's counter lapses {@code expiresIn} after its
+   * first attempt, e.g. at the period's end. Best called while holding the lock.
+   *
+   * @return this attempt's number, 1 to {@code maxAttempts}; 0 when the limit
+   *     was reached (nothing counted)
+   */
+  public long countAttempt(String periodId, long expiresIn, TimeUnit unit, long maxAttempts) {
+    Objects.requireNonNull(periodId, "periodId");
+    long expireMs = positiveMillis(expiresIn, unit, "expiresIn");
+    if (maxAttempts < 1) {
+      throw new IllegalArgumentException("maxAttempts must be at least 1: " + maxAttempts);
+    }
+    return guard.call(() -> handle.countAttempt(periodId, expireMs, maxAttempts));
+  }
+
   /** Frees the lock whoever holds it; the former holder learns of it as a lost hold. */
   public void forceUnlock() {
     guard.run(handle::forceRelease);
@@ -190,6 +248,14 @@ public final class DLock implements Lock {
   private static long waitMillis(long time, TimeUnit unit) {
     Objects.requireNonNull(unit, "unit");
     return time <= 0 ? 0 : Math.max(1, unit.toMillis(time));
+  }
+
+  private static long positiveMillis(long time, TimeUnit unit, String what) {
+    Objects.requireNonNull(unit, "unit");
+    if (time <= 0) {
+      throw new IllegalArgumentException(what + " must be > 0: " + time);
+    }
+    return Math.max(1, unit.toMillis(time));
   }
 
   private static long leaseMillis(long leaseTime, TimeUnit unit) {

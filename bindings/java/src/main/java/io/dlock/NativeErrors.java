@@ -9,12 +9,12 @@ final class NativeErrors {
 
   static RuntimeException toException(int status, String message) {
     switch (status) {
-      case NativeStatus.CLOSED:
+      case NativeStatus.E_CLOSED:
         return new IllegalStateException("the DLockClient is closed: " + message);
-      case NativeStatus.NOT_OWNER:
+      case NativeStatus.E_NOT_OWNER:
         // As ReentrantLock does for an unlock by a thread that does not hold it.
         return new IllegalMonitorStateException(message);
-      case NativeStatus.LOST:
+      case NativeStatus.E_LOST:
         return new LockLostException(message);
       default:
         return new DLockException(DLockStatus.of(status), message);

@@ -1,0 +1,45 @@
+"""Type checks at the package's edge: a wrong type is a TypeError naming the argument.
+
+The native module converts arguments too, but its errors name no argument, and a failed
+conversion there must not be the only guard (pybind11 versions differ in what follows one).
+"""
+
+from __future__ import annotations
+
+import numbers
+import operator
+from typing import Callable, Optional, TypeVar
+
+T = TypeVar("T")
+
+
+def _type_error(argument: str, expected: str, value: object) -> TypeError:
+    return TypeError(f"{argument}: must be {expected}, got {type(value).__name__}")
+
+
+def require_str(value: object, argument: str) -> str:
+    """Text only: bytes would reach the C library undecoded, and names that are not UTF-8
+    could not be handed back to Python (lock names, lost-lock reports)."""
+    if not isinstance(value, str):
+        raise _type_error(argument, "str", value)
+    return value
+
+
+def require_seconds(value: T, argument: str) -> T:
+    """Any real number, as threading takes timeouts; the range is the caller's to check."""
+    if not isinstance(value, numbers.Real):
+        raise _type_error(argument, "a number of seconds", value)
+    return value
+
+
+def require_int(value: object, argument: str) -> int:
+    """An integer (anything with __index__), but not a bool."""
+    if isinstance(value, bool) or not hasattr(type(value), "__index__"):
+        raise _type_error(argument, "int", value)
+    return operator.index(value)  # type: ignore[arg-type]
+
+
+def require_callable_or_none(value: T, argument: str) -> T:
+    if value is not None and not callable(value):
+        raise _type_error(argument, "callable or None", value)
+    return value

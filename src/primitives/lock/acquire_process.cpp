@@ -1,0 +1,82 @@
+#include "primitives/lock/acquire_process.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "common/error.hpp"
+
+namespace dlock {
+namespace {
+
+// Stands for "no deadline" without overflowing the clock's arithmetic.
+constexpr auto far_future = std::chrono::hours(24 * 366);
+
+}  // namespace
+
+AcquireProcess::Step AcquireProcess::first_step() {
+  started_ = true;
+  ClientCore& core = lock_.core_;
+  core.throw_if_closed();
+  if (std::optional<uint64_t> token = core.holds().reenter(lock_.keys().name, request_.owner)) {
+    return {true, token, {}};
+  }
+  deadline_ =
+      Clock::now() + (request_.wait_ms < 0 ? far_future : std::chrono::milliseconds(request_.wait_ms));
+  field_ = core.field(request_.owner);
+  lease_ms_ = request_.lease_ms < 0 ? core.config().watchdog_timeout_ms : request_.lease_ms;
+  last_ = lock_.attempt(field_, lease_ms_);
+  if (last_.granted) return granted(last_);
+  if (request_.wait_ms == 0) return {true, std::nullopt, {}};
+  // Subscribed before the next attempt, which the confirmation triggers: a
+  // release in between is not missed.
+  registration_.emplace(core.subscriber(), lock_.keys().channel, waiter_, request_.cancel);
+  return waiting();
+}
+
+AcquireProcess::Step AcquireProcess::step() {
+  // A finished acquire leaves the subscriber and the cancel token before its
+  // caller hears of it: the caller may free the token at once.
+  try {
+    Step step = started_ ? next_step() : first_step();
+    if (step.done) registration_.reset();
+    return step;
+  } catch (...) {
+    registration_.reset();
+    throw;
+  }
+}
+
+AcquireProcess::Step AcquireProcess::next_step() {
+  const bool signalled = waiter_.take_signal();
+  if (request_.cancel != nullptr && request_.cancel->triggered()) {
+    throw InterruptedError("acquire '" + lock_.keys().name + "': cancelled");
+  }
+  lock_.core_.throw_if_closed();
+  const Clock::time_point now = Clock::now();
+  if (!signalled && now < wake_at_) return {false, std::nullopt, wake_at_};  // news for another
+  if (!signalled && now >= deadline_) return {true, std::nullopt, {}};
+  last_ = lock_.attempt(field_, lease_ms_);
+  if (last_.granted) return granted(last_);
+  return waiting();
+}
+
+AcquireProcess::Step AcquireProcess::granted(const ReentrantLock::Attempt& grant) {
+  return {true, lock_.record_grant(request_, field_, lease_ms_, grant), {}};
+}
+
+// Until the wait ends, or the holder's lease does (a crashed holder
+// publishes nothing).
+AcquireProcess::Step AcquireProcess::waiting() {
+  wake_at_ = deadline_;
+  if (last_.value >= 0) wake_at_ = std::min(wake_at_, Clock::now() + std::chrono::milliseconds(last_.value));
+  return {false, std::nullopt, wake_at_};
+}
+
+void AcquireProcess::sleep_until(Clock::time_point wake_at) {
+  std::unique_lock<std::mutex> lock(waiter_.mutex);
+  waiter_.wake.wait_until(lock, wake_at, [&] {
+    return waiter_.signalled || lock_.core_.closed() || (request_.cancel && request_.cancel->triggered());
+  });
+}
+
+}  // namespace dlock

@@ -1,0 +1,231 @@
+// Inputs and server states that once lost locks, leaked passwords or overran
+// timeouts: each test here failed before its fix.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <cstring>
+#include <future>
+#include <limits>
+#include <random>
+#include <string>
+#include <thread>
+
+#include "background_acquire.hpp"
+#include "dlock.h"
+#include "dlock_handles.hpp"
+#include "lost_recorder.hpp"
+#include "monotonic_clock.hpp"
+#include "redis_connection.hpp"
+#include "redis_fixture.hpp"
+#include "status_assertions.hpp"
+#include "temp_dir.hpp"
+
+namespace dlock_test {
+namespace {
+
+constexpr int64_t forever_ms = std::numeric_limits<int64_t>::max();
+
+int closed_loopback_port() {
+  RedisServer gone;
+  return gone.port();
+}
+
+TEST(UrlMessages, PasswordsWithSlashOrQuestionMarkNeverReachAnError) {
+  const int port = closed_loopback_port();
+  std::mt19937 random(20261122);
+  const std::string alphabet = "abcXYZ0189/?+=:@#%.-_";
+  dlock_client_options options = default_options();
+  options.connect_timeout_ms = 50;
+  options.command_timeout_ms = 1;
+  int rejected = 0;
+  for (int round = 0; round < 400; ++round) {
+    std::string password = "Pw" + std::to_string(round) + "-";
+    for (int i = 0; i < 10; ++i) password += alphabet[random() % alphabet.size()];
+    const std::string tails[] = {"", "/0", "/notadb", ":99999", "?bogus=1", "/1?pool_size=0", ":x/1"};
+    const std::string url = "redis://alice:" + password + "@127.0.0.1:" + std::to_string(port) +
+                            tails[random() % std::size(tails)];
+    dlock_client* client = nullptr;
+    const int status = dlock_client_open(url.c_str(), &options, &client);
+    dlock_client_close(client);
+    ASSERT_NE(status, DLOCK_OK) << "nothing listens on the port";
+    rejected += status == DLOCK_E_INVALID;
+    // Every password holds "Pw<round>-" and more: no fragment of its secret
+    // part may show, however the URL was cut up.
+    const std::string secret = password.substr(password.find('-') + 1, 6);
+    ASSERT_EQ(std::string(dlock_last_error()).find(secret), std::string::npos)
+        << "password leaked for " << url << ": " << dlock_last_error();
+  }
+  EXPECT_GT(rejected, 0) << "no malformed URL was tried";
+}
+
+TEST(UrlMessages, AHugeUrlGivesAShortMessage) {
+  const std::string url = "redis://127.0.0.1:" + std::string(2 << 20, '9');
+  dlock_client* client = nullptr;
+  EXPECT_TRUE(invalid_naming(dlock_client_open(url.c_str(), nullptr, &client), "url"));
+  EXPECT_LT(std::strlen(dlock_last_error()), 200u) << "the message quotes the URL whole";
+  const std::string bad_option = "redis://127.0.0.1:1?" + std::string(1 << 20, 'k') + "=1";
+  EXPECT_TRUE(invalid_naming(dlock_client_open(bad_option.c_str(), nullptr, &client), "url"));
+  EXPECT_LT(std::strlen(dlock_last_error()), 200u);
+}
+
+TEST(Options, DurationsAreBoundedLikeTheUrlOnes) {
+  dlock_client_options options = default_options();
+  options.watchdog_timeout_ms = forever_ms;
+  dlock_client* client = nullptr;
+  EXPECT_TRUE(
+      invalid_naming(dlock_client_open("redis://127.0.0.1:1", &options, &client), "watchdog_timeout_ms"));
+  options = default_options();
+  options.command_timeout_ms = forever_ms;
+  EXPECT_TRUE(
+      invalid_naming(dlock_client_open("redis://127.0.0.1:1", &options, &client), "command_timeout_ms"));
+  EXPECT_EQ(client, nullptr);
+}
+
+TEST(Connecting, ARefusedConnectionAtOpenFailsAtOnce) {
+  const int port = closed_loopback_port();
+  dlock_client* client = nullptr;
+  const int64_t started = monotonic_ms();
+  EXPECT_TRUE(
+      status_is(dlock_client_open(("redis://127.0.0.1:" + std::to_string(port)).c_str(), nullptr, &client),
+                DLOCK_E_CONNECTION));
+  EXPECT_LT(monotonic_ms() - started, 500) << "a wrong address waited for the command timeout";
+  EXPECT_NE(std::string(dlock_last_error()).find("refused"), std::string::npos) << dlock_last_error();
+}
+
+TEST(Connecting, AMissingUnixSocketFailsAtOnce) {
+  TempDir dir;
+  dlock_client* client = nullptr;
+  const int64_t started = monotonic_ms();
+  EXPECT_TRUE(status_is(dlock_client_open(("unix://" + dir.file("absent.sock")).c_str(), nullptr, &client),
+                        DLOCK_E_CONNECTION));
+  EXPECT_LT(monotonic_ms() - started, 500) << "retried an error that cannot heal";
+  EXPECT_NE(std::string(dlock_last_error()).find("absent.sock"), std::string::npos) << dlock_last_error();
+}
+
+class Hardening : public RedisFixture {};
+
+TEST_F(Hardening, AnOverlongLeaseIsRefusedAndWritesNothing) {
+  const ClientHandle client = open_client(server().url());
+  const LockHandle lock = new_lock(client.get(), "overlong");
+  for (const int64_t lease : {forever_ms, DLOCK_DURATION_MAX_MS + 1}) {
+    EXPECT_TRUE(invalid_naming(dlock_lock_acquire(lock.get(), 0, lease, nullptr), "lease_ms")) << lease;
+  }
+  EXPECT_EQ(server().command({"EXISTS", "overlong"}).integer, 0);
+  ASSERT_TRUE(status_is(dlock_lock_acquire(lock.get(), 0, DLOCK_DURATION_MAX_MS, nullptr), DLOCK_OK));
+  EXPECT_GT(server().command({"PTTL", "overlong"}).integer, 0) << "the longest lease left no expiry";
+  EXPECT_TRUE(status_is(dlock_lock_release(lock.get()), DLOCK_OK));
+}
+
+TEST_F(Hardening, AnEndlessWaitWaitsInsteadOfGivingUp) {
+  const ClientHandle holder = open_client(server().url());
+  const ClientHandle waiter = open_client(server().url());
+  const LockHandle held = new_lock(holder.get(), "endless");
+  const LockHandle wanted = new_lock(waiter.get(), "endless");
+  ASSERT_TRUE(status_is(dlock_lock_acquire(held.get(), 0, -1, nullptr), DLOCK_OK));
+  std::future<AcquireOutcome> outcome = acquire_in_background(wanted.get(), 7, forever_ms);
+  EXPECT_EQ(outcome.wait_for(std::chrono::milliseconds(300)), std::future_status::timeout)
+      << "an INT64_MAX wait returned at once";
+  EXPECT_TRUE(status_is(dlock_lock_release(held.get()), DLOCK_OK));
+  ASSERT_EQ(outcome.wait_for(std::chrono::seconds(5)), std::future_status::ready);
+  EXPECT_TRUE(status_is(outcome.get().status, DLOCK_OK));
+}
+
+TEST_F(Hardening, AStalledServerCostsNoMoreThanTheCommandTimeout) {
+  dlock_client_options options = default_options();
+  options.command_timeout_ms = 1000;
+  const ClientHandle client = open_client(server().url(), options);
+  const LockHandle lock = new_lock(client.get(), "stalled");
+  ASSERT_TRUE(status_is(dlock_lock_acquire(lock.get(), 0, -1, nullptr), DLOCK_OK));
+  ASSERT_TRUE(status_is(dlock_lock_release(lock.get()), DLOCK_OK));
+  server().pause();
+  const int64_t started = monotonic_ms();
+  const int status = dlock_lock_acquire(lock.get(), 0, -1, nullptr);
+  const int64_t took = monotonic_ms() - started;
+  server().resume();
+  EXPECT_TRUE(status_is(status, DLOCK_E_CONNECTION));
+  // One command timeout plus scheduling slack, not one per retry.
+  EXPECT_LT(took, 1600) << "a call overran its command timeout";
+}
+
+class BusyServer : public RedisFixture {
+ protected:
+  RedisServerConfig server_config() const override {
+    RedisServerConfig config;
+    config.extra_lines = {"busy-reply-threshold 100"};
+    return config;
+  }
+};
+
+// A renewal that meets BUSY (a slow script elsewhere) is retried, not taken
+// for a loss: the key still holds the caller's field.
+TEST_F(BusyServer, RenewalsWaitOutABusyServerWithoutAFalseLoss) {
+  const ClientHandle client = open_client(server().url(), options_with_watchdog(3000));
+  const LockHandle lock = new_lock(client.get(), "busy");
+  LostRecorder lost;
+  lost.attach(lock.get());
+  ASSERT_TRUE(status_is(dlock_lock_acquire(lock.get(), 0, -1, nullptr), DLOCK_OK));
+  RedisConnection slow = server().connect();
+  std::thread busy([&] {
+    try {
+      slow.command({"EVAL", "while true do end", "0"});
+    } catch (const RedisIoError&) {
+      // The script was killed: its client gets an error or a dropped reply.
+    }
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // past a renewal, short of the lease
+  RedisConnection admin = server().connect();
+  admin.command({"SCRIPT", "KILL"});
+  busy.join();
+  EXPECT_EQ(lost.calls(), 0) << "a BUSY renewal reported a loss";
+  int held = 0;
+  ASSERT_TRUE(status_is(dlock_lock_is_held(lock.get(), &held), DLOCK_OK));
+  EXPECT_EQ(held, 1);
+  EXPECT_TRUE(status_is(dlock_lock_release(lock.get()), DLOCK_OK));
+}
+
+class TooManyClients : public RedisFixture {
+ protected:
+  RedisServerConfig server_config() const override {
+    RedisServerConfig config;
+    config.extra_lines = {"maxclients 1"};
+    return config;
+  }
+};
+
+// Redis answers the extra client and closes its socket: the write that
+// follows must not kill the process with SIGPIPE.
+TEST_F(TooManyClients, IsAConnectionErrorNamingTheReply) {
+  RedisConnection only_one = server().connect();
+  ASSERT_EQ(only_one.command({"PING"}).str, "PONG");
+  dlock_client_options options = default_options();
+  options.command_timeout_ms = 300;
+  dlock_client* client = nullptr;
+  EXPECT_TRUE(status_is(dlock_client_open(server().url().c_str(), &options, &client), DLOCK_E_CONNECTION));
+  EXPECT_NE(std::string(dlock_last_error()).find("max number of clients"), std::string::npos)
+      << dlock_last_error();
+}
+
+class StaleReplica : public RedisFixture {
+ protected:
+  // A replica of a master that is not there, told not to serve stale data:
+  // it answers MASTERDOWN until its master comes back.
+  RedisServerConfig server_config() const override {
+    RedisServerConfig config;
+    config.extra_lines = {"replicaof 127.0.0.1 " + std::to_string(closed_loopback_port()),
+                          "replica-serve-stale-data no"};
+    return config;
+  }
+};
+
+TEST_F(StaleReplica, MasterDownIsRetriedThenAConnectionError) {
+  dlock_client_options options = default_options();
+  options.command_timeout_ms = 400;
+  dlock_client* client = nullptr;
+  const int64_t started = monotonic_ms();
+  EXPECT_TRUE(status_is(dlock_client_open(server().url().c_str(), &options, &client), DLOCK_E_CONNECTION));
+  EXPECT_GE(monotonic_ms() - started, 300) << "not retried";
+  EXPECT_NE(std::string(dlock_last_error()).find("MASTERDOWN"), std::string::npos) << dlock_last_error();
+}
+
+}  // namespace
+}  // namespace dlock_test
