@@ -403,6 +403,70 @@ DLOCK_API int dlock_lock_count_attempt(dlock_lock *lock, const char *period_id,
                                        int64_t expire_in_ms, int64_t max_attempts,
                                        int64_t *attempt_out);
 
+/* ---- Observability: logging and counters ---- */
+
+/** Log levels, most severe first; values are fixed and only ever added to. */
+#define DLOCK_LOG_ERROR 1 /**< something failed that the caller cannot see otherwise */
+#define DLOCK_LOG_WARN 2  /**< connection lost, renewals failing, a lock lost, eviction policy */
+#define DLOCK_LOG_INFO 3  /**< recoveries (reconnected, renewals succeed again), long waits */
+#define DLOCK_LOG_DEBUG 4 /**< transient server states retried, details of the above */
+
+/**
+ * Receives one log record: `level` is one of DLOCK_LOG_*, `message` is
+ * NUL-terminated text valid only during the call (copy it to keep it), never
+ * containing a password. `user_data` is what dlock_set_log_handler() got.
+ *
+ * Threading: called from the clients' background threads (watchdog,
+ * subscriber) and from the threads that call dlock functions, possibly from
+ * several threads at once. It must return quickly, must not call
+ * dlock_set_log_handler(), and must not call dlock functions that wait
+ * (acquire, release, close...): hand the record to a queue if it needs more.
+ */
+typedef void (*dlock_log_fn)(int level, const char *message, void *user_data);
+
+/**
+ * Sets the process-wide log handler: records of level <= min_level (e.g.
+ * DLOCK_LOG_WARN: errors and warnings) go to fn; fn NULL turns logging off
+ * (the default). A level that is off costs one atomic load; records are
+ * formatted only when a handler wants them. Returns after every call of the
+ * previous handler in progress has finished, so its user_data may be freed
+ * then. Thread-safe.
+ *
+ * DLOCK_E_INVALID: min_level is not one of DLOCK_LOG_* (fn not NULL).
+ */
+DLOCK_API int dlock_set_log_handler(dlock_log_fn fn, void *user_data, int min_level);
+
+/**
+ * A client's counters since it was opened (in this process: a child after
+ * fork() counts from zero). Counting is always on and costs a few relaxed
+ * atomic increments per operation. Fields are only ever appended: set `size`
+ * to sizeof(dlock_client_stats) before the call; the library fills the fields
+ * that fit in `size` bytes.
+ */
+typedef struct dlock_client_stats {
+  size_t size;                  /**< set by the caller: sizeof(dlock_client_stats) */
+  uint64_t grants;              /**< holds granted by the server (re-entries not included) */
+  uint64_t reentries;           /**< acquires that re-entered a hold, no round trip */
+  uint64_t waits;               /**< acquires that found the lock taken and waited */
+  uint64_t handoffs;            /**< grants after waiting that a release message woke */
+  uint64_t renewals;            /**< leases renewed by the watchdog (one per hold) */
+  uint64_t renewal_round_trips; /**< the watchdog's batches (one round trip each) */
+  uint64_t locks_lost;          /**< holds found lost (renewal, lease ran out, release) */
+  uint64_t reconnects;          /**< connections made again after one broke or failed */
+  uint64_t transient_retries;   /**< commands retried after LOADING, BUSY, MASTERDOWN... */
+  int64_t wait_p50_us;          /**< wait before a grant, median (0 when none waited) */
+  int64_t wait_p99_us;          /**< 99th percentile (log-scale buckets, within 25%) */
+  int64_t wait_max_us;          /**< longest wait that ended in a grant */
+} dlock_client_stats;
+
+/**
+ * Fills `out` with the client's counters, the fields that fit in out->size.
+ *
+ * DLOCK_E_INVALID: NULL client or out, or out->size too small for the first
+ * counter. DLOCK_E_CLOSED: the client is closed.
+ */
+DLOCK_API int dlock_client_stats_get(dlock_client *client, dlock_client_stats *out);
+
 #ifdef __cplusplus
 }
 #endif

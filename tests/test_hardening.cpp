@@ -164,6 +164,9 @@ TEST_F(BusyServer, RenewalsWaitOutABusyServerWithoutAFalseLoss) {
   LostRecorder lost;
   lost.attach(lock.get());
   ASSERT_TRUE(status_is(dlock_lock_acquire(lock.get(), 0, -1, nullptr), DLOCK_OK));
+  // After the first renewal (at a third of the lease), so the next one meets
+  // BUSY in the renewal itself, not in loading its script.
+  std::this_thread::sleep_for(std::chrono::milliseconds(1200));
   RedisConnection slow = server().connect();
   std::thread busy([&] {
     try {
@@ -172,7 +175,7 @@ TEST_F(BusyServer, RenewalsWaitOutABusyServerWithoutAFalseLoss) {
       // The script was killed: its client gets an error or a dropped reply.
     }
   });
-  std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // past a renewal, short of the lease
+  std::this_thread::sleep_for(std::chrono::milliseconds(1500));  // past the second renewal
   RedisConnection admin = server().connect();
   admin.command({"SCRIPT", "KILL"});
   busy.join();

@@ -16,11 +16,11 @@
 #include "borrowed.hpp"
 #include "dlock.h"
 #include "percentile.hpp"
+#include "redis/url.hpp"
 #include "redis_server.hpp"
 #include "report.hpp"
 #include "sections.hpp"
 #include "server_link.hpp"
-#include "redis/url.hpp"
 
 namespace dlock_bench {
 namespace {
@@ -30,7 +30,7 @@ constexpr int ping_samples = 2000;
 const char* const usage =
     "usage: dlock_bench [--url redis://[user[:password]@]host[:port][/db]] [--only N[,N...]]\n"
     "  Without --url, starts redis-server ($DLOCK_BENCH_REDIS_SERVER or redis-server from PATH)\n"
-    "  on a free loopback port. --only runs the listed sections (1-5) only.\n";
+    "  on a free loopback port. --only runs the listed sections (1-6) only.\n";
 
 struct Options {
   std::string url;
@@ -99,9 +99,10 @@ int run(const Options& options) {
             << "; PING round trip (median of " << ping_samples << "): " << duration(context.round_trip_ns)
             << "\n";
 
-  const std::function<void(const BenchContext&)> sections[] = {
-      bench_uncontended, bench_reentrant, bench_handoff, bench_watchdog_cost, bench_footprint};
-  for (int number = 1; number <= 5; ++number) {
+  const std::function<void(const BenchContext&)> sections[] = {bench_uncontended, bench_reentrant,
+                                                               bench_handoff,     bench_watchdog_cost,
+                                                               bench_footprint,   bench_async_paths};
+  for (int number = 1; number <= 6; ++number) {
     if (options.only.empty() || options.only.count(number) != 0) sections[number - 1](context);
   }
   report.print(std::cout);

@@ -28,5 +28,7 @@ void bench_handoff(const BenchContext& context);
 void bench_watchdog_cost(const BenchContext& context);
 // 5. Memory per lock handle and threads per client.
 void bench_footprint(const BenchContext& context);
+// 6. Asynchronous acquire/release against the blocking calls.
+void bench_async_paths(const BenchContext& context);
 
 }  // namespace dlock_bench

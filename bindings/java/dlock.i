@@ -147,6 +147,73 @@ class NativeLockInfo {
 };
 %}
 
+/* Receives the core's log records (dlock_set_log_handler); subclassed in
+   Java (LogBridge), so the director attaches the core's threads to the JVM. */
+%feature("director") NativeLogHandler;
+%typemap(javaclassmodifiers) NativeLogHandler "abstract class"
+%inline %{
+struct NativeLogHandler {
+  virtual ~NativeLogHandler() {}
+  virtual void log(int level, const char *message) = 0;
+};
+%}
+
+%{
+namespace dlock_jni {
+/* The C log handler registered with the core; user_data is the NativeLogHandler. */
+static void forwardLog(int level, const char *message, void *handler) {
+  try {
+    static_cast<NativeLogHandler *>(handler)->log(level, message);
+  } catch (...) {
+    /* Nothing may unwind into the core's threads. */
+  }
+}
+}  // namespace dlock_jni
+%}
+
+%inline %{
+/* The process-wide log handler: every level goes to `handler` (the Java
+   logger filters), or logging stops when it is null. */
+void setLogHandler(NativeLogHandler *handler) {
+  dlock_jni::check(dlock_set_log_handler(handler ? dlock_jni::forwardLog : nullptr, handler,
+                                         DLOCK_LOG_DEBUG));
+}
+%}
+
+/* The log levels, as compile-time Java constants for LogBridge. */
+%nodefaultctor NativeLogLevel;
+%nodefaultdtor NativeLogLevel;
+%inline %{
+struct NativeLogLevel {
+  static const int LOG_ERROR = DLOCK_LOG_ERROR;
+  static const int LOG_WARN = DLOCK_LOG_WARN;
+  static const int LOG_INFO = DLOCK_LOG_INFO;
+  static const int LOG_DEBUG = DLOCK_LOG_DEBUG;
+};
+%}
+
+/* A client's counters (dlock_client_stats without its size field), copied
+   out by NativeClient.readStats(); DLockStats is the public, immutable form. */
+%immutable;
+%inline %{
+struct NativeStats {
+  uint64_t grants;
+  uint64_t reentries;
+  uint64_t waits;
+  uint64_t handoffs;
+  uint64_t renewals;
+  uint64_t renewal_round_trips;
+  uint64_t locks_lost;
+  uint64_t reconnects;
+  uint64_t transient_retries;
+  int64_t wait_p50_us;
+  int64_t wait_p99_us;
+  int64_t wait_max_us;
+};
+%}
+%mutable;
+%newobject dlock_client::readStats;
+
 %nodefaultctor;
 %nodefaultdtor;
 struct dlock_client {};
@@ -175,6 +242,16 @@ const char *dlock_version(void);
     dlock_lock *lock = nullptr;
     dlock_jni::check(dlock_lock_new($self, name, &lock));
     return lock;
+  }
+  /* The caller deletes the copy (NativeStats.delete()). */
+  NativeStats *readStats() {
+    dlock_client_stats stats{};
+    stats.size = sizeof stats;
+    dlock_jni::check(dlock_client_stats_get($self, &stats));
+    return new NativeStats{stats.grants, stats.reentries, stats.waits, stats.handoffs,
+                           stats.renewals, stats.renewal_round_trips, stats.locks_lost,
+                           stats.reconnects, stats.transient_retries, stats.wait_p50_us,
+                           stats.wait_p99_us, stats.wait_max_us};
   }
 }
 

@@ -5,6 +5,8 @@
 #include <mutex>
 #include <vector>
 
+#include "core/eviction_policy.hpp"
+
 namespace dlock {
 namespace {
 
@@ -35,6 +37,7 @@ Client::Client(const ClientConfig& config)
       current_(std::make_shared<Incarnation>(
           Incarnation{current_fork_generation(), std::make_shared<ClientCore>(config)})) {
   current_->core->ping();
+  warn_about_eviction_policy(*current_->core);
 }
 
 Client::~Client() {

@@ -26,8 +26,8 @@ ClientCore::ClientCore(const ClientConfig& config, bool server_answered)
     : config_(config),
       id_(random_uuid()),
       pool_(config),
-      subscriber_(config),
-      watchdog_(pool_, holds_, config),
+      subscriber_(config, stats_),
+      watchdog_(pool_, holds_, stats_, config),
       answered_(server_answered) {}
 
 ClientCore::~ClientCore() {

@@ -10,8 +10,10 @@
 #include <string>
 
 #include "common/error.hpp"
+#include "common/log.hpp"
 #include "core/async_runner.hpp"
 #include "core/holds.hpp"
+#include "core/stats.hpp"
 #include "core/subscriber.hpp"
 #include "core/watchdog.hpp"
 #include "redis/connection_pool.hpp"
@@ -32,6 +34,8 @@ class ClientCore {
   Holds& holds() { return holds_; }
   Subscriber& subscriber() { return subscriber_; }
   Watchdog& watchdog() { return watchdog_; }
+  ClientStats& stats() { return stats_; }
+  dlock_client_stats stats_snapshot() const { return stats_.snapshot(pool_.reconnects()); }
   AsyncRunner& async_runner() { return async_runner_; }
 
   // The hash field that names `owner` of this client: <client-uuid>:<owner>.
@@ -68,6 +72,7 @@ class ClientCore {
   const ClientConfig config_;
   const std::string id_;
   std::atomic<uint64_t> next_request_{0};
+  ClientStats stats_;
   ConnectionPool pool_;
   Holds holds_;
   Subscriber subscriber_;
@@ -93,6 +98,13 @@ auto ClientCore::execute(Operation&& operation) -> decltype(operation(std::declv
       return operation(*connection);
     } catch (const PermanentConnectionError&) {
       throw;
+    } catch (const TransientServerError& error) {
+      if (Clock::now() + delay >= deadline) throw;
+      ClientStats::count(stats_.transient_retries);
+      if (log::enabled(DLOCK_LOG_DEBUG)) {
+        log::emit(DLOCK_LOG_DEBUG, std::string(error.what()) + " from " + config_.describe() +
+                                       "; retrying in " + std::to_string(delay.count()) + " ms");
+      }
     } catch (const RefusedConnectionError&) {
       if (!answered_.load() || Clock::now() + delay >= deadline) throw;
     } catch (const ConnectionError&) {

@@ -3,15 +3,27 @@
 #include <algorithm>
 
 #include "common/error.hpp"
+#include "common/log.hpp"
 
 namespace dlock {
 namespace {
 
-LostNotice notice_for(const Hold& hold) {
-  return {hold.on_lost, hold.resource->name(), hold.owner, hold.token};
+LostNotice notice_for(const Hold& hold, const char* how) {
+  return {hold.on_lost, hold.resource->name(), hold.owner, hold.token, hold.granted_at, how};
 }
 
 }  // namespace
+
+void LostNotice::deliver(ClientStats& stats, const std::string& server) const {
+  ClientStats::count(stats.locks_lost);
+  if (log::enabled(DLOCK_LOG_WARN)) {
+    const auto held = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - granted_at);
+    log::emit(DLOCK_LOG_WARN, "lock '" + name + "' on " + server + " lost after " +
+                                  std::to_string(held.count()) + " ms held (fencing token " +
+                                  std::to_string(token) + "): " + how);
+  }
+  if (on_lost) on_lost->call(name, owner, token);
+}
 
 std::chrono::milliseconds trusted_validity(int64_t lease_ms) {
   return std::chrono::milliseconds(lease_ms - std::clamp<int64_t>(lease_ms / 20, 2, 500));
@@ -97,7 +109,7 @@ std::vector<LostNotice> Holds::expire(Clock::time_point now) {
   for (auto& [key, hold] : holds_) {
     if (!hold.lost && hold.valid_until <= now) {
       hold.lost = true;
-      notices.push_back(notice_for(hold));
+      notices.push_back(notice_for(hold, lost_at_deadline));
     }
   }
   return notices;
@@ -135,7 +147,7 @@ std::optional<LostNotice> Holds::renewed(const Hold& hold, bool still_owned, Clo
   if (current == nullptr || current->lost) return std::nullopt;  // released meanwhile
   if (!still_owned) {
     current->lost = true;
-    return notice_for(*current);
+    return notice_for(*current, lost_at_renewal);
   }
   current->valid_until = std::max(current->valid_until, sent_at + trusted_validity(current->lease_ms));
   current->renew_at = sent_at + std::chrono::milliseconds(current->lease_ms) / 3;

@@ -16,6 +16,7 @@
 
 #include "core/held_resource.hpp"
 #include "core/lost_callback.hpp"
+#include "core/stats.hpp"
 
 namespace dlock {
 
@@ -37,22 +38,30 @@ struct Hold {
   int64_t lease_ms = 0;
   bool watchdog = false;  // renewed until release, else a fixed lease
   bool lost = false;
+  Clock::time_point granted_at;  // when the granting request was sent
   Clock::time_point valid_until;
   Clock::time_point renew_at;           // watchdog holds only
   const void* taken_through = nullptr;  // the handle whose free releases it
   std::shared_ptr<LostCallback> on_lost;
 };
 
-// A hold found lost, with what its callback needs.
+// A hold found lost, with what its callback and the log record need.
 struct LostNotice {
   std::shared_ptr<LostCallback> on_lost;
   std::string name;
   uint64_t owner;
   uint64_t token;
-  void deliver() const {
-    if (on_lost) on_lost->call(name, owner, token);
-  }
+  Clock::time_point granted_at;
+  const char* how;  // static text: how the loss was found
+
+  // Counts the loss, logs it (naming `server`) and calls the handle's callback.
+  void deliver(ClientStats& stats, const std::string& server) const;
 };
+
+// How a loss was found, for the log.
+inline constexpr const char* lost_at_renewal = "a renewal found it gone or held by another owner";
+inline constexpr const char* lost_at_deadline = "its lease ran out before a renewal succeeded";
+inline constexpr const char* lost_at_release = "the release found it gone or held by another owner";
 
 class Holds {
  public:

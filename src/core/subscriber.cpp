@@ -6,10 +6,12 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstring>
 #include <string_view>
 #include <system_error>
 
 #include "common/error.hpp"
+#include "common/log.hpp"
 
 namespace dlock {
 namespace {
@@ -22,12 +24,13 @@ constexpr int housekeeping_interval_ms = 1000;
 constexpr auto first_reconnect_delay = std::chrono::milliseconds(20);
 constexpr auto longest_reconnect_delay = std::chrono::milliseconds(500);
 
+// A release message wakes one waiter (or is passed on to the next one).
 void signal_first_unsignalled(std::deque<Waiter*>& waiters) {
   for (Waiter* waiter : waiters) {
     std::unique_lock<std::mutex> lock(waiter->mutex);
     if (!waiter->signalled) {
       lock.unlock();
-      waiter->signal();
+      waiter->signal(true);
       return;
     }
   }
@@ -35,7 +38,7 @@ void signal_first_unsignalled(std::deque<Waiter*>& waiters) {
 
 }  // namespace
 
-Subscriber::Subscriber(ClientConfig config) : config_(std::move(config)) {}
+Subscriber::Subscriber(ClientConfig config, ClientStats& stats) : config_(std::move(config)), stats_(stats) {}
 
 Subscriber::~Subscriber() {
   stop();
@@ -109,8 +112,28 @@ void Subscriber::stop() {
   }
 }
 
+void Subscriber::connection_failed(const std::string& what) {
+  connection_.reset();
+  if (in_outage_) return;
+  in_outage_ = true;
+  outage_since_ = Clock::now();
+  if (log::enabled(DLOCK_LOG_WARN)) {
+    log::emit(DLOCK_LOG_WARN, "subscriber: lost the connection to " + config_.describe() + ": " + what +
+                                  "; reconnecting (waiters retry their locks once it is back)");
+  }
+}
+
 void Subscriber::connect() {
   auto connection = std::make_unique<Connection>(config_);
+  if (in_outage_) {
+    in_outage_ = false;
+    ClientStats::count(stats_.reconnects);
+    if (log::enabled(DLOCK_LOG_INFO)) {
+      const auto down = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - outage_since_);
+      log::emit(DLOCK_LOG_INFO, "subscriber: reconnected to " + config_.describe() + " after " +
+                                    std::to_string(down.count()) + " ms");
+    }
+  }
   std::lock_guard<std::mutex> lock(mutex_);
   connection_ = std::move(connection);
   // A new connection has no subscriptions: ask again for every channel a
@@ -186,15 +209,15 @@ void Subscriber::run() {
         reconnect_delay = first_reconnect_delay;
       }
       send_requests();
-    } catch (const Error&) {
-      connection_.reset();
+    } catch (const Error& error) {
+      connection_failed(error.what());
       timeout_ms = static_cast<int>(reconnect_delay.count());
       reconnect_delay = std::min(reconnect_delay * 2, longest_reconnect_delay);
     }
 
     pollfd fds[2] = {{wake_pipe_[0], POLLIN, 0}, {connection_ ? connection_->fd() : -1, POLLIN, 0}};
     if (poll(fds, 2, timeout_ms) < 0 && errno != EINTR) {
-      connection_.reset();
+      connection_failed(std::string("poll: ") + std::strerror(errno));
       continue;
     }
     if (fds[0].revents & POLLIN) {
@@ -208,8 +231,8 @@ void Subscriber::run() {
         while (Reply reply = connection_->next_buffered_reply()) {
           handle(reply);
         }
-      } catch (const Error&) {
-        connection_.reset();
+      } catch (const Error& error) {
+        connection_failed(error.what());
       }
     }
     drop_idle_channels(Clock::now());

@@ -17,6 +17,7 @@
 #include <thread>
 #include <vector>
 
+#include "core/stats.hpp"
 #include "core/waiter.hpp"
 #include "redis/connection.hpp"
 #include "redis/url.hpp"
@@ -25,7 +26,7 @@ namespace dlock {
 
 class Subscriber {
  public:
-  explicit Subscriber(ClientConfig config);
+  Subscriber(ClientConfig config, ClientStats& stats);
   ~Subscriber();
   Subscriber(const Subscriber&) = delete;
   Subscriber& operator=(const Subscriber&) = delete;
@@ -52,6 +53,8 @@ class Subscriber {
 
   void run();
   void connect();
+  // The connection broke or could not be made: logged once per outage.
+  void connection_failed(const std::string& what);
   void send_requests();
   void handle(const ReplyView& reply);
   void drop_idle_channels(Clock::time_point now);
@@ -59,6 +62,7 @@ class Subscriber {
   void start_locked();
 
   const ClientConfig config_;
+  ClientStats& stats_;
   std::mutex mutex_;
   std::map<std::string, Channel> channels_;
   std::vector<Request> requests_;
@@ -66,6 +70,8 @@ class Subscriber {
   int wake_pipe_[2] = {-1, -1};
   std::thread thread_;
   std::unique_ptr<Connection> connection_;  // used by the thread only
+  Clock::time_point outage_since_;          // thread only; set while down
+  bool in_outage_ = false;                  // thread only
 };
 
 }  // namespace dlock

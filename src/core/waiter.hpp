@@ -15,13 +15,15 @@ namespace dlock {
 struct Waiter {
   std::mutex mutex;
   std::condition_variable wake;
-  bool signalled = false;  // retry now: the lock may be free
+  bool signalled = false;   // retry now: the lock may be free
+  bool by_release = false;  // the last signal was a release message (for the hand-off count)
   std::function<void()> on_news;
 
-  void signal() {
+  void signal(bool release_message = false) {
     {
       std::lock_guard<std::mutex> lock(mutex);
       signalled = true;
+      by_release = release_message;
     }
     wake.notify_one();
     if (on_news) on_news();
@@ -34,12 +36,17 @@ struct Waiter {
     if (on_news) on_news();
   }
 
-  // Whether a signal came since the last call; clears it.
-  bool take_signal() {
+  // Whether a signal came since the last call, and whether a release message
+  // sent it; clears it.
+  struct Signal {
+    bool came;
+    bool by_release;
+  };
+  Signal take_signal() {
     std::lock_guard<std::mutex> lock(mutex);
-    const bool was = signalled;
+    const Signal taken{signalled, signalled && by_release};
     signalled = false;
-    return was;
+    return taken;
   }
 };
 

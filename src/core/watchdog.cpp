@@ -4,6 +4,7 @@
 #include <deque>
 
 #include "common/error.hpp"
+#include "common/log.hpp"
 #include "redis/script.hpp"
 
 namespace dlock {
@@ -15,9 +16,11 @@ constexpr auto idle_wait = std::chrono::seconds(60);
 
 }  // namespace
 
-Watchdog::Watchdog(ConnectionPool& pool, Holds& holds, const ClientConfig& config)
+Watchdog::Watchdog(ConnectionPool& pool, Holds& holds, ClientStats& stats, const ClientConfig& config)
     : pool_(pool),
       holds_(holds),
+      stats_(stats),
+      server_(config.describe()),
       command_timeout_(config.command_timeout_ms),
       batch_window_(config.watchdog_timeout_ms / 6),
       retry_delay_(std::clamp<int64_t>(config.watchdog_timeout_ms / 10, 10, 1000)) {}
@@ -52,7 +55,7 @@ void Watchdog::run() {
     nudged_ = false;
     lock.unlock();
     const Clock::time_point now = Clock::now();
-    for (const LostNotice& notice : holds_.expire(now)) notice.deliver();
+    deliver(holds_.expire(now));
     const std::vector<Hold> due = holds_.due_for_renewal(now + batch_window_);
     if (!due.empty()) renew(due);
     const Clock::time_point next = holds_.next_deadline(Clock::now() + idle_wait);
@@ -86,6 +89,7 @@ void Watchdog::renew(const std::vector<Hold>& due) {
     }
     std::vector<Reply> replies;
     for (std::size_t i = 0; i < due.size(); ++i) replies.push_back(connection->read_reply());
+    ClientStats::count(stats_.renewal_round_trips);
     // Only now, with no reply pending, may a NOSCRIPT be answered with EVAL.
     for (std::size_t i = 0; i < due.size(); ++i) {
       bool still_owned = false;
@@ -96,14 +100,46 @@ void Watchdog::renew(const std::vector<Hold>& due) {
       } catch (const ProtocolError&) {
         // The key is no longer a lock (e.g. replaced by another type): not ours.
       }
+      if (still_owned) ClientStats::count(stats_.renewals);
       if (auto notice = holds_.renewed(due[i], still_owned, sent_at)) lost.push_back(*notice);
     }
-  } catch (const Error&) {
+    renewals_succeeded();
+  } catch (const Error& error) {
     // Redis unreachable: try again soon; the holds stay valid until their
     // deadline, when expire() reports them lost.
     for (const Hold& hold : due) holds_.retry_renewal_at(hold, Clock::now() + retry_delay_);
+    renewals_failed(due.size(), error.what());
   }
-  for (const LostNotice& notice : lost) notice.deliver();
+  deliver(lost);
+}
+
+void Watchdog::renewals_failed(std::size_t holds, const std::string& what) {
+  if (failing_) {
+    if (log::enabled(DLOCK_LOG_DEBUG)) log::emit(DLOCK_LOG_DEBUG, "watchdog: renewal still failing: " + what);
+    return;
+  }
+  failing_ = true;
+  failing_since_ = Clock::now();
+  if (log::enabled(DLOCK_LOG_WARN)) {
+    log::emit(DLOCK_LOG_WARN, "watchdog: renewing " + std::to_string(holds) + " lock(s) on " + server_ +
+                                  " failed: " + what + "; retrying every " +
+                                  std::to_string(retry_delay_.count()) + " ms until their leases run out");
+  }
+}
+
+void Watchdog::renewals_succeeded() {
+  if (!failing_) return;
+  failing_ = false;
+  if (log::enabled(DLOCK_LOG_INFO)) {
+    const auto failed_for =
+        std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - failing_since_);
+    log::emit(DLOCK_LOG_INFO, "watchdog: renewal round trips to " + server_ + " go through again after " +
+                                  std::to_string(failed_for.count()) + " ms of failures");
+  }
+}
+
+void Watchdog::deliver(const std::vector<LostNotice>& notices) {
+  for (const LostNotice& notice : notices) notice.deliver(stats_, server_);
 }
 
 }  // namespace dlock

@@ -12,13 +12,14 @@
 #include <vector>
 
 #include "core/holds.hpp"
+#include "core/stats.hpp"
 #include "redis/connection_pool.hpp"
 
 namespace dlock {
 
 class Watchdog {
  public:
-  Watchdog(ConnectionPool& pool, Holds& holds, const ClientConfig& config);
+  Watchdog(ConnectionPool& pool, Holds& holds, ClientStats& stats, const ClientConfig& config);
   ~Watchdog();
   Watchdog(const Watchdog&) = delete;
   Watchdog& operator=(const Watchdog&) = delete;
@@ -32,9 +33,16 @@ class Watchdog {
  private:
   void run();
   void renew(const std::vector<Hold>& due);
+  // A batch failed or went through: the first failure of a streak is logged,
+  // and the first success after it.
+  void renewals_failed(std::size_t holds, const std::string& what);
+  void renewals_succeeded();
+  void deliver(const std::vector<LostNotice>& notices);
 
   ConnectionPool& pool_;
   Holds& holds_;
+  ClientStats& stats_;
+  const std::string server_;
   const std::chrono::milliseconds command_timeout_;
   const std::chrono::milliseconds batch_window_;
   const std::chrono::milliseconds retry_delay_;
@@ -45,6 +53,8 @@ class Watchdog {
   Clock::time_point planned_wake_ = Clock::time_point::max();  // max: awake, every nudge counts
   bool stopping_ = false;
   std::thread thread_;
+  bool failing_ = false;  // thread only
+  Clock::time_point failing_since_;
 };
 
 }  // namespace dlock

@@ -107,7 +107,12 @@ Connection::~Connection() = default;
 
 void Connection::fail(const std::string& what) {
   broken_ = true;
-  throw_context_error(context_.get(), what, where_);
+  try {
+    throw_context_error(context_.get(), what, where_);
+  } catch (const Error& error) {
+    failure_ = error.what();
+    throw;
+  }
 }
 
 Reply Connection::command(const Argv& argv) {

@@ -46,6 +46,8 @@ class Connection {
   int fd() const;
 
   bool broken() const { return broken_; }
+  // Why it broke, for messages (names the server, never the password).
+  const std::string& failure() const { return failure_; }
 
   // Bounds each later read and write (the command timeout by default).
   void set_timeout(std::chrono::milliseconds timeout);
@@ -56,6 +58,7 @@ class Connection {
   std::unique_ptr<redisContext, void (*)(redisContext*)> context_;
   std::string where_;
   bool broken_ = false;
+  std::string failure_;
 };
 
 // Bounds a connection's reads and writes by `deadline` for as long as it

@@ -1,6 +1,7 @@
 #include "redis/connection_pool.hpp"
 
 #include "common/error.hpp"
+#include "common/log.hpp"
 
 namespace dlock {
 
@@ -24,7 +25,7 @@ ConnectionPool::Lease ConnectionPool::acquire(Clock::time_point deadline) {
     ++open_count_;  // reserve the slot, then connect outside the mutex
   }
   try {
-    return Lease(*this, std::make_unique<Connection>(config_, deadline));
+    return Lease(*this, connect(deadline));
   } catch (...) {
     std::lock_guard<std::mutex> lock(mutex_);
     --open_count_;
@@ -33,10 +34,37 @@ ConnectionPool::Lease ConnectionPool::acquire(Clock::time_point deadline) {
   }
 }
 
+std::unique_ptr<Connection> ConnectionPool::connect(Clock::time_point deadline) {
+  std::unique_ptr<Connection> connection;
+  try {
+    connection = std::make_unique<Connection>(config_, deadline);
+  } catch (const ConnectionError& error) {
+    outage_began(error.what());
+    throw;
+  }
+  if (in_outage_.exchange(false)) {
+    reconnects_.fetch_add(1, std::memory_order_relaxed);
+    if (log::enabled(DLOCK_LOG_INFO)) {
+      log::emit(DLOCK_LOG_INFO, "connected to " + config_.describe() + " again");
+    }
+  }
+  return connection;
+}
+
+void ConnectionPool::outage_began(const std::string& what) {
+  if (in_outage_.exchange(true)) return;
+  if (log::enabled(DLOCK_LOG_WARN)) {
+    log::emit(DLOCK_LOG_WARN, "lost the connection to " + config_.describe() + ": " + what +
+                                  "; commands are retried on new connections");
+  }
+}
+
 void ConnectionPool::give_back(std::unique_ptr<Connection> connection) {
   std::unique_ptr<Connection> dropped;
+  bool closing;
   {
     std::lock_guard<std::mutex> lock(mutex_);
+    closing = closed_;
     if (connection->broken() || closed_) {
       dropped = std::move(connection);  // closed below, outside the mutex
       --open_count_;
@@ -45,6 +73,7 @@ void ConnectionPool::give_back(std::unique_ptr<Connection> connection) {
     }
   }
   returned_.notify_one();
+  if (dropped && !closing) outage_began(dropped->failure());
 }
 
 void ConnectionPool::close() {

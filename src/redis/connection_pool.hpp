@@ -3,8 +3,10 @@
 // connection is dropped, never handed out again.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -46,8 +48,15 @@ class ConnectionPool {
   // Drops idle connections; leases still out are dropped when given back.
   void close();
 
+  // Connections made again after one broke or a connect failed.
+  uint64_t reconnects() const { return reconnects_.load(std::memory_order_relaxed); }
+
  private:
   void give_back(std::unique_ptr<Connection> connection);
+  std::unique_ptr<Connection> connect(Clock::time_point deadline);
+  // An outage is logged once when it starts (a connection broke or could not
+  // be made) and once when a connection is made again.
+  void outage_began(const std::string& what);
 
   const ClientConfig config_;
   std::mutex mutex_;
@@ -55,6 +64,8 @@ class ConnectionPool {
   std::vector<std::unique_ptr<Connection>> idle_;
   int open_count_ = 0;
   bool closed_ = false;
+  std::atomic<bool> in_outage_{false};
+  std::atomic<uint64_t> reconnects_{0};
 };
 
 }  // namespace dlock

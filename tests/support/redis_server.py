@@ -32,10 +32,12 @@ def _executable() -> str:
 class RedisServer:
     """Started by start() or `with`, stopped (and its directory removed) by stop()."""
 
-    def __init__(self) -> None:
+    def __init__(self, *extra_args: str) -> None:
+        """``extra_args``: more redis-server options, e.g. ``"--requirepass", "pw"``."""
         self._directory = tempfile.mkdtemp(prefix="dlock-redis-")
         self.port = 0
         self._process: subprocess.Popen[bytes] | None = None
+        self._extra_args = extra_args
 
     @property
     def url(self) -> str:
@@ -45,17 +47,32 @@ class RedisServer:
         # Another process may take the free port before redis-server binds it.
         for _ in range(_PORT_ATTEMPTS):
             self.port = _free_port()
-            self._process = subprocess.Popen(
-                [_executable(), "--port", str(self.port), "--bind", "127.0.0.1",
-                 "--save", "", "--appendonly", "no", "--dir", self._directory],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            )
-            if self._wait_until_ready():
+            if self._launch():
                 return self
-            self._process.kill()
-            self._process.wait()
+            self._kill()
         self.stop()
         raise RuntimeError("redis-server did not start")
+
+    def _launch(self) -> bool:
+        self._process = subprocess.Popen(
+            [_executable(), "--port", str(self.port), "--bind", "127.0.0.1",
+             "--save", "", "--appendonly", "no", "--dir", self._directory, *self._extra_args],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        return self._wait_until_ready()
+
+    def _kill(self) -> None:
+        if self._process is not None:
+            self._process.kill()
+            self._process.wait()
+            self._process = None
+
+    def restart(self) -> None:
+        """Kills the server (SIGKILL, as a crash: without persistence every key is gone)
+        and starts it again on the same port."""
+        self._kill()
+        if not self._launch():
+            raise RuntimeError(f"redis-server did not restart on port {self.port}")
 
     def _wait_until_ready(self) -> bool:
         assert self._process is not None
@@ -64,7 +81,8 @@ class RedisServer:
             try:
                 with socket.create_connection(("127.0.0.1", self.port), timeout=1) as conn:
                     conn.sendall(b"PING\r\n")
-                    if conn.recv(16).startswith(b"+PONG"):
+                    # A server with requirepass answers, refusing: it is up all the same.
+                    if conn.recv(16).startswith((b"+PONG", b"-NOAUTH")):
                         return True
             except OSError:
                 time.sleep(0.02)

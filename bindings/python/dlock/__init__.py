@@ -7,6 +7,7 @@
             write(lock.fencing_token)
 """
 
+from dlock import log as _log  # noqa: F401  (routes the core's log records to logging)
 from dlock._dlock import version as _version
 from dlock.client import Client
 from dlock.errors import (

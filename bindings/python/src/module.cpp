@@ -7,6 +7,8 @@
 #include "native_cancel.hpp"
 #include "native_client.hpp"
 #include "native_lock.hpp"
+#include "native_log.hpp"
+#include "native_stats.hpp"
 
 namespace py = pybind11;
 
@@ -35,4 +37,6 @@ PYBIND11_MODULE(_dlock, module) {
   dlock_python::bind_native_cancel(module);
   dlock_python::bind_native_client(module);
   dlock_python::bind_native_lock(module);
+  dlock_python::bind_native_log(module);
+  dlock_python::bind_native_stats(module);
 }

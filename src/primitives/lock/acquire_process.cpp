@@ -18,15 +18,17 @@ AcquireProcess::Step AcquireProcess::first_step() {
   ClientCore& core = lock_.core_;
   core.throw_if_closed();
   if (std::optional<uint64_t> token = core.holds().reenter(lock_.keys().name, request_.owner)) {
+    ClientStats::count(core.stats().reentries);
     return {true, token, {}};
   }
-  deadline_ =
-      Clock::now() + (request_.wait_ms < 0 ? far_future : std::chrono::milliseconds(request_.wait_ms));
+  started_at_ = Clock::now();
+  deadline_ = started_at_ + (request_.wait_ms < 0 ? far_future : std::chrono::milliseconds(request_.wait_ms));
   field_ = core.field(request_.owner);
   lease_ms_ = request_.lease_ms < 0 ? core.config().watchdog_timeout_ms : request_.lease_ms;
   last_ = lock_.attempt(field_, lease_ms_);
   if (last_.granted) return granted(last_);
   if (request_.wait_ms == 0) return {true, std::nullopt, {}};
+  ClientStats::count(core.stats().waits);
   // Subscribed before the next attempt, which the confirmation triggers: a
   // release in between is not missed.
   registration_.emplace(core.subscriber(), lock_.keys().channel, waiter_, request_.cancel);
@@ -47,7 +49,8 @@ AcquireProcess::Step AcquireProcess::step() {
 }
 
 AcquireProcess::Step AcquireProcess::next_step() {
-  const bool signalled = waiter_.take_signal();
+  const Waiter::Signal signal = waiter_.take_signal();
+  const bool signalled = signal.came;
   if (request_.cancel != nullptr && request_.cancel->triggered()) {
     throw InterruptedError("acquire '" + lock_.keys().name + "': cancelled");
   }
@@ -56,8 +59,9 @@ AcquireProcess::Step AcquireProcess::next_step() {
   if (!signalled && now < wake_at_) return {false, std::nullopt, wake_at_};  // news for another
   if (!signalled && now >= deadline_) return {true, std::nullopt, {}};
   last_ = lock_.attempt(field_, lease_ms_);
-  if (last_.granted) return granted(last_);
-  return waiting();
+  if (!last_.granted) return waiting();
+  lock_.count_wait(started_at_, signal.by_release);
+  return granted(last_);
 }
 
 AcquireProcess::Step AcquireProcess::granted(const ReentrantLock::Attempt& grant) {

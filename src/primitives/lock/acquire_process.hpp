@@ -47,6 +47,7 @@ class AcquireProcess {
   const AcquireRequest request_;
   std::string field_;
   int64_t lease_ms_ = 0;
+  Clock::time_point started_at_;
   Clock::time_point deadline_;
   Clock::time_point wake_at_;
   ReentrantLock::Attempt last_{};

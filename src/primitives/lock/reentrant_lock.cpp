@@ -4,10 +4,14 @@
 #include <atomic>
 
 #include "common/error.hpp"
+#include "common/log.hpp"
 #include "primitives/lock/acquire_process.hpp"
 
 namespace dlock {
 namespace {
+
+// A wait this long is worth a log record (info): the lock is contended.
+constexpr auto long_wait = std::chrono::seconds(10);
 
 uint64_t next_grant_id() {
   static std::atomic<uint64_t> counter{0};
@@ -46,6 +50,7 @@ uint64_t ReentrantLock::record_grant(const AcquireRequest& request, const std::s
   hold.token = static_cast<uint64_t>(grant.value);
   hold.lease_ms = lease_ms;
   hold.watchdog = request.lease_ms < 0;
+  hold.granted_at = grant.sent_at;
   hold.valid_until = grant.sent_at + trusted_validity(lease_ms);
   hold.renew_at = grant.sent_at + std::chrono::milliseconds(lease_ms / 3);
   hold.taken_through = request.handle;
@@ -53,7 +58,19 @@ uint64_t ReentrantLock::record_grant(const AcquireRequest& request, const std::s
   const Clock::time_point due = hold.watchdog ? hold.renew_at : hold.valid_until;
   core_.holds().insert(std::move(hold));
   core_.watchdog().nudge(due);
+  ClientStats::count(core_.stats().grants);
   return static_cast<uint64_t>(grant.value);
+}
+
+void ReentrantLock::count_wait(Clock::time_point started, bool woken_by_release) {
+  ClientStats& stats = core_.stats();
+  const auto waited = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - started);
+  stats.wait_times.record(waited);
+  if (woken_by_release) ClientStats::count(stats.handoffs);
+  if (waited >= long_wait && log::enabled(DLOCK_LOG_INFO)) {
+    log::emit(DLOCK_LOG_INFO, "acquired '" + keys().name + "' on " + core_.config().describe() +
+                                  " after waiting " + std::to_string(waited.count() / 1000) + " ms");
+  }
 }
 
 std::optional<uint64_t> ReentrantLock::acquire(const AcquireRequest& request) {
@@ -93,9 +110,17 @@ void ReentrantLock::release(uint64_t owner) {
     // Found here first (e.g. the process was paused past its lease before
     // the watchdog could see it): the hold has left the table, so this is
     // the one and only notice.
-    LostNotice{before->on_lost, keys().name, owner, before->token}.deliver();
+    deliver_found_by_release(*before);
   }
   if (before->lost || !released) throw LostError(lost_message("release", keys().name));
+}
+
+void ReentrantLock::deliver(const LostNotice& notice) {
+  notice.deliver(core_.stats(), core_.config().describe());
+}
+
+void ReentrantLock::deliver_found_by_release(const Hold& hold) {
+  deliver({hold.on_lost, keys().name, hold.owner, hold.token, hold.granted_at, lost_at_release});
 }
 
 void ReentrantLock::release_keeping(uint64_t owner, int64_t keep_ms) {
@@ -120,7 +145,7 @@ void ReentrantLock::release_keeping(uint64_t owner, int64_t keep_ms) {
   });
   if (!kept) {
     // Found here first, as in release(): the one and only notice.
-    LostNotice{hold->on_lost, keys().name, owner, hold->token}.deliver();
+    deliver_found_by_release(*hold);
     throw LostError(lost_message("release_keeping", keys().name));
   }
 }
@@ -145,7 +170,7 @@ void ReentrantLock::extend(uint64_t owner, int64_t lease_ms) {
         .integer_is_one("extend '" + keys().name + "'");
   });
   if (!still_owned) {
-    if (auto notice = core_.holds().renewed(*hold, false, sent_at)) notice->deliver();
+    if (auto notice = core_.holds().renewed(*hold, false, sent_at)) deliver(*notice);
     throw LostError(lost_message);
   }
   core_.holds().extended(*hold, lease_ms, sent_at);

@@ -58,6 +58,13 @@ class ReentrantLock {
   uint64_t record_grant(const AcquireRequest& request, const std::string& field, int64_t lease_ms,
                         const Attempt& grant);
   bool run_release(const std::string& field);
+  // Counts, logs and reports a loss to the handle's callback.
+  void deliver(const LostNotice& notice);
+  // A hold already out of the table that its release (or keep) found lost:
+  // the one and only notice of it.
+  void deliver_found_by_release(const Hold& hold);
+  // A wait that ended in a grant: its duration, and whether a release message woke it.
+  void count_wait(Clock::time_point started, bool woken_by_release);
 
   const LockKeys& keys() const { return resource_->keys; }
 

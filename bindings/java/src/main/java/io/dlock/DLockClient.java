@@ -25,6 +25,11 @@ import java.util.concurrent.ConcurrentHashMap;
  * {@link IllegalStateException}.
  */
 public final class DLockClient implements AutoCloseable {
+  static {
+    // The core's log records go to System.Logger "io.dlock" from the first client on.
+    LogBridge.install();
+  }
+
   private final NativeClient handle;
   private final HandleGuard guard = new HandleGuard();
   private final Map<String, DLock> locks = new ConcurrentHashMap<>();
@@ -77,6 +82,26 @@ public final class DLockClient implements AutoCloseable {
 
   public boolean isClosed() {
     return guard.isClosed();
+  }
+
+  /**
+   * This client's counters since it was opened. No round trip: they are kept
+   * in this process's memory.
+   *
+   * @throws IllegalStateException when the client is closed
+   */
+  public DLockStats getStats() {
+    NativeStats stats;
+    synchronized (this) {
+      // Under the monitor, so that close() never frees the native client under it.
+      guard.checkOpen();
+      stats = handle.readStats();
+    }
+    try {
+      return new DLockStats(stats);
+    } finally {
+      stats.delete();
+    }
   }
 
   /**

@@ -37,6 +37,16 @@ final class RedisServer implements BeforeAllCallback, AfterAllCallback {
   void start() throws IOException, InterruptedException {
     dir = Files.createTempDirectory("dlock-redis");
     port = freePort();
+    launch();
+  }
+
+  /** Kills the server (as a crash: without persistence every key is gone) and starts it again on the same port. */
+  void restart() throws IOException, InterruptedException {
+    process.destroyForcibly().waitFor();
+    launch();
+  }
+
+  private void launch() throws IOException, InterruptedException {
     process = new ProcessBuilder("redis-server", "--port", Integer.toString(port),
             "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString())
         .redirectErrorStream(true)

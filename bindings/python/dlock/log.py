@@ -1,0 +1,52 @@
+"""dlock's log records, routed to ``logging.getLogger("dlock")`` (installed at import).
+
+The core says what a person on call needs: connections lost and regained, renewals failing
+and recovering, locks lost (WARNING), long waits (INFO), transient server states retried
+(DEBUG), a server whose eviction policy may evict lock keys (WARNING). Records never hold
+a password. Every level is forwarded; the ``dlock`` logger's level (or its handlers')
+decides what is kept.
+
+The core logs from its own threads and from threads waiting inside dlock, which must never
+wait for the GIL there: it only queues each record. A daemon thread, ``dlock-log``, takes
+them and calls the logger, so a record reaches the handlers a moment after the event, on
+that thread.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+
+from dlock import _dlock
+
+logger = logging.getLogger("dlock")
+
+_LEVELS = {
+    _dlock.LOG_ERROR: logging.ERROR,
+    _dlock.LOG_WARN: logging.WARNING,
+    _dlock.LOG_INFO: logging.INFO,
+    _dlock.LOG_DEBUG: logging.DEBUG,
+}
+
+
+def _drain(wakeup_fd: int) -> None:
+    while True:
+        try:
+            os.read(wakeup_fd, 4096)  # releases the GIL until the core queues a record
+        except OSError:
+            return
+        for level, message in _dlock.take_log_records():
+            logger.log(_LEVELS.get(level, logging.DEBUG), message)
+
+
+def _start_draining() -> None:
+    threading.Thread(
+        target=_drain, args=(_dlock.log_wakeup_fd(),), name="dlock-log", daemon=True
+    ).start()
+
+
+_dlock.install_log_queue()
+_start_draining()
+# A forked child has no drain thread (and a queue of its own): it gets one.
+os.register_at_fork(after_in_child=_start_draining)
