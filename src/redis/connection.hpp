@@ -58,6 +58,7 @@ class Connection {
   std::unique_ptr<redisContext, void (*)(redisContext*)> context_;
   std::string where_;
   bool broken_ = false;
+  bool unflushed_ = false;  // append() queued what flush() has not written
   std::string failure_;
 };
 
