@@ -16,6 +16,7 @@ import redis
 
 import dlock
 from checker import Section, assert_exclusive
+from redis_server import RedisServer
 from stalled_redis import StallableRedis
 
 # Far above a loop iteration, far below one round trip to a stalled server.
@@ -377,3 +378,21 @@ def _wait_until(condition: Callable[[], bool], seconds: float = 5.0) -> None:
     while not condition():
         assert time.monotonic() < deadline, "condition not met in time"
         time.sleep(0.005)
+
+
+def test_closing_the_client_ends_a_waiting_task(
+    redis_server: RedisServer, other_client: dlock.Client, name: str
+) -> None:
+    holder = other_client.lock(name)
+    holder.acquire()
+    client = dlock.Client(redis_server.url)
+
+    async def main() -> None:
+        waiter = asyncio.create_task(client.lock(name).acquire_async())
+        await asyncio.sleep(0.2)
+        client.close()
+        with pytest.raises(dlock.ClientClosedError):
+            await asyncio.wait_for(waiter, 2)
+
+    asyncio.run(main())
+    holder.release()
