@@ -256,9 +256,9 @@ def test_no_loop_callback_waits_on_redis(stallable: StallableRedis, name: str) -
 
             async def main() -> None:
                 loop = asyncio.get_running_loop()
-                loop.slow_callback_duration = 0.05
-                until = time.monotonic() + 1.0
-                with stallable.stalling_repeatedly(every=0.15, for_=0.1):
+                loop.slow_callback_duration = MAX_LOOP_GAP
+                until = time.monotonic() + 1.5
+                with stallable.stalling_repeatedly(every=0.35, for_=0.25):
                     await asyncio.gather(*(worker(index, until) for index in range(8)))
 
             asyncio.run(main(), debug=True)
@@ -266,7 +266,7 @@ def test_no_loop_callback_waits_on_redis(stallable: StallableRedis, name: str) -
             assert_exclusive(sections, expected=len(sections))
     finally:
         logging.getLogger("asyncio").removeHandler(slow)
-    assert stallable.stalls >= 4, "Redis never stalled: the test proves nothing"
+    assert stallable.stalls >= 3, "Redis never stalled: the test proves nothing"
     assert slow.records == []
 
 
