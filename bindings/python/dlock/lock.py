@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import math
 from types import TracebackType
 from typing import Optional, Type
 
@@ -11,11 +10,9 @@ from dlock import _dlock, timeouts
 from dlock.errors import DlockError, error_for_status
 from dlock.handles import LostCallback, SharedLock
 from dlock.in_task import acquire_in_task, release_in_task
+from dlock.lock_info import LockInfo, seconds_left
 from dlock.owner import current_owner
 from dlock.waiting import wait_in_thread
-
-_NOT_LOCKED_MS = -2
-_NO_EXPIRY_MS = -1
 
 class Lock:
     """A reentrant lock on Redis, made by :meth:`dlock.Client.lock`.
@@ -113,6 +110,33 @@ class Lock:
         loop = asyncio.get_running_loop()
         await loop.run_in_executor(None, self._shared.native.extend, owner, lease_ms)
 
+    def release_keeping(self, seconds: float) -> None:
+        """Ends the caller's hold but leaves the lock taken, renewed by nobody, for
+        ``seconds`` more: nobody, this owner included, acquires it before then. For a
+        once-per-period job that succeeded: the other nodes skip the rest of the period.
+        Only an outermost hold can be kept (InvalidArgumentError when re-entered);
+        LockNotOwnedError when the caller holds nothing, LockLostError when its hold was
+        lost."""
+        self._shared.native.release_keeping(self._caller(), timeouts.positive_ms(seconds, "seconds"))
+
+    def inspect(self) -> LockInfo:
+        """Who holds the lock, its lease and its last fencing token, in one round trip;
+        any client may inspect any lock."""
+        return LockInfo.from_native(self._shared.native.inspect())
+
+    def count_attempt(self, period_id: str, expires_in: float, max_attempts: int) -> int | None:
+        """Counts one attempt at a job in the period ``period_id`` (a counter that lapses
+        ``expires_in`` seconds after its first attempt): the attempt's number, or None when
+        ``max_attempts`` were already counted (nothing is counted then). Call it while
+        holding the lock, so that the attempt it counts is the caller's."""
+        if not isinstance(period_id, str):
+            raise TypeError(f"period_id: must be str, got {type(period_id).__name__}")
+        if isinstance(max_attempts, bool) or not isinstance(max_attempts, int):
+            raise TypeError(f"max_attempts: must be int, got {type(max_attempts).__name__}")
+        return self._shared.native.count_attempt(
+            period_id, timeouts.positive_ms(expires_in, "expires_in"), max_attempts
+        )
+
     def owned(self) -> bool:
         """True when the caller (this thread or task, or this object's owner) holds the lock
         and its hold is valid by dlock's own clock, as redis-py's ``owned()``; no round trip
@@ -141,10 +165,7 @@ class Lock:
     @property
     def ttl(self) -> float | None:
         """Seconds left on whoever's lease (inf: no expiry), None when nobody holds it."""
-        ms = self._shared.native.ttl_ms()
-        if ms == _NOT_LOCKED_MS:
-            return None
-        return math.inf if ms == _NO_EXPIRY_MS else ms / 1000
+        return seconds_left(self._shared.native.ttl_ms())
 
     def force_release(self) -> None:
         """Deletes the lock whoever holds it; that holder learns of it as a lost lock."""

@@ -32,8 +32,8 @@ NativeLock::NativeLock(py::object client, const py::str& name, py::object on_los
   check_status(dlock_lock_new(native_client, c_string(text, "name"), &lock_));
   if (on_lost.is_none()) return;
   on_lost_ = std::make_unique<LostCallback>(std::move(on_lost));
-  check_status(without_gil(
-      [&] { return dlock_lock_set_lost_callback(lock_, &LostCallback::call, on_lost_.get()); }));
+  check_status(
+      without_gil([&] { return dlock_lock_set_lost_callback(lock_, &LostCallback::call, on_lost_.get()); }));
 }
 
 NativeLock::~NativeLock() {
@@ -57,13 +57,11 @@ NativeLock::~NativeLock() {
   }
 }
 
-py::object NativeLock::acquire(uint64_t owner, int64_t wait_ms, int64_t lease_ms,
-                               NativeCancel* cancel) {
+py::object NativeLock::acquire(uint64_t owner, int64_t wait_ms, int64_t lease_ms, NativeCancel* cancel) {
   uint64_t token = 0;
   dlock_cancel* native_cancel = cancel == nullptr ? nullptr : cancel->get();
-  const int status = without_gil([&] {
-    return dlock_lock_acquire_owner(lock_, owner, wait_ms, lease_ms, native_cancel, &token);
-  });
+  const int status = without_gil(
+      [&] { return dlock_lock_acquire_owner(lock_, owner, wait_ms, lease_ms, native_cancel, &token); });
   count_acquire(status);
   if (status == DLOCK_NOT_ACQUIRED) return py::none();
   check_status(status);
@@ -111,6 +109,43 @@ void NativeLock::extend(uint64_t owner, int64_t lease_ms) {
   check_status(without_gil([&] { return dlock_lock_extend_owner(lock_, owner, lease_ms); }));
 }
 
+void NativeLock::release_keeping(uint64_t owner, int64_t keep_ms) {
+  const int status = without_gil([&] { return dlock_lock_release_keeping_owner(lock_, owner, keep_ms); });
+  count_release(status);
+  check_status(status);
+}
+
+py::tuple NativeLock::inspect() {
+  dlock_lock_info info;
+  dlock_lock_info_init(&info);
+  dlock_lock_holders* holders = nullptr;
+  check_status(without_gil([&] { return dlock_lock_inspect(lock_, &info, &holders); }));
+  const std::unique_ptr<dlock_lock_holders, void (*)(dlock_lock_holders*)> owned(holders,
+                                                                                 dlock_lock_holders_free);
+  py::list listed;
+  for (size_t i = 0; i < info.holder_count; ++i) {
+    const char* id = nullptr;
+    size_t length = 0;
+    int64_t count = 0;
+    check_status(dlock_lock_holders_get(holders, i, &id, &length, &count));
+    listed.append(py::make_tuple(py::bytes(id, length), count));
+  }
+  py::object token = info.has_last_token ? py::object(py::int_(info.last_token)) : py::none();
+  return py::make_tuple(info.ttl_ms, token, listed);
+}
+
+py::object NativeLock::count_attempt(const std::string& period_id, int64_t expire_in_ms,
+                                     int64_t max_attempts) {
+  int64_t attempt = 0;
+  const int status = without_gil([&] {
+    return dlock_lock_count_attempt(lock_, c_string(period_id, "period_id"), expire_in_ms, max_attempts,
+                                    &attempt);
+  });
+  if (status == DLOCK_NOT_ACQUIRED) return py::none();
+  check_status(status);
+  return py::int_(attempt);
+}
+
 void NativeLock::force_release() {
   check_status(without_gil([&] { return dlock_lock_force_release(lock_); }));
 }
@@ -135,8 +170,7 @@ int NativeLock::hold_count(uint64_t owner) {
 
 uint64_t NativeLock::fencing_token(uint64_t owner) {
   uint64_t token = 0;
-  check_status(
-      without_gil([&] { return dlock_lock_fencing_token_owner(lock_, owner, &token); }));
+  check_status(without_gil([&] { return dlock_lock_fencing_token_owner(lock_, owner, &token); }));
   return token;
 }
 
@@ -156,6 +190,10 @@ void bind_native_lock(py::module_& module) {
            py::arg("lease_ms"), py::arg("cancel"), py::arg("on_done"))
       .def("release_async", &NativeLock::release_async, py::arg("owner"), py::arg("on_done"))
       .def("extend", &NativeLock::extend, py::arg("owner"), py::arg("lease_ms"))
+      .def("release_keeping", &NativeLock::release_keeping, py::arg("owner"), py::arg("keep_ms"))
+      .def("inspect", &NativeLock::inspect)
+      .def("count_attempt", &NativeLock::count_attempt, py::arg("period_id"), py::arg("expire_in_ms"),
+           py::arg("max_attempts"))
       .def("force_release", &NativeLock::force_release)
       .def("is_locked", &NativeLock::is_locked)
       .def("is_held", &NativeLock::is_held, py::arg("owner"))

@@ -26,8 +26,7 @@ class NativeLock {
 
   std::string name() const { return dlock_lock_name(lock_); }
   // The fencing token, or None when the wait ran out.
-  pybind11::object acquire(uint64_t owner, int64_t wait_ms, int64_t lease_ms,
-                           NativeCancel* cancel);
+  pybind11::object acquire(uint64_t owner, int64_t wait_ms, int64_t lease_ms, NativeCancel* cancel);
   void release(uint64_t owner);
   // As acquire() and release(), without blocking: the outcome goes to
   // on_done(status, token, message) on the client's async thread. The lock
@@ -36,6 +35,12 @@ class NativeLock {
                      pybind11::object on_done);
   void release_async(uint64_t owner, pybind11::object on_done);
   void extend(uint64_t owner, int64_t lease_ms);
+  // dlock_lock_release_keeping_owner(): counts as a release.
+  void release_keeping(uint64_t owner, int64_t keep_ms);
+  // dlock_lock_inspect(): (ttl_ms, last token or None, [(holder id bytes, hold count)]).
+  pybind11::tuple inspect();
+  // dlock_lock_count_attempt(): the attempt's number, or None past the limit.
+  pybind11::object count_attempt(const std::string& period_id, int64_t expire_in_ms, int64_t max_attempts);
   void force_release();
   bool is_locked();
   bool is_held(uint64_t owner);
