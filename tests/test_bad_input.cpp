@@ -47,13 +47,12 @@ TEST(BadInputWithoutServer, ClientOpenRejectsNullArguments) {
 }
 
 TEST(BadInputWithoutServer, ClientOpenRejectsMalformedUrls) {
-  for (const char* url : {"", "127.0.0.1:6380", "http://127.0.0.1:6380", "redis://", "redis://:6380",
-                          "redis://127.0.0.1:notaport", "redis://127.0.0.1:0", "redis://127.0.0.1:65536",
-                          "redis://127.0.0.1:-1", "redis://127.0.0.1:6380/notadb", "redis://127.0.0.1:6380/-1",
-                          "unix://", "unix://relative.sock", "unix:///tmp/x.sock?db=abc",
-                          "redis://127.0.0.1:6380?command_timeout_ms=abc",
-                          "redis://127.0.0.1:6380?command_timeout_ms=-5",
-                          "redis://127.0.0.1:6380?no_such_option=1"}) {
+  for (const char* url :
+       {"", "127.0.0.1:6380", "http://127.0.0.1:6380", "redis://", "redis://:6380",
+        "redis://127.0.0.1:notaport", "redis://127.0.0.1:0", "redis://127.0.0.1:65536",
+        "redis://127.0.0.1:-1", "redis://127.0.0.1:6380/notadb", "redis://127.0.0.1:6380/-1", "unix://",
+        "unix://relative.sock", "unix:///tmp/x.sock?db=abc", "redis://127.0.0.1:6380?command_timeout_ms=abc",
+        "redis://127.0.0.1:6380?command_timeout_ms=-5", "redis://127.0.0.1:6380?no_such_option=1"}) {
     dlock_client* client = nullptr;
     EXPECT_TRUE(invalid_naming(dlock_client_open(url, nullptr, &client), "url")) << "url: \"" << url << "\"";
     EXPECT_EQ(client, nullptr) << url;
@@ -214,6 +213,52 @@ TEST_F(BadInput, WrongTypeKeyIsProtocolErrorAndLeftUntouched) {
   EXPECT_EQ(pttl(server(), "bad-input"), -1);
   EXPECT_TRUE(status_is(dlock_lock_release(lock_.get()), DLOCK_E_NOT_OWNER));
   EXPECT_EQ(string_value(server(), "bad-input"), "not a lock");
+}
+
+// Users whose ACL refuses one command a script needs. Such an acquire used to
+// write the lock's hash first and then fail, leaving a lock with no expiry (or
+// one held for the lease) that no owner had been told about.
+class BadInputUnderAcl : public RedisFixture {
+ protected:
+  RedisServerConfig server_config() const override {
+    RedisServerConfig config;
+    config.extra_lines = {
+        "user no-time on >pw ~* &* +@all -time",         "user no-get on >pw ~* &* +@all -get",
+        "user no-incrby on >pw ~* &* +@all -incrby",     "user no-pexpire on >pw ~* &* +@all -pexpire",
+        "user no-channel on >pw ~* resetchannels +@all",
+    };
+    return config;
+  }
+  ClientHandle open_as(const std::string& user) {
+    return open_client("redis://" + user + ":pw@127.0.0.1:" + std::to_string(server().port()));
+  }
+};
+
+TEST_F(BadInputUnderAcl, AcquireRefusedACommandIsAnAuthErrorAndLeavesNoLock) {
+  // What the acquire script sends, in order, before the lock exists (TIME, the
+  // counter's GET and INCRBY), and the one write after the hash (PEXPIRE).
+  for (const std::string user : {"no-time", "no-get", "no-incrby", "no-pexpire"}) {
+    const std::string name = "acl-" + user;
+    const ClientHandle client = open_as(user);
+    const LockHandle lock = new_lock(client.get(), name);
+    EXPECT_TRUE(status_is(dlock_lock_acquire(lock.get(), 0, 5000, nullptr), DLOCK_E_AUTH)) << user;
+    EXPECT_NE(std::string(dlock_last_error()).find("acquire"), std::string::npos) << dlock_last_error();
+    EXPECT_FALSE(key_exists(server(), name)) << user << " left the lock behind";
+
+    const ClientHandle privileged = open();
+    const LockHandle same = new_lock(privileged.get(), name.c_str());
+    EXPECT_TRUE(status_is(dlock_lock_acquire(same.get(), 0, 5000, nullptr), DLOCK_OK)) << user;
+    EXPECT_TRUE(status_is(dlock_lock_release(same.get()), DLOCK_OK));
+  }
+}
+
+TEST_F(BadInputUnderAcl, ReleaseWithoutTheChannelIsAnAuthErrorAndDeletesNothing) {
+  const ClientHandle client = open_as("no-channel");
+  const LockHandle lock = new_lock(client.get(), "acl-no-channel");
+  ASSERT_TRUE(status_is(dlock_lock_acquire(lock.get(), 0, 5000, nullptr), DLOCK_OK));
+  EXPECT_TRUE(status_is(dlock_lock_release(lock.get()), DLOCK_E_AUTH));
+  EXPECT_EQ(hash_fields(server(), "acl-no-channel").size(), 1u)
+      << "a lock deleted without its wake-up leaves waiters asleep until their timers run out";
 }
 
 }  // namespace

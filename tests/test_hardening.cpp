@@ -208,6 +208,33 @@ TEST_F(TooManyClients, IsAConnectionErrorNamingTheReply) {
       << dlock_last_error();
 }
 
+class ThreeClientsAtMost : public RedisFixture {
+ protected:
+  RedisServerConfig server_config() const override {
+    RedisServerConfig config;
+    config.extra_lines = {"maxclients 3"};
+    return config;
+  }
+};
+
+// The server accepts the waiter's subscriber connection and drops it at
+// once: the subscriber backs off instead of reconnecting in a tight loop.
+TEST_F(ThreeClientsAtMost, ASubscriberTurnedAwayBacksOff) {
+  server().command({"PING"});  // the test's own connection is the first client
+  const ClientHandle holder_client = open_client(server().url());
+  const ClientHandle waiter_client = open_client(server().url());
+  const LockHandle held = new_lock(holder_client.get(), "crowded");
+  const LockHandle wanted = new_lock(waiter_client.get(), "crowded");
+  ASSERT_TRUE(status_is(dlock_lock_acquire(held.get(), 0, 2500, nullptr), DLOCK_OK));
+  // Redis counts a connection it turns away as rejected, not as received.
+  const long long before = server().info_integer("stats", "rejected_connections");
+  // The waiter cannot subscribe, so it waits out the holder's lease.
+  EXPECT_TRUE(status_is(dlock_lock_acquire(wanted.get(), 5000, -1, nullptr), DLOCK_OK));
+  const long long connections = server().info_integer("stats", "rejected_connections") - before;
+  EXPECT_LT(connections, 40) << "the subscriber reconnected in a tight loop";
+  EXPECT_TRUE(status_is(dlock_lock_release(wanted.get()), DLOCK_OK));
+}
+
 class StaleReplica : public RedisFixture {
  protected:
   // A replica of a master that is not there, told not to serve stale data:

@@ -2,11 +2,13 @@
 // them (EVAL with the same keys and arguments), against a real server.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <fstream>
 #include <sstream>
 #include <string>
 #include <vector>
 
+#include "redis_connection.hpp"
 #include "redis_fixture.hpp"
 
 namespace dlock_test {
@@ -25,25 +27,42 @@ const std::string kCounter = "redisson_lock_token:{orders:7}";
 const std::string kChannel = "redisson_lock__channel:{orders:7}";
 const std::string kMine = "client-a:1";
 const std::string kTheirs = "client-b:1";
+// A release's request id: "<client id>:<count>", the client of kMine.
+std::string request(int count) {
+  return "client-a:" + std::to_string(count);
+}
+std::string latch(const std::string& owner) {
+  return "redisson_unlock_latch:{orders:7}:" + owner;
+}
+
+std::vector<std::string> eval_argv(const std::string& file, const std::vector<std::string>& keys,
+                                   const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {"EVAL", script(file), std::to_string(keys.size())};
+  argv.insert(argv.end(), keys.begin(), keys.end());
+  argv.insert(argv.end(), args.begin(), args.end());
+  return argv;
+}
 
 class LuaScripts : public RedisFixture {
  protected:
   RedisReply eval(const std::string& file, std::vector<std::string> keys, std::vector<std::string> args) {
-    std::vector<std::string> argv = {"EVAL", script(file), std::to_string(keys.size())};
-    argv.insert(argv.end(), keys.begin(), keys.end());
-    argv.insert(argv.end(), args.begin(), args.end());
-    return server().command(argv);
+    return server().command(eval_argv(file, keys, args));
   }
   RedisReply acquire(const std::string& owner, const std::string& lease_ms = "10000") {
     return eval("acquire.lua", {kLock, kCounter}, {lease_ms, owner});
   }
-  RedisReply release(const std::string& owner, const std::string& request) {
-    return eval("release.lua", {kLock, kChannel, "redisson_unlock_latch:{orders:7}:" + request},
-                {owner, "5000"});
+  RedisReply release(const std::string& owner, const std::string& request_id) {
+    return eval("release.lua", {kLock, kChannel, latch(owner)}, {owner, "5000", request_id});
   }
+  bool exists(const std::string& key) { return server().command({"EXISTS", key}).integer == 1; }
   std::string get(const std::string& key) { return server().command({"GET", key}).str; }
   long long pttl() { return server().command({"PTTL", kLock}).integer; }
   RedisReply hgetall() { return server().command({"HGETALL", kLock}); }
+  // The lock's owner field, "" when it is free.
+  std::string holder() {
+    const RedisReply fields = hgetall();
+    return fields.elements.empty() ? "" : fields.elements[0].str;
+  }
 };
 
 long long server_time_us(RedisServer& server) {
@@ -54,10 +73,9 @@ long long server_time_us(RedisServer& server) {
 TEST_F(LuaScripts, AcquireGrantsAFreeLockWithATokenFromTheServerClock) {
   const long long before_us = server_time_us(server());
   const RedisReply reply = acquire(kMine);
-  ASSERT_EQ(reply.elements.size(), 2u);
-  EXPECT_EQ(reply.elements[0].integer, 1);
-  EXPECT_GE(reply.elements[1].integer, before_us) << "a fresh counter starts at the server's time in µs";
-  EXPECT_EQ(get(kCounter), std::to_string(reply.elements[1].integer));
+  ASSERT_EQ(reply.type, RedisReply::Type::integer) << "a grant is its token";
+  EXPECT_GE(reply.integer, before_us) << "a fresh counter starts at the server's time in µs";
+  EXPECT_EQ(get(kCounter), std::to_string(reply.integer));
   const RedisReply fields = hgetall();
   ASSERT_EQ(fields.elements.size(), 2u);
   EXPECT_EQ(fields.elements[0].str, kMine);
@@ -69,14 +87,25 @@ TEST_F(LuaScripts, AcquireTokenIsCounterPlusOneWhenTheCounterIsAhead) {
   const long long ahead = server_time_us(server()) + 3600LL * 1000000;
   server().command({"SET", kCounter, std::to_string(ahead)});
   const RedisReply reply = acquire(kMine);
-  EXPECT_EQ(reply.elements[1].integer, ahead + 1);
+  EXPECT_EQ(reply.integer, ahead + 1);
+  EXPECT_EQ(get(kCounter), std::to_string(ahead + 1));
+}
+
+TEST_F(LuaScripts, AcquireTokenIsTheClockWhenTheCounterIsBehind) {
+  server().command({"SET", kCounter, "41"});
+  const long long before_us = server_time_us(server());
+  const RedisReply reply = acquire(kMine);
+  ASSERT_EQ(reply.type, RedisReply::Type::integer);
+  EXPECT_GE(reply.integer, before_us);
+  EXPECT_LE(reply.integer, server_time_us(server()));
+  EXPECT_EQ(get(kCounter), std::to_string(reply.integer));
 }
 
 TEST_F(LuaScripts, AcquireByTheOwnerAgainKeepsItsTokenAndCountsOnce) {
-  const long long token = acquire(kMine, "10000").elements[1].integer;
+  const long long token = acquire(kMine, "10000").integer;
   const RedisReply again = acquire(kMine, "20000");
-  EXPECT_EQ(again.elements[0].integer, 1);
-  EXPECT_EQ(again.elements[1].integer, token) << "a retried grant must not take a new token";
+  ASSERT_EQ(again.type, RedisReply::Type::integer);
+  EXPECT_EQ(again.integer, token) << "a retried grant must not take a new token";
   EXPECT_EQ(hgetall().elements[1].str, "1") << "a retried grant must not count twice";
   EXPECT_GT(pttl(), 15000) << "the retry renews the lease";
 }
@@ -85,9 +114,9 @@ TEST_F(LuaScripts, AcquireOfAHeldLockReturnsTheHoldersPttlAndTouchesNothing) {
   acquire(kTheirs, "7000");
   const std::string counter = get(kCounter);
   const RedisReply reply = acquire(kMine);
-  EXPECT_EQ(reply.elements[0].integer, 0);
-  EXPECT_GT(reply.elements[1].integer, 6000);
-  EXPECT_LE(reply.elements[1].integer, 7000);
+  ASSERT_EQ(reply.elements.size(), 1u) << "not granted: {the holder's PTTL}";
+  EXPECT_GT(reply.elements[0].integer, 6000);
+  EXPECT_LE(reply.elements[0].integer, 7000);
   EXPECT_EQ(get(kCounter), counter);
   EXPECT_EQ(hgetall().elements[0].str, kTheirs);
 }
@@ -98,33 +127,121 @@ TEST_F(LuaScripts, AcquireOfAKeyOfAnotherTypeFailsAndLeavesIt) {
   EXPECT_EQ(get(kLock), "not a lock");
 }
 
+// A lease the server would refuse once the hash was written left a lock with
+// no expiry that nobody could take again: the script refuses it first.
+TEST_F(LuaScripts, AcquireRefusesALeaseOutOfBoundsBeforeWritingAnything) {
+  for (const std::string lease : {"0", "-5", "", "abc", "1.5", "1e3", " 100", "31536000001",
+                                  "9223372036854775807", "99999999999999999999999"}) {
+    const RedisReply reply = acquire(kMine, lease);
+    ASSERT_TRUE(reply.is_error()) << "lease '" << lease << "'";
+    EXPECT_NE(reply.str.find("lease"), std::string::npos) << reply.str;
+    EXPECT_FALSE(exists(kLock)) << "lease '" << lease << "' wrote the lock";
+    EXPECT_FALSE(exists(kCounter)) << "lease '" << lease << "' took a token";
+  }
+}
+
+TEST_F(LuaScripts, AcquireAcceptsTheLongestLease) {
+  const RedisReply reply = acquire(kMine, "31536000000");
+  ASSERT_EQ(reply.type, RedisReply::Type::integer) << reply.str;
+  EXPECT_GT(pttl(), 31535000000LL);
+}
+
+TEST_F(LuaScripts, AcquireWithACounterThatIsNotANumberFailsBeforeWriting) {
+  server().command({"SET", kCounter, "seven"});
+  const RedisReply reply = acquire(kMine);
+  ASSERT_TRUE(reply.is_error());
+  EXPECT_NE(reply.str.find(kCounter), std::string::npos) << reply.str;
+  EXPECT_FALSE(exists(kLock));
+  EXPECT_EQ(get(kCounter), "seven");
+}
+
+TEST_F(LuaScripts, AcquireWithACounterOfAnotherTypeFailsBeforeWriting) {
+  server().command({"HSET", kCounter, "f", "1"});
+  EXPECT_TRUE(acquire(kMine).is_error());
+  EXPECT_FALSE(exists(kLock));
+}
+
+// Out of memory, Redis refuses a script's first write that could grow memory.
+TEST_F(LuaScripts, AcquireOutOfMemoryFailsBeforeWriting) {
+  server().command({"CONFIG", "SET", "maxmemory", "1"});
+  const RedisReply reply = acquire(kMine);
+  server().command({"CONFIG", "SET", "maxmemory", "0"});
+  ASSERT_TRUE(reply.is_error());
+  EXPECT_EQ(reply.str.substr(0, 3), "OOM") << reply.str;
+  EXPECT_FALSE(exists(kLock));
+}
+
 TEST_F(LuaScripts, ReleaseByTheOwnerDeletesPublishesAndRemembersTheOutcome) {
   acquire(kMine);
   RedisConnection listener = server().connect();
   listener.command({"SUBSCRIBE", kChannel});
-  EXPECT_EQ(release(kMine, "r1").integer, 1);
-  EXPECT_EQ(server().command({"EXISTS", kLock}).integer, 0);
+  EXPECT_EQ(release(kMine, request(1)).integer, 1);
+  EXPECT_FALSE(exists(kLock));
   const std::optional<RedisReply> message = listener.read_pushed();
   ASSERT_TRUE(message.has_value());
   EXPECT_EQ(message->elements[2].str, "0");
-  EXPECT_EQ(get("redisson_unlock_latch:{orders:7}:r1"), "1");
+  EXPECT_EQ(get(latch(kMine)), request(1));
+  EXPECT_GT(server().command({"PTTL", latch(kMine)}).integer, 4000)
+      << "the latch outlives a retry, then goes";
 }
 
 TEST_F(LuaScripts, ReleaseRetriedAfterALostReplyAnswersTheSame) {
   acquire(kMine);
-  ASSERT_EQ(release(kMine, "r1").integer, 1);
+  ASSERT_EQ(release(kMine, request(1)).integer, 1);
   acquire(kTheirs);
-  EXPECT_EQ(release(kMine, "r1").integer, 1) << "the latch answers the retry";
+  EXPECT_EQ(release(kMine, request(1)).integer, 1) << "the latch answers the retry";
   EXPECT_EQ(hgetall().elements[0].str, kTheirs) << "and the retry leaves the next holder alone";
+}
+
+TEST_F(LuaScripts, ReleaseDuplicateOfAnEarlierRequestLeavesTheOwnersNewHold) {
+  acquire(kMine);
+  ASSERT_EQ(release(kMine, request(9)).integer, 1);
+  acquire(kMine);
+  ASSERT_EQ(release(kMine, request(10)).integer, 1);
+  acquire(kMine);
+  EXPECT_EQ(release(kMine, request(10)).integer, 1);
+  EXPECT_EQ(release(kMine, request(9)).integer, 1) << "a late copy of request 9 (10 is later, though shorter "
+                                                      "digits compare greater)";
+  EXPECT_TRUE(exists(kLock)) << "a late copy of an earlier release must not end the owner's new hold";
+  EXPECT_EQ(get(latch(kMine)), request(10));
+}
+
+TEST_F(LuaScripts, ReleaseOfALaterRequestIsNotTakenForAnEarlierOne) {
+  acquire(kMine);
+  ASSERT_EQ(release(kMine, request(9)).integer, 1);
+  acquire(kMine);
+  EXPECT_EQ(release(kMine, request(10)).integer, 1);
+  EXPECT_FALSE(exists(kLock)) << "request 10 comes after 9: it releases, though '9' > '1'";
+  EXPECT_EQ(get(latch(kMine)), request(10));
+}
+
+TEST_F(LuaScripts, ReleaseKeepsOneLatchPerOwnerWhateverTheReleases) {
+  for (int count = 1; count <= 5; ++count) {
+    acquire(kMine);
+    ASSERT_EQ(release(kMine, request(count)).integer, 1);
+  }
+  const RedisReply latches = server().command({"KEYS", "redisson_unlock_latch:*"});
+  ASSERT_EQ(latches.elements.size(), 1u);
+  EXPECT_EQ(latches.elements[0].str, latch(kMine));
+}
+
+TEST_F(LuaScripts, ReleaseOutOfMemoryStillReleases) {
+  acquire(kMine);
+  server().command({"CONFIG", "SET", "maxmemory", "1"});
+  const RedisReply reply = release(kMine, request(1));
+  server().command({"CONFIG", "SET", "maxmemory", "0"});
+  EXPECT_EQ(reply.integer, 1) << reply.str;
+  EXPECT_FALSE(exists(kLock)) << "a lock that cannot be released while memory is short";
+  EXPECT_EQ(get(latch(kMine)), request(1));
 }
 
 TEST_F(LuaScripts, ReleaseByANonOwnerTouchesNothing) {
   acquire(kTheirs);
   const long long before = pttl();
-  EXPECT_EQ(release(kMine, "r2").integer, 0);
+  EXPECT_EQ(release(kMine, request(2)).integer, 0);
   EXPECT_EQ(hgetall().elements[0].str, kTheirs);
   EXPECT_LE(pttl(), before);
-  EXPECT_EQ(server().command({"EXISTS", "redisson_unlock_latch:{orders:7}:r2"}).integer, 0);
+  EXPECT_FALSE(exists(latch(kMine)));
 }
 
 TEST_F(LuaScripts, RenewExtendsOnlyTheOwnersLease) {
@@ -164,7 +281,7 @@ TEST_F(LuaScripts, KeepRenamesTheOwnersFieldAndSetsTheLease) {
   ASSERT_EQ(fields.elements.size(), 2u);
   EXPECT_EQ(fields.elements[0].str, kMine + ":kept");
   EXPECT_GT(pttl(), 59000);
-  EXPECT_EQ(acquire(kMine).elements[0].integer, 0) << "the owner no longer finds its field";
+  EXPECT_EQ(acquire(kMine).elements.size(), 1u) << "the owner no longer finds its field: {PTTL}";
   EXPECT_EQ(eval("renew.lua", {kLock}, {"30000", kMine}).integer, 0) << "nor does its watchdog";
 }
 
@@ -186,7 +303,7 @@ TEST_F(LuaScripts, KeepByANonOwnerTouchesNothing) {
 }
 
 TEST_F(LuaScripts, InspectReadsHoldersPttlAndLastToken) {
-  const long long token = acquire(kMine, "9000").elements[1].integer;
+  const long long token = acquire(kMine, "9000").integer;
   const RedisReply reply = eval("inspect.lua", {kLock, kCounter}, {});
   ASSERT_EQ(reply.elements.size(), 3u);
   ASSERT_EQ(reply.elements[0].elements.size(), 2u);
@@ -248,6 +365,42 @@ TEST_F(CountAttempt, RetriedAfterALostReplyAnswersTheSameWithoutCounting) {
   EXPECT_EQ(retry.elements[0].integer, 1);
   EXPECT_EQ(retry.elements[1].integer, 1);
   EXPECT_EQ(get(kAttempts), "1");
+}
+
+// The same scripts run by users an ACL restricts: a refused command must come
+// before the lock is written, or the write it would follow must be undone.
+class LuaScriptsUnderAcl : public LuaScripts {
+ protected:
+  RedisServerConfig server_config() const override {
+    RedisServerConfig config;
+    config.extra_lines = {
+        "user no-pexpire on >pw ~* &* +@all -pexpire",
+        "user no-channel on >pw ~* resetchannels +@all",
+    };
+    return config;
+  }
+  RedisReply eval_as(const std::string& user, const std::string& file, const std::vector<std::string>& keys,
+                     const std::vector<std::string>& args) {
+    RedisConnection connection = RedisConnection::tcp("127.0.0.1", server().port(), std::chrono::seconds(5));
+    const RedisReply auth = connection.command({"AUTH", user, "pw"});
+    if (auth.is_error()) throw std::runtime_error("AUTH " + user + ": " + auth.str);
+    return connection.command(eval_argv(file, keys, args));
+  }
+};
+
+TEST_F(LuaScriptsUnderAcl, AcquireWhosePexpireIsRefusedDeletesTheHashItWrote) {
+  const RedisReply reply = eval_as("no-pexpire", "acquire.lua", {kLock, kCounter}, {"10000", kMine});
+  ASSERT_TRUE(reply.is_error());
+  EXPECT_FALSE(exists(kLock)) << "a hash without an expiry is a lock nobody can take again";
+}
+
+TEST_F(LuaScriptsUnderAcl, ReleaseThatCannotPublishLeavesTheLockHeld) {
+  acquire(kMine);
+  const RedisReply reply =
+      eval_as("no-channel", "release.lua", {kLock, kChannel, latch(kMine)}, {kMine, "5000", request(1)});
+  ASSERT_TRUE(reply.is_error());
+  EXPECT_EQ(holder(), kMine) << "deleted without waking the waiters";
+  EXPECT_FALSE(exists(latch(kMine)));
 }
 
 }  // namespace

@@ -3,16 +3,11 @@
 // one bare hiredis connection, with the core's keys and argument shapes.
 #pragma once
 
-#include <hiredis/hiredis.h>
-
 #include <cstdint>
-#include <initializer_list>
-#include <memory>
 #include <string>
-#include <string_view>
 
 #include "primitives/lock/lock_keys.hpp"
-#include "server_link.hpp"
+#include "script_link.hpp"
 
 namespace dlock_bench {
 
@@ -31,24 +26,16 @@ class BareLock {
   const std::string& channel() const { return keys_.channel; }
 
  private:
-  struct ReplyDeleter {
-    void operator()(redisReply* reply) const noexcept { freeReplyObject(reply); }
-  };
-  using Reply = std::unique_ptr<redisReply, ReplyDeleter>;
-
-  std::string load(const char* script);
-  Reply evalsha(std::initializer_list<std::string_view> argv);
-
-  // A random UUID per instance, as the core's client id, so that owners in
-  // different processes differ and keys and fields weigh the same.
+  // A random UUID per instance, as the core's client id.
   const std::string client_id_;
-  RedisConnection link_;
+  ScriptLink link_;
   const std::string acquire_sha_;
   const std::string release_sha_;
   const dlock::LockKeys keys_;
-  const std::string latch_prefix_;
   const std::string lease_;
   const std::string field_;
+  const std::string latch_;           // the owner's release latch
+  const std::string request_prefix_;  // request ids are "<client id>:<count>", as the core's
   const std::string latch_ms_;
   uint64_t requests_ = 0;
 };

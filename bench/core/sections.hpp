@@ -16,8 +16,9 @@ struct BenchContext {
   Report& report;
 };
 
-// 1. Uncontended acquire+release pairs/s, dlock against a bare hiredis loop
-//    of the same two EVALSHA calls, with a watchdog lease and a fixed one.
+// 1. Uncontended acquire+release pairs/s, dlock against bare hiredis loops
+//    of the same two EVALSHA calls and of Redisson's two RLock scripts, with
+//    a watchdog lease and a fixed one.
 void bench_uncontended(const BenchContext& context);
 // 2. A re-entrant acquire+release by the holder: its cost, and no round trip.
 void bench_reentrant(const BenchContext& context);

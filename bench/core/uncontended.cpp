@@ -1,12 +1,17 @@
 // Section 1: one thread, one lock nobody else wants: dlock's acquire+release
-// pairs/s against a bare hiredis loop that sends the same two EVALSHA calls
-// (the real scripts, the same keys and argument shapes). The two loops run in
-// alternating slices, ABBA, so drift in the machine's load hits both alike.
+// pairs/s against two bare hiredis loops that send two EVALSHA calls each:
+// dlock's own scripts (the same keys and argument shapes), which isolates the
+// client's overhead, and Redisson's two RLock scripts, which sets what a pair
+// may cost on the server. The three loops run in alternating slices, every
+// order in turn, so drift in the machine's load hits all alike.
 #include <algorithm>
+#include <array>
+#include <functional>
 #include <stdexcept>
 #include <vector>
 
 #include "bare_lock.hpp"
+#include "bare_redisson_lock.hpp"
 #include "borrowed.hpp"
 #include "redis_server.hpp"
 #include "sections.hpp"
@@ -18,7 +23,9 @@
 namespace dlock_bench {
 namespace {
 
-constexpr int rounds = 16;
+constexpr int loop_count = 3;
+// Each of the 6 orders of the three loops 3 times.
+constexpr int rounds = 18;
 constexpr int64_t slice_ns = 125000000;
 constexpr int64_t warm_up_ns = 100000000;
 // The lease the core sends for lease -1 with its default watchdog_timeout_ms.
@@ -33,81 +40,114 @@ struct Throughput {
   int64_t pairs = 0;
   int64_t ns = 0;
   double per_second() const { return static_cast<double>(pairs) * 1e9 / static_cast<double>(ns); }
-  void add(const Throughput& other) {
-    pairs += other.pairs;
-    ns += other.ns;
-  }
 };
 
-Throughput bare_run_for(BareLock& lock, int64_t ns) {
+// Runs `pair` until `ns` have passed.
+Throughput run_for(const std::function<void()>& pair, int64_t ns) {
   Throughput done;
   const int64_t start = monotonic_ns();
   do {
-    if (!lock.try_acquire().granted) throw std::runtime_error("reference acquire: not granted");
-    lock.release();
+    pair();
     ++done.pairs;
     done.ns = monotonic_ns() - start;
   } while (done.ns < ns);
   return done;
 }
 
-Throughput dlock_run_for(dlock_lock* lock, int64_t lease_ms, int64_t ns) {
-  Throughput done;
-  const int64_t start = monotonic_ns();
-  do {
-    require_ok(dlock_lock_acquire(lock, 0, lease_ms, nullptr), "dlock_lock_acquire");
-    require_ok(dlock_lock_release(lock), "dlock_lock_release");
-    ++done.pairs;
-    done.ns = monotonic_ns() - start;
-  } while (done.ns < ns);
-  return done;
+// One of the loops compared: its slices' totals, and the server time its
+// scripts took.
+struct Loop {
+  std::function<void()> pair;
+  Throughput total;
+  int64_t server_us = 0;
+  std::vector<double> slice_rates;
+
+  void run_slice(TrafficMeter& meter) {
+    meter.start();
+    const Throughput slice = run_for(pair, slice_ns);
+    server_us += meter.stop().script_us;
+    total.pairs += slice.pairs;
+    total.ns += slice.ns;
+    slice_rates.push_back(slice.per_second());
+  }
+  int64_t ns_per_pair() const { return total.ns / total.pairs; }
+  double server_us_per_pair() const {
+    return static_cast<double>(server_us) / static_cast<double>(total.pairs);
+  }
+};
+
+// The median of the rounds' ratios of `a` to `b`, with the lowest and the
+// highest: a burst of load from elsewhere on the host spoils one round, not
+// the figure.
+struct Ratio {
+  double median, lowest, highest;
+};
+
+Ratio ratio(const Loop& a, const Loop& b) {
+  std::vector<double> ratios;
+  for (std::size_t round = 0; round < a.slice_rates.size(); ++round) {
+    ratios.push_back(a.slice_rates[round] / b.slice_rates[round]);
+  }
+  std::sort(ratios.begin(), ratios.end());
+  const std::size_t middle = ratios.size() / 2;
+  return {(ratios[middle - 1] + ratios[middle]) / 2, ratios.front(), ratios.back()};
+}
+
+void report_ratio(const BenchContext& context, const std::string& figure, const Loop& dlock_loop,
+                  const Loop& reference, const std::string& reference_name) {
+  const Ratio found = ratio(dlock_loop, reference);
+  context.report.row(
+      {figure, grouped(static_cast<int64_t>(dlock_loop.total.per_second())) + "/s",
+       grouped(static_cast<int64_t>(reference.total.per_second())) + "/s " + reference_name,
+       fixed(found.median, 2) + " (rounds " + fixed(found.lowest, 2) + "-" + fixed(found.highest, 2) + ")",
+       ">= " + fixed(target_ratio, 2), verdict(found.median >= target_ratio)});
 }
 
 // Returns the time of one dlock acquire+release pair.
 int64_t compare(const BenchContext& context, const std::string& figure, int64_t lease_ms) {
   const ClientHandle client = open_client(context.url);
   const LockHandle lock = new_lock(client.get(), "bench:pair:core");
-  BareLock bare(context.server, "bench:pair:bare", lease_ms < 0 ? default_watchdog_lease_ms : lease_ms);
-  dlock_run_for(lock.get(), lease_ms, warm_up_ns);
-  bare_run_for(bare, warm_up_ns);
+  const int64_t sent_lease_ms = lease_ms < 0 ? default_watchdog_lease_ms : lease_ms;
+  BareLock bare(context.server, "bench:pair:bare", sent_lease_ms);
+  BareRedissonLock redisson(context.server, "bench:pair:redisson", sent_lease_ms);
+
+  std::array<Loop, loop_count> loops;
+  Loop& dlock_loop = loops[0];
+  Loop& bare_loop = loops[1];
+  Loop& redisson_loop = loops[2];
+  dlock_loop.pair = [&] {
+    require_ok(dlock_lock_acquire(lock.get(), 0, lease_ms, nullptr), "dlock_lock_acquire");
+    require_ok(dlock_lock_release(lock.get()), "dlock_lock_release");
+  };
+  bare_loop.pair = [&] {
+    if (!bare.try_acquire().granted) throw std::runtime_error("reference acquire: not granted");
+    bare.release();
+  };
+  redisson_loop.pair = [&] {
+    redisson.acquire();
+    redisson.release();
+  };
+  for (Loop& loop : loops) run_for(loop.pair, warm_up_ns);
 
   RedisConnection link = connect(context.server);
   TrafficMeter meter(link);
-  meter.start();
-  Throughput dlock_total;
-  Throughput bare_total;
-  std::vector<double> round_ratios;
+  std::array<int, loop_count> order = {0, 1, 2};
   for (int round = 0; round < rounds; ++round) {
-    Throughput dlock_slice;
-    Throughput bare_slice;
-    if (round % 2 == 0) {
-      dlock_slice = dlock_run_for(lock.get(), lease_ms, slice_ns);
-      bare_slice = bare_run_for(bare, slice_ns);
-    } else {
-      bare_slice = bare_run_for(bare, slice_ns);
-      dlock_slice = dlock_run_for(lock.get(), lease_ms, slice_ns);
-    }
-    dlock_total.add(dlock_slice);
-    bare_total.add(bare_slice);
-    round_ratios.push_back(dlock_slice.per_second() / bare_slice.per_second());
+    for (int index : order) loops[index].run_slice(meter);
+    if (!std::next_permutation(order.begin(), order.end())) std::sort(order.begin(), order.end());
   }
-  const ServerCounters server = meter.stop();
-  // The median of the rounds' ratios: a burst of load from elsewhere on the
-  // host spoils one round, not the figure.
-  std::sort(round_ratios.begin(), round_ratios.end());
-  const double ratio = (round_ratios[rounds / 2 - 1] + round_ratios[rounds / 2]) / 2;
-  const double lowest = round_ratios.front();
-  const double highest = round_ratios.back();
-  context.report.row({figure, grouped(static_cast<int64_t>(dlock_total.per_second())) + "/s",
-                      grouped(static_cast<int64_t>(bare_total.per_second())) + "/s bare hiredis",
-                      fixed(ratio, 2) + " (rounds " + fixed(lowest, 2) + "-" + fixed(highest, 2) + ")",
-                      ">= " + fixed(target_ratio, 2), verdict(ratio >= target_ratio)});
-  const int64_t dlock_pair_ns = dlock_total.ns / dlock_total.pairs;
-  const int64_t bare_pair_ns = bare_total.ns / bare_total.pairs;
-  context.report.note(figure + ", over all rounds: " + duration(dlock_pair_ns) + " per dlock pair, " +
-                      duration(bare_pair_ns) + " per bare pair; " + grouped(server.us_per_script()) +
-                      " us of server time per script call");
-  return dlock_pair_ns;
+
+  report_ratio(context, figure, dlock_loop, bare_loop, "bare, dlock's scripts");
+  report_ratio(context, "  against Redisson's scripts", dlock_loop, redisson_loop, "bare, Redisson's");
+  const Ratio scripts = ratio(bare_loop, redisson_loop);
+  context.report.note(figure + ", over all rounds: " + duration(dlock_loop.ns_per_pair()) +
+                      " per dlock pair, " + duration(bare_loop.ns_per_pair()) +
+                      " per bare pair of dlock's scripts, " + duration(redisson_loop.ns_per_pair()) +
+                      " of Redisson's; server time per pair " + fixed(dlock_loop.server_us_per_pair(), 1) +
+                      " / " + fixed(bare_loop.server_us_per_pair(), 1) + " / " +
+                      fixed(redisson_loop.server_us_per_pair(), 1) +
+                      " us; bare dlock scripts / bare Redisson scripts " + fixed(scripts.median, 2));
+  return dlock_loop.ns_per_pair();
 }
 
 void report_counting_cost(const BenchContext& context, const std::string& pair_figure, int64_t pair_ns) {
@@ -195,8 +235,12 @@ void bench_uncontended(const BenchContext& context) {
   compare(context, "pairs/s, fixed lease (30000 ms)", fixed_lease_ms);
   report_counting_cost(context, "watchdog lease", pair_ns);
   context.report.note(
-      "both loops send EVALSHA acquire.lua {name, counter} {lease, field} then EVALSHA "
-      "release.lua {name, channel, latch} {field, latch_ms}; a pair is 2 round trips");
+      "the dlock's-scripts loop sends EVALSHA acquire.lua {name, counter} {lease, field} then EVALSHA "
+      "release.lua {name, channel, latch} {field, latch_ms, request}; the Redisson loop sends its "
+      "tryLockInnerAsync script {name} {lease, field} then its unlockInnerAsync script {name, channel, "
+      "latch} "
+      "{0, lease, field, publish, latch_ms} (bench/core/redisson_*.lua; without the DEL of the latch "
+      "Redisson sends after each unlock, and without replica sync); a pair is 2 round trips");
   context.report.note(
       "the counters' cost is measured directly (a grant after a wait: 3 relaxed increments and one "
       "histogram record), since they cannot be switched off; the pairs above include it");

@@ -2,9 +2,12 @@
 
 Prints, for each library and in one run: uncontended acquire+release pairs/s, contended
 hand-off latency p50/p99 across processes, and fairness (fewest/most grants per process),
-each with its ratio to dlock.
+each with its ratio to dlock. Then dlock's asyncio paths against its blocking ones
+(async_paths.py): pairs/s of ``async with`` against ``with``, hand-offs between tasks
+against hand-offs between threads.
 
     python bench/python/bench_locks.py [--seconds 3] [--processes 8] [--url redis://...]
+                                       [--async-only]
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ import uuid
 from pathlib import Path
 from typing import Any, NamedTuple
 
+import async_paths
 from adapters import ADAPTERS
 
 # The project's one launcher, so that the benchmark starts redis-server the way the tests do.
@@ -111,37 +115,45 @@ def contended(library: str, url: str, seconds: float, think: float, processes: i
                       min(per_process), max(per_process))
 
 
+def compare_libraries(url: str, seconds: float, processes: int) -> None:
+    print("\nUncontended acquire+release, one process (pairs/s, higher is better)")
+    rates = {library: uncontended_pairs_per_second(library, url, seconds)
+             for library in ADAPTERS}
+    reference = rates["dlock"]
+    for library, rate in rates.items():
+        print(f"  {library:30} {rate:10.0f} pairs/s   dlock / this = {reference / rate:5.2f}x")
+
+    for think in THINK_SECONDS:
+        print(f"\nContended, {processes} processes on one lock, each holding it "
+              f"{HOLD_SECONDS * 1000:g} ms then working {think * 1000:g} ms outside it")
+        print("  (hand-off: release by one process -> acquire returning in another)")
+        print(f"  {'library':30} {'hand-offs':>9} {'p50 ms':>8} {'p99 ms':>8} "
+              f"{'grants min/max':>15}   p50 this/dlock   p99 this/dlock")
+        figures = {library: contended(library, url, seconds, think, processes)
+                   for library in ADAPTERS}
+        mine = figures["dlock"]
+        for library, figure in figures.items():
+            print(f"  {library:30} {figure.hand_offs:9d} {figure.p50_ms:8.2f} "
+                  f"{figure.p99_ms:8.2f} {figure.fewest:7d}/{figure.most:<7d}   "
+                  f"{figure.p50_ms / mine.p50_ms:13.2f}x   {figure.p99_ms / mine.p99_ms:13.2f}x")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="per library and figure")
     parser.add_argument("--processes", type=int, default=8)
     parser.add_argument("--url", help="an existing Redis (default: start a throwaway one)")
+    parser.add_argument("--async-only", action="store_true",
+                        help="only dlock's asyncio paths against its blocking ones")
     args = parser.parse_args()
 
     server = None if args.url else RedisServer().start()
     url = args.url if server is None else server.url
     try:
         print(f"Redis: {url}; {args.seconds} s per figure")
-        print("\nUncontended acquire+release, one process (pairs/s, higher is better)")
-        rates = {library: uncontended_pairs_per_second(library, url, args.seconds)
-                 for library in ADAPTERS}
-        reference = rates["dlock"]
-        for library, rate in rates.items():
-            print(f"  {library:30} {rate:10.0f} pairs/s   dlock / this = {reference / rate:5.2f}x")
-
-        for think in THINK_SECONDS:
-            print(f"\nContended, {args.processes} processes on one lock, each holding it "
-                  f"{HOLD_SECONDS * 1000:g} ms then working {think * 1000:g} ms outside it")
-            print("  (hand-off: release by one process -> acquire returning in another)")
-            print(f"  {'library':30} {'hand-offs':>9} {'p50 ms':>8} {'p99 ms':>8} "
-                  f"{'grants min/max':>15}   p50 this/dlock   p99 this/dlock")
-            figures = {library: contended(library, url, args.seconds, think, args.processes)
-                       for library in ADAPTERS}
-            mine = figures["dlock"]
-            for library, figure in figures.items():
-                print(f"  {library:30} {figure.hand_offs:9d} {figure.p50_ms:8.2f} "
-                      f"{figure.p99_ms:8.2f} {figure.fewest:7d}/{figure.most:<7d}   "
-                      f"{figure.p50_ms / mine.p50_ms:13.2f}x   {figure.p99_ms / mine.p99_ms:13.2f}x")
+        if not args.async_only:
+            compare_libraries(url, args.seconds, args.processes)
+        async_paths.report(url, args.seconds, args.processes)
     finally:
         if server is not None:
             server.stop()

@@ -114,6 +114,8 @@ void Subscriber::stop() {
 
 void Subscriber::connection_failed(const std::string& what) {
   connection_.reset();
+  reconnect_at_ = Clock::now() + reconnect_delay_;
+  reconnect_delay_ = std::min(reconnect_delay_ * 2, longest_reconnect_delay);
   if (in_outage_) return;
   in_outage_ = true;
   outage_since_ = Clock::now();
@@ -175,6 +177,7 @@ void Subscriber::handle(const ReplyView& reply) {
   const auto it = channels_.find(channel);
   if (it == channels_.end()) return;
   if (kind == "subscribe") {
+    reconnect_delay_ = first_reconnect_delay;
     it->second.active = true;
     for (Waiter* waiter : it->second.waiters) waiter->signal();
   } else if (kind == "message") {
@@ -196,23 +199,25 @@ void Subscriber::drop_idle_channels(Clock::time_point now) {
 }
 
 void Subscriber::run() {
-  auto reconnect_delay = first_reconnect_delay;
+  reconnect_delay_ = first_reconnect_delay;
+  reconnect_at_ = Clock::now();
   for (;;) {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       if (stopping_) break;
     }
     int timeout_ms = housekeeping_interval_ms;
+    const Clock::time_point now = Clock::now();
     try {
-      if (!connection_) {
-        connect();
-        reconnect_delay = first_reconnect_delay;
-      }
-      send_requests();
+      if (!connection_ && now >= reconnect_at_) connect();
+      if (connection_) send_requests();
     } catch (const Error& error) {
       connection_failed(error.what());
-      timeout_ms = static_cast<int>(reconnect_delay.count());
-      reconnect_delay = std::min(reconnect_delay * 2, longest_reconnect_delay);
+    }
+    if (!connection_) {
+      const auto until_retry =
+          std::chrono::duration_cast<std::chrono::milliseconds>(reconnect_at_ - Clock::now());
+      timeout_ms = static_cast<int>(std::clamp<int64_t>(until_retry.count(), 0, housekeeping_interval_ms));
     }
 
     pollfd fds[2] = {{wake_pipe_[0], POLLIN, 0}, {connection_ ? connection_->fd() : -1, POLLIN, 0}};

@@ -72,6 +72,12 @@ class Subscriber {
   std::unique_ptr<Connection> connection_;  // used by the thread only
   Clock::time_point outage_since_;          // thread only; set while down
   bool in_outage_ = false;                  // thread only
+  // Thread only: how long to wait before the next connection attempt, and
+  // from when. The delay doubles with each failure and resets only once the
+  // server confirmed a subscription: a server that accepts the connection and
+  // then drops it (maxclients) is not hammered.
+  std::chrono::milliseconds reconnect_delay_;
+  Clock::time_point reconnect_at_;
 };
 
 }  // namespace dlock

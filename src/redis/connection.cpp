@@ -162,11 +162,13 @@ void Connection::append(const Argv& argv) {
                              buffers.lengths.data()) != REDIS_OK) {
     fail(std::string(argv.front()));
   }
+  unflushed_ = true;
 }
 
 Reply Connection::read_reply() {
   void* reply = nullptr;
-  const SigpipeGuard guard;  // redisGetReply() first writes what append() queued
+  // Written here, under the SIGPIPE guard, so that redisGetReply() only reads.
+  if (unflushed_) flush();
   if (redisGetReply(context_.get(), &reply) != REDIS_OK || reply == nullptr) {
     fail("read reply");
   }
@@ -175,13 +177,15 @@ Reply Connection::read_reply() {
 }
 
 void Connection::flush() {
-  const SigpipeGuard guard;
+  SigpipeGuard guard;
   int done = 0;
   while (done == 0) {
     if (redisBufferWrite(context_.get(), &done) != REDIS_OK) {
+      guard.write_failed();
       fail("write");
     }
   }
+  unflushed_ = false;
 }
 
 void Connection::read_socket() {

@@ -62,6 +62,7 @@ class Connection {
   bool tls_has_cert_ = false;  // a client certificate is presented
   bool replied_ = false;       // the server has answered on this connection
   bool broken_ = false;
+  bool unflushed_ = false;  // append() queued what flush() has not written
   std::string failure_;
 };
 

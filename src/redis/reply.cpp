@@ -24,13 +24,15 @@ std::string quoted(std::string_view text) {
   return std::string(text.substr(0, longest_quote)) + "...";
 }
 
-// Redis 7.0 reports an ACL denial inside a script (a command, key or channel the
-// user may not use) as "ERR The user executing the script can't ...", not NOPERM.
+// Redis reports an ACL denial inside a script (a command, key or channel the
+// user may not use) not as NOPERM: "ERR The user executing the script can't
+// ..." (7.0), "ERR ACL failure in script: ..." (7.2 and later).
 bool is_auth_error(std::string_view text) {
   return starts_with_word(text, "NOAUTH") || starts_with_word(text, "WRONGPASS") ||
          starts_with_word(text, "NOPERM") || starts_with(text, "ERR invalid password") ||
          starts_with(text, "ERR AUTH") || starts_with(text, "ERR Client sent AUTH") ||
-         starts_with(text, "ERR The user executing the script can't");
+         starts_with(text, "ERR The user executing the script can't") ||
+         starts_with(text, "ERR ACL failure in script");
 }
 
 // States a server leaves by itself: loading its data, running a slow script,
@@ -50,6 +52,10 @@ bool ReplyView::is_error() const {
 
 bool ReplyView::is_nil() const {
   return reply_->type == REDIS_REPLY_NIL;
+}
+
+bool ReplyView::is_array() const {
+  return reply_->type == REDIS_REPLY_ARRAY;
 }
 
 std::string_view ReplyView::error_text() const {

@@ -21,6 +21,7 @@ class ReplyView {
 
   bool is_error() const;
   bool is_nil() const;
+  bool is_array() const;
   // The error reply's text ("NOSCRIPT ...", "WRONGTYPE ..."); empty for other replies.
   std::string_view error_text() const;
 

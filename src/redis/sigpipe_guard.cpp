@@ -15,29 +15,27 @@ sigset_t only_sigpipe() {
   return set;
 }
 
-bool sigpipe_pending() {
-  sigset_t pending;
-  sigemptyset(&pending);
-  sigpending(&pending);
-  return sigismember(&pending, SIGPIPE) == 1;
-}
-
 }  // namespace
 
 SigpipeGuard::SigpipeGuard() {
   const sigset_t set = only_sigpipe();
-  was_pending_ = sigpipe_pending();
   pthread_sigmask(SIG_BLOCK, &set, &previous_mask_);
+  was_blocked_ = sigismember(&previous_mask_, SIGPIPE) == 1;
 }
 
 SigpipeGuard::~SigpipeGuard() {
-  if (!was_pending_ && sigpipe_pending()) {
-    const sigset_t set = only_sigpipe();
-    const timespec no_wait{0, 0};
-    const int saved_errno = errno;
-    while (sigtimedwait(&set, nullptr, &no_wait) < 0 && errno == EINTR) {
+  if (was_blocked_) return;  // nothing to restore, and a pending SIGPIPE is not ours to take
+  if (write_failed_) {
+    sigset_t pending;
+    sigemptyset(&pending);
+    if (sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE) == 1) {
+      const sigset_t set = only_sigpipe();
+      const timespec no_wait{0, 0};
+      const int saved_errno = errno;
+      while (sigtimedwait(&set, nullptr, &no_wait) < 0 && errno == EINTR) {
+      }
+      errno = saved_errno;
     }
-    errno = saved_errno;
   }
   pthread_sigmask(SIG_SETMASK, &previous_mask_, nullptr);
 }

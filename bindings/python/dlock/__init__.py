@@ -26,6 +26,7 @@ from dlock.errors import (
     UnsupportedError,
 )
 from dlock.lock import Lock
+from dlock.lock_info import Holder, LockInfo
 
 __version__ = _version()
 
@@ -36,9 +37,11 @@ __all__ = [
     "ClientClosedError",
     "ConnectionError",
     "DlockError",
+    "Holder",
     "InternalError",
     "InvalidArgumentError",
     "Lock",
+    "LockInfo",
     "LockLostError",
     "LockNotOwnedError",
     "LockTimeoutError",

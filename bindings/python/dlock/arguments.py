@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numbers
 import operator
-from typing import Callable, Optional, TypeVar
+from typing import Mapping, TypeVar
 
 T = TypeVar("T")
 
@@ -43,3 +43,17 @@ def require_callable_or_none(value: T, argument: str) -> T:
     if value is not None and not callable(value):
         raise _type_error(argument, "callable or None", value)
     return value
+
+
+def refuse_unknown_keywords(function: str, keywords: Mapping[str, object]) -> None:
+    """For functions that take ``**keywords`` only to explain a refusal. ``timeout=`` is
+    refused by name: redis-py's ``lock(name, timeout=...)`` means the lease, threading's
+    ``acquire(timeout=...)`` the wait, and a guess would be silently wrong either way."""
+    if "timeout" in keywords:
+        raise TypeError(
+            f"{function}() does not take timeout=, which is ambiguous: use lease= for how long "
+            "a hold lasts (redis-py's timeout=), blocking_timeout= for how long `with lock:` "
+            "waits"
+        )
+    for keyword in keywords:
+        raise TypeError(f"{function}() got an unexpected keyword argument {keyword!r}")

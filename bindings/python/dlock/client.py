@@ -6,13 +6,19 @@ import atexit
 import os
 import weakref
 from types import TracebackType
-from typing import Callable, Optional, Type, Union
+from typing import Callable, NoReturn, Optional, Type, Union
 
 from dlock import _dlock, timeouts
-from dlock.arguments import require_callable_or_none, require_int, require_str
+from dlock.arguments import (
+    refuse_unknown_keywords,
+    require_callable_or_none,
+    require_int,
+    require_str,
+)
 from dlock.errors import error_for_status
 from dlock.handles import LockHandles, LostCallback
 from dlock.lock import Lock
+from dlock.owner import new_owner
 from dlock.synchronized import F, synchronized
 
 # Clients still open at exit are closed while Python still runs: closing releases their
@@ -80,14 +86,25 @@ class Client:
         name: str,
         *,
         lease: float | None = None,
-        timeout: float = -1,
+        blocking_timeout: float = -1,
+        thread_local: bool = True,
         on_lost: LostCallback | None = None,
+        **unsupported: NoReturn,
     ) -> Lock:
         """A Lock object on the lock ``name``; no round trip.
 
         ``lease``: None renews the lease until release (the watchdog), else a fixed lease in
-        seconds, never renewed. ``timeout``: how long ``with lock:`` waits before raising
-        LockTimeoutError (-1: forever). ``on_lost(name, fencing_token)`` is called once when a
+        seconds, never renewed (see :meth:`Lock.extend`). ``blocking_timeout``: how long
+        ``with lock:`` and ``async with lock:`` wait before raising LockTimeoutError (-1:
+        forever); ``acquire(blocking, timeout)`` takes its own, as threading's does.
+        ``timeout=`` is refused with a TypeError: redis-py's means the lease, so either
+        reading would silently be wrong for someone.
+
+        ``thread_local``: True, holds belong to the thread (or asyncio task) that acquires;
+        False, as redis-py's, they belong to this object, so one thread or task can acquire
+        and another release, and every user of the object re-enters its hold.
+
+        ``on_lost(name, fencing_token)`` is called once when a
         hold taken through this object is lost (the hold's first acquire went through it; a
         re-entry through another object keeps the hold's callback), even if the object was
         dropped meanwhile. It runs on the client's watchdog thread, or in the release that
@@ -100,15 +117,24 @@ class Client:
         refers to it or something is held through it: memory grows with the names in use,
         not with every name ever locked.
         """
+        refuse_unknown_keywords("lock", unsupported)
         require_str(name, "name")
         require_callable_or_none(on_lost, "on_lost")
-        return Lock(self._handles.get(name), lease, timeout, on_lost)
+        owner = None if thread_local else new_owner()
+        return Lock(self._handles.get(name), lease, blocking_timeout, on_lost, owner)
 
     def synchronized(
-        self, name: str, *, lease: float | None = None, timeout: float = -1
+        self,
+        name: str,
+        *,
+        lease: float | None = None,
+        blocking_timeout: float = -1,
+        **unsupported: NoReturn,
     ) -> Callable[[F], F]:
-        """Decorates a function or coroutine function to run holding the lock ``name``."""
-        return synchronized(self.lock(name, lease=lease, timeout=timeout))
+        """Decorates a function or coroutine function to run holding the lock ``name``;
+        options as for :meth:`lock`."""
+        refuse_unknown_keywords("synchronized", unsupported)
+        return synchronized(self.lock(name, lease=lease, blocking_timeout=blocking_timeout))
 
     def stats(self) -> dict[str, int]:
         """This client's counters since it was opened (in this process; a child after fork

@@ -35,6 +35,8 @@ from dlock import _dlock
 from dlock.errors import LockLostError
 
 LostCallback = Callable[[str, int], object]
+# Receives the outcome of an asynchronous native call: (status, fencing token, message).
+AsyncDone = Callable[[int, int, str], None]
 
 
 class SharedLock:
@@ -59,6 +61,24 @@ class SharedLock:
             self._handles.pin(self)
         return token
 
+    def acquire_async(
+        self,
+        owner: int,
+        wait_ms: int,
+        lease_ms: int,
+        cancel: Optional[_dlock.Cancel],
+        on_done: AsyncDone,
+    ) -> None:
+        """As acquire(), without blocking: on_done(status, token, message) gets the outcome
+        on the client's async thread, where it must return quickly."""
+
+        def done(status: int, token: int, message: str) -> None:
+            if status == _dlock.OK:
+                self._handles.pin(self)
+            on_done(status, token, message)
+
+        self.native.acquire_async(owner, wait_ms, lease_ms, cancel, done)
+
     def took(self, owner: int, token: int, on_lost: Optional[LostCallback]) -> None:
         """Called after an acquire through a Lock object; a new hold reports to its on_lost."""
         if on_lost is not None and self.native.hold_count(owner) == 1:
@@ -66,15 +86,32 @@ class SharedLock:
 
     def release(self, owner: int) -> None:
         ending = self._ending_hold(owner)
+        lost = False
         try:
             self.native.release(owner)
         except LockLostError:
-            ending = None  # the loss report, which may still be on its way, drops the entry
+            lost = True
             raise
         finally:
-            if ending is not None:
-                self._on_lost.pop(ending, None)
-            self._handles.settle(self)
+            self._released(ending, lost)
+
+    def release_async(self, owner: int, on_done: AsyncDone) -> None:
+        """As release(), without blocking; on_done as for acquire_async()."""
+        ending = self._ending_hold(owner)
+
+        def done(status: int, token: int, message: str) -> None:
+            self._released(ending, status == _dlock.E_LOST)
+            on_done(status, token, message)
+
+        self.native.release_async(owner, done)
+
+    def _released(self, ending: Optional[tuple[int, int]], lost: bool) -> None:
+        """After a release: the ended hold no longer reports its loss, unless the release
+        found it lost (then the loss report, which may still be on its way, drops the
+        entry), and the handle is unpinned once nothing is held through it."""
+        if ending is not None and not lost:
+            self._on_lost.pop(ending, None)
+        self._handles.settle(self)
 
     def _ending_hold(self, owner: int) -> Optional[tuple[int, int]]:
         """The entry of the owner's hold when releasing once ends it, if it has one."""

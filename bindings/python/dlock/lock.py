@@ -2,43 +2,51 @@
 
 from __future__ import annotations
 
-import math
+import asyncio
 from types import TracebackType
 from typing import Optional, Type
 
 from dlock import _dlock, timeouts
 from dlock.errors import DlockError, error_for_status
 from dlock.handles import LostCallback, SharedLock
+from dlock.in_task import acquire_in_task, release_in_task
+from dlock.lock_info import LockInfo, seconds_left
 from dlock.owner import current_owner
-from dlock.waiting import wait_in_task, wait_in_thread
-
-_NOT_LOCKED_MS = -2
-_NO_EXPIRY_MS = -1
+from dlock.waiting import wait_in_thread
 
 class Lock:
     """A reentrant lock on Redis, made by :meth:`dlock.Client.lock`.
 
     It behaves like :class:`threading.RLock`, owned per thread, or per asyncio task for
-    code running in one. Holds are counted locally: re-entering costs no round trip.
+    code running in one; or, made with ``thread_local=False``, owned by this object, so that
+    whichever thread or task uses it shares its holds. Holds are counted locally:
+    re-entering costs no round trip.
 
     Holds belong to their owner, not to this object: every Lock object of a client on the
-    same name sees the same holds, and dropping the object keeps them.
+    same name sees the same holds (those of its owner), and dropping the object keeps them.
+
+    In a coroutine, use ``async with lock`` or the ``*_async`` methods: they never wait on
+    Redis in the event loop. The other methods that make a round trip (``acquire``,
+    ``release``, ``extend``, ``locked``, ``ttl``, ``force_release``) block the loop for it.
     """
 
-    __slots__ = ("_shared", "_on_lost", "_lease_ms", "_timeout")
+    __slots__ = ("_shared", "_on_lost", "_lease_ms", "_blocking_timeout", "_owner")
 
     def __init__(
         self,
         shared: SharedLock,
         lease: float | None,
-        timeout: float,
+        blocking_timeout: float,
         on_lost: Optional[LostCallback] = None,
+        owner: Optional[int] = None,
     ) -> None:
-        timeouts.wait_ms(True, timeout)  # a bad timeout fails here, not at the first `with`
+        # A bad timeout fails here, not at the first `with`.
+        timeouts.wait_ms(True, blocking_timeout, "blocking_timeout")
         self._shared = shared
         self._on_lost = on_lost
         self._lease_ms = timeouts.lease_ms(lease)
-        self._timeout = timeout
+        self._blocking_timeout = blocking_timeout
+        self._owner = owner
 
     @property
     def name(self) -> str:
@@ -50,20 +58,24 @@ class Lock:
         The wait releases the GIL and never polls; in the main thread Ctrl-C ends it.
         """
         wait_ms = timeouts.wait_ms(blocking, timeout)
-        owner = current_owner()
+        owner = self._caller()
         token = self._shared.acquire(owner, 0, self._lease_ms)
         if token is None and wait_ms != 0:
             token = wait_in_thread(self._shared, owner, wait_ms, self._lease_ms)
         return self._took(owner, token)
 
     async def acquire_async(self, blocking: bool = True, timeout: float = -1) -> bool:
-        """As :meth:`acquire` for the current task; the wait never blocks the event loop."""
+        """As :meth:`acquire`, for the current task (or this object's owner); the event loop
+        never waits, neither for the lock nor for Redis. Cancelling the task cancels the
+        wait, and a grant that won the race with the cancellation is released again."""
         wait_ms = timeouts.wait_ms(blocking, timeout)
-        owner = current_owner()
-        token = self._shared.acquire(owner, 0, self._lease_ms)
-        if token is None and wait_ms != 0:
-            token = await wait_in_task(self._shared, owner, wait_ms, self._lease_ms)
+        owner = self._caller()
+        token = await acquire_in_task(self._shared, owner, wait_ms, self._lease_ms)
         return self._took(owner, token)
+
+    def _caller(self) -> int:
+        """Whose holds this call is about: this object's owner, else the thread or task."""
+        return current_owner() if self._owner is None else self._owner
 
     def _took(self, owner: int, token: Optional[int]) -> bool:
         if token is None:
@@ -74,7 +86,62 @@ class Lock:
     def release(self) -> None:
         """Releases one hold; raises LockNotOwnedError (a RuntimeError) when there is none,
         and LockLostError when the hold had been lost."""
-        self._shared.release(current_owner())
+        self._shared.release(self._caller())
+
+    async def release_async(self) -> None:
+        """As :meth:`release`, for the current task; the event loop never waits for Redis.
+        Once started, the release happens even if the task is cancelled meanwhile."""
+        await release_in_task(self._shared, self._caller())
+
+    def extend(self, seconds: float) -> None:
+        """Sets the remaining lease of the caller's hold to ``seconds`` from now (one round
+        trip), for locks made with a fixed ``lease``: as redis-py's
+        ``extend(seconds, replace_ttl=True)``, not its default of adding to the time left.
+        Raises LockNotOwnedError when the caller holds nothing, LockLostError when its hold
+        was lost, InvalidArgumentError for a lease the watchdog renews (it never runs out).
+        """
+        self._shared.native.extend(self._caller(), timeouts.positive_ms(seconds, "seconds"))
+
+    async def extend_async(self, seconds: float) -> None:
+        """As :meth:`extend`, for the current task: the round trip runs in the loop's default
+        executor."""
+        lease_ms = timeouts.positive_ms(seconds, "seconds")
+        owner = self._caller()
+        loop = asyncio.get_running_loop()
+        await loop.run_in_executor(None, self._shared.native.extend, owner, lease_ms)
+
+    def release_keeping(self, seconds: float) -> None:
+        """Ends the caller's hold but leaves the lock taken, renewed by nobody, for
+        ``seconds`` more: nobody, this owner included, acquires it before then. For a
+        once-per-period job that succeeded: the other nodes skip the rest of the period.
+        Only an outermost hold can be kept (InvalidArgumentError when re-entered);
+        LockNotOwnedError when the caller holds nothing, LockLostError when its hold was
+        lost."""
+        self._shared.native.release_keeping(self._caller(), timeouts.positive_ms(seconds, "seconds"))
+
+    def inspect(self) -> LockInfo:
+        """Who holds the lock, its lease and its last fencing token, in one round trip;
+        any client may inspect any lock."""
+        return LockInfo.from_native(self._shared.native.inspect())
+
+    def count_attempt(self, period_id: str, expires_in: float, max_attempts: int) -> int | None:
+        """Counts one attempt at a job in the period ``period_id`` (a counter that lapses
+        ``expires_in`` seconds after its first attempt): the attempt's number, or None when
+        ``max_attempts`` were already counted (nothing is counted then). Call it while
+        holding the lock, so that the attempt it counts is the caller's."""
+        if not isinstance(period_id, str):
+            raise TypeError(f"period_id: must be str, got {type(period_id).__name__}")
+        if isinstance(max_attempts, bool) or not isinstance(max_attempts, int):
+            raise TypeError(f"max_attempts: must be int, got {type(max_attempts).__name__}")
+        return self._shared.native.count_attempt(
+            period_id, timeouts.positive_ms(expires_in, "expires_in"), max_attempts
+        )
+
+    def owned(self) -> bool:
+        """True when the caller (this thread or task, or this object's owner) holds the lock
+        and its hold is valid by dlock's own clock, as redis-py's ``owned()``; no round trip
+        (the same as :attr:`held`)."""
+        return self.held
 
     def locked(self) -> bool:
         """True when anyone holds the lock (one round trip)."""
@@ -83,25 +150,22 @@ class Lock:
     @property
     def held(self) -> bool:
         """True when the caller holds the lock and it is not known lost."""
-        return self._shared.native.is_held(current_owner())
+        return self._shared.native.is_held(self._caller())
 
     @property
     def hold_count(self) -> int:
         """The caller's number of holds (0 when it holds none)."""
-        return self._shared.native.hold_count(current_owner())
+        return self._shared.native.hold_count(self._caller())
 
     @property
     def fencing_token(self) -> int:
         """The caller's current fencing token; raises LockNotOwnedError when it holds none."""
-        return self._shared.native.fencing_token(current_owner())
+        return self._shared.native.fencing_token(self._caller())
 
     @property
     def ttl(self) -> float | None:
         """Seconds left on whoever's lease (inf: no expiry), None when nobody holds it."""
-        ms = self._shared.native.ttl_ms()
-        if ms == _NOT_LOCKED_MS:
-            return None
-        return math.inf if ms == _NO_EXPIRY_MS else ms / 1000
+        return seconds_left(self._shared.native.ttl_ms())
 
     def force_release(self) -> None:
         """Deletes the lock whoever holds it; that holder learns of it as a lost lock."""
@@ -111,11 +175,12 @@ class Lock:
         """``with lock:`` has no False to return: a wait that ran out is an error there."""
         if not acquired:
             raise error_for_status(
-                _dlock.NOT_ACQUIRED, f"lock {self.name!r} not acquired within {self._timeout} s"
+                _dlock.NOT_ACQUIRED,
+                f"lock {self.name!r} not acquired within {self._blocking_timeout} s",
             )
 
     def __enter__(self) -> Lock:
-        self._require_acquired(self.acquire(timeout=self._timeout))
+        self._require_acquired(self.acquire(timeout=self._blocking_timeout))
         return self
 
     def __exit__(
@@ -124,10 +189,13 @@ class Lock:
         exc: Optional[BaseException],
         traceback: Optional[TracebackType],
     ) -> None:
-        _release_leaving_block(self, exc)
+        try:
+            self.release()
+        except DlockError as error:
+            self._release_failed_leaving_block(error, exc)
 
     async def __aenter__(self) -> Lock:
-        self._require_acquired(await self.acquire_async(timeout=self._timeout))
+        self._require_acquired(await self.acquire_async(timeout=self._blocking_timeout))
         return self
 
     async def __aexit__(
@@ -136,17 +204,19 @@ class Lock:
         exc: Optional[BaseException],
         traceback: Optional[TracebackType],
     ) -> None:
-        _release_leaving_block(self, exc)
+        try:
+            await self.release_async()
+        except DlockError as error:
+            self._release_failed_leaving_block(error, exc)
+
+    def _release_failed_leaving_block(
+        self, error: DlockError, block_error: Optional[BaseException]
+    ) -> None:
+        """A release failure on leaving a ``with`` block (the lock was lost) is raised, unless
+        the block raised already: then it is noted on that error, not put in its place."""
+        if block_error is None or not hasattr(block_error, "add_note"):
+            raise error
+        block_error.add_note(f"while leaving the block, releasing {self.name!r} failed: {error}")
 
     def __repr__(self) -> str:
         return f"<dlock.Lock {self.name!r}>"
-
-def _release_leaving_block(lock: Lock, block_error: Optional[BaseException]) -> None:
-    """Releases on leaving a ``with`` block. A release failure (the lock was lost) is raised,
-    unless the block raised already: then it is noted on that error, not put in its place."""
-    try:
-        lock.release()
-    except DlockError as error:
-        if block_error is None or not hasattr(block_error, "add_note"):
-            raise
-        block_error.add_note(f"while leaving the block, releasing {lock.name!r} failed: {error}")

@@ -26,9 +26,9 @@ def _to_ms(seconds: float, argument: str) -> int:
     return math.ceil(seconds * 1000)
 
 
-def wait_ms(blocking: bool, timeout: float) -> int:
+def wait_ms(blocking: bool, timeout: float, argument: str = "timeout") -> int:
     """0 for one attempt, -1 to wait forever, else the bound; raises as threading.RLock does."""
-    require_seconds(timeout, "timeout")
+    require_seconds(timeout, argument)
     if not blocking:
         if timeout != -1:
             raise _invalid("can't specify a timeout for a non-blocking call")
@@ -36,8 +36,8 @@ def wait_ms(blocking: bool, timeout: float) -> int:
     if timeout == -1:
         return FOREVER_MS
     if timeout < 0:
-        raise _invalid("timeout value must be positive")
-    return _to_ms(timeout, "timeout")
+        raise _invalid(f"{argument} value must be positive")
+    return _to_ms(timeout, argument)
 
 
 def lease_ms(lease: float | None) -> int:

@@ -1,4 +1,4 @@
-"""Blocking waits that Ctrl-C and asyncio task cancellation can abandon cleanly.
+"""Blocking waits that Ctrl-C can abandon cleanly (asyncio tasks wait in in_task.py).
 
 Python runs signal handlers only in the main thread, between bytecodes, so a native wait
 there would hold Ctrl-C back until it ended. The native wait runs in a thread of its own
@@ -8,7 +8,6 @@ cancelled and, if it won the race, the hold it took is released again.
 
 from __future__ import annotations
 
-import asyncio
 import concurrent.futures
 import threading
 from typing import Optional
@@ -62,14 +61,3 @@ def wait_in_thread(shared: SharedLock, owner: int, wait_ms: int, lease_ms: int) 
         wait.abandon()
         raise
 
-
-async def wait_in_task(
-    shared: SharedLock, owner: int, wait_ms: int, lease_ms: int
-) -> Optional[int]:
-    """As wait_in_thread, for the current task."""
-    wait = _NativeWait(shared, owner, wait_ms, lease_ms)
-    try:
-        return await asyncio.wrap_future(wait.future)
-    except BaseException:
-        wait.abandon()
-        raise

@@ -17,10 +17,6 @@ class LostCallback {
   // A dlock_lost_fn; `self` is a LostCallback.
   static void call(const char* name, uint64_t owner, uint64_t token, void* self);
 
-  // True inside call() on this thread: dlock must not be asked there to wait
-  // for the watchdog thread, which is this thread.
-  static bool running_on_this_thread();
-
  private:
   pybind11::object function_;
 };

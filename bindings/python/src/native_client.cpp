@@ -2,7 +2,7 @@
 
 #include <pybind11/stl.h>
 
-#include "lost_callback.hpp"
+#include "dlock_callback.hpp"
 #include "native_lock.hpp"
 #include "off_thread.hpp"
 #include "status.hpp"
@@ -46,8 +46,9 @@ void NativeClient::close() {
   dlock_client* client = client_;
   client_ = nullptr;
   if (client == nullptr) return;
-  // Closing joins the watchdog thread, which is this one inside a callback.
-  if (LostCallback::running_on_this_thread()) {
+  // Closing joins the watchdog and async threads, one of which is this one
+  // inside a callback.
+  if (InDlockCallback::on_this_thread()) {
     close_client_off_thread(client);
     return;
   }

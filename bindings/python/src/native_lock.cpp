@@ -1,5 +1,9 @@
 #include "native_lock.hpp"
 
+#include <memory>
+
+#include "async_completion.hpp"
+#include "dlock_callback.hpp"
 #include "native_cancel.hpp"
 #include "native_client.hpp"
 #include "off_thread.hpp"
@@ -28,15 +32,17 @@ NativeLock::NativeLock(py::object client, const py::str& name, py::object on_los
   check_status(dlock_lock_new(native_client, c_string(text, "name"), &lock_));
   if (on_lost.is_none()) return;
   on_lost_ = std::make_unique<LostCallback>(std::move(on_lost));
-  check_status(without_gil(
-      [&] { return dlock_lock_set_lost_callback(lock_, &LostCallback::call, on_lost_.get()); }));
+  check_status(
+      without_gil([&] { return dlock_lock_set_lost_callback(lock_, &LostCallback::call, on_lost_.get()); }));
 }
 
 NativeLock::~NativeLock() {
-  if (LostCallback::running_on_this_thread()) {
-    // Dropped by its own lost callback: dlock clears the callback when it frees
-    // the handle, waiting for the call in progress, which is this one. The
-    // callable stays alive for good rather than be destroyed mid-call.
+  if (InDlockCallback::on_this_thread()) {
+    // Dropped inside a callback from dlock, perhaps its own lost callback:
+    // dlock clears the callback when it frees the handle, waiting for the call
+    // in progress, which may be this one, and an asynchronous call's handle must
+    // outlive its callback. The callable stays alive for good rather than be
+    // destroyed mid-call.
     free_lock_off_thread(lock_);
     static_cast<void>(on_lost_.release());
     return;
@@ -51,23 +57,93 @@ NativeLock::~NativeLock() {
   }
 }
 
-py::object NativeLock::acquire(uint64_t owner, int64_t wait_ms, int64_t lease_ms,
-                               NativeCancel* cancel) {
+py::object NativeLock::acquire(uint64_t owner, int64_t wait_ms, int64_t lease_ms, NativeCancel* cancel) {
   uint64_t token = 0;
   dlock_cancel* native_cancel = cancel == nullptr ? nullptr : cancel->get();
-  const int status = without_gil([&] {
-    return dlock_lock_acquire_owner(lock_, owner, wait_ms, lease_ms, native_cancel, &token);
-  });
+  const int status = without_gil(
+      [&] { return dlock_lock_acquire_owner(lock_, owner, wait_ms, lease_ms, native_cancel, &token); });
+  count_acquire(status);
   if (status == DLOCK_NOT_ACQUIRED) return py::none();
   check_status(status);
-  holds_.fetch_add(1);
   return py::int_(token);
 }
 
 void NativeLock::release(uint64_t owner) {
   const int status = without_gil([&] { return dlock_lock_release_owner(lock_, owner); });
-  if (status == DLOCK_OK || status == DLOCK_E_LOST) holds_.fetch_sub(1);
+  count_release(status);
   check_status(status);
+}
+
+void NativeLock::count_acquire(int status) {
+  if (status == DLOCK_OK) holds_.fetch_add(1);
+}
+
+void NativeLock::count_release(int status) {
+  if (status == DLOCK_OK || status == DLOCK_E_LOST) holds_.fetch_sub(1);
+}
+
+// Neither call waits, so both keep the GIL: `done` needs it, so it cannot run
+// before the completion is handed over.
+void NativeLock::acquire_async(uint64_t owner, int64_t wait_ms, int64_t lease_ms, NativeCancel* cancel,
+                               py::object on_done) {
+  py::object self = py::cast(this, py::return_value_policy::reference);
+  py::object cancel_object =
+      cancel == nullptr ? py::none() : py::cast(cancel, py::return_value_policy::reference);
+  auto completion = std::make_unique<AsyncCompletion>(
+      [this](int status) { count_acquire(status); }, py::make_tuple(self, cancel_object), std::move(on_done));
+  check_status(dlock_lock_acquire_async(lock_, owner, wait_ms, lease_ms,
+                                        cancel == nullptr ? nullptr : cancel->get(), &AsyncCompletion::done,
+                                        completion.get()));
+  static_cast<void>(completion.release());
+}
+
+void NativeLock::release_async(uint64_t owner, py::object on_done) {
+  py::object self = py::cast(this, py::return_value_policy::reference);
+  auto completion = std::make_unique<AsyncCompletion>([this](int status) { count_release(status); },
+                                                      std::move(self), std::move(on_done));
+  check_status(dlock_lock_release_async(lock_, owner, &AsyncCompletion::done, completion.get()));
+  static_cast<void>(completion.release());
+}
+
+void NativeLock::extend(uint64_t owner, int64_t lease_ms) {
+  check_status(without_gil([&] { return dlock_lock_extend_owner(lock_, owner, lease_ms); }));
+}
+
+void NativeLock::release_keeping(uint64_t owner, int64_t keep_ms) {
+  const int status = without_gil([&] { return dlock_lock_release_keeping_owner(lock_, owner, keep_ms); });
+  count_release(status);
+  check_status(status);
+}
+
+py::tuple NativeLock::inspect() {
+  dlock_lock_info info;
+  dlock_lock_info_init(&info);
+  dlock_lock_holders* holders = nullptr;
+  check_status(without_gil([&] { return dlock_lock_inspect(lock_, &info, &holders); }));
+  const std::unique_ptr<dlock_lock_holders, void (*)(dlock_lock_holders*)> owned(holders,
+                                                                                 dlock_lock_holders_free);
+  py::list listed;
+  for (size_t i = 0; i < info.holder_count; ++i) {
+    const char* id = nullptr;
+    size_t length = 0;
+    int64_t count = 0;
+    check_status(dlock_lock_holders_get(holders, i, &id, &length, &count));
+    listed.append(py::make_tuple(py::bytes(id, length), count));
+  }
+  py::object token = info.has_last_token ? py::object(py::int_(info.last_token)) : py::none();
+  return py::make_tuple(info.ttl_ms, token, listed);
+}
+
+py::object NativeLock::count_attempt(const std::string& period_id, int64_t expire_in_ms,
+                                     int64_t max_attempts) {
+  int64_t attempt = 0;
+  const int status = without_gil([&] {
+    return dlock_lock_count_attempt(lock_, c_string(period_id, "period_id"), expire_in_ms, max_attempts,
+                                    &attempt);
+  });
+  if (status == DLOCK_NOT_ACQUIRED) return py::none();
+  check_status(status);
+  return py::int_(attempt);
 }
 
 void NativeLock::force_release() {
@@ -94,8 +170,7 @@ int NativeLock::hold_count(uint64_t owner) {
 
 uint64_t NativeLock::fencing_token(uint64_t owner) {
   uint64_t token = 0;
-  check_status(
-      without_gil([&] { return dlock_lock_fencing_token_owner(lock_, owner, &token); }));
+  check_status(without_gil([&] { return dlock_lock_fencing_token_owner(lock_, owner, &token); }));
   return token;
 }
 
@@ -108,9 +183,17 @@ int64_t NativeLock::ttl_ms() {
 void bind_native_lock(py::module_& module) {
   py::class_<NativeLock>(module, "Lock")
       .def_property_readonly("name", &NativeLock::name)
-      .def("acquire", &NativeLock::acquire, py::arg("owner"), py::arg("wait_ms"),
-           py::arg("lease_ms"), py::arg("cancel") = nullptr)
+      .def("acquire", &NativeLock::acquire, py::arg("owner"), py::arg("wait_ms"), py::arg("lease_ms"),
+           py::arg("cancel") = nullptr)
       .def("release", &NativeLock::release, py::arg("owner"))
+      .def("acquire_async", &NativeLock::acquire_async, py::arg("owner"), py::arg("wait_ms"),
+           py::arg("lease_ms"), py::arg("cancel"), py::arg("on_done"))
+      .def("release_async", &NativeLock::release_async, py::arg("owner"), py::arg("on_done"))
+      .def("extend", &NativeLock::extend, py::arg("owner"), py::arg("lease_ms"))
+      .def("release_keeping", &NativeLock::release_keeping, py::arg("owner"), py::arg("keep_ms"))
+      .def("inspect", &NativeLock::inspect)
+      .def("count_attempt", &NativeLock::count_attempt, py::arg("period_id"), py::arg("expire_in_ms"),
+           py::arg("max_attempts"))
       .def("force_release", &NativeLock::force_release)
       .def("is_locked", &NativeLock::is_locked)
       .def("is_held", &NativeLock::is_held, py::arg("owner"))

@@ -26,9 +26,21 @@ class NativeLock {
 
   std::string name() const { return dlock_lock_name(lock_); }
   // The fencing token, or None when the wait ran out.
-  pybind11::object acquire(uint64_t owner, int64_t wait_ms, int64_t lease_ms,
-                           NativeCancel* cancel);
+  pybind11::object acquire(uint64_t owner, int64_t wait_ms, int64_t lease_ms, NativeCancel* cancel);
   void release(uint64_t owner);
+  // As acquire() and release(), without blocking: the outcome goes to
+  // on_done(status, token, message) on the client's async thread. The lock
+  // and `cancel` stay alive until then.
+  void acquire_async(uint64_t owner, int64_t wait_ms, int64_t lease_ms, NativeCancel* cancel,
+                     pybind11::object on_done);
+  void release_async(uint64_t owner, pybind11::object on_done);
+  void extend(uint64_t owner, int64_t lease_ms);
+  // dlock_lock_release_keeping_owner(): counts as a release.
+  void release_keeping(uint64_t owner, int64_t keep_ms);
+  // dlock_lock_inspect(): (ttl_ms, last token or None, [(holder id bytes, hold count)]).
+  pybind11::tuple inspect();
+  // dlock_lock_count_attempt(): the attempt's number, or None past the limit.
+  pybind11::object count_attempt(const std::string& period_id, int64_t expire_in_ms, int64_t max_attempts);
   void force_release();
   bool is_locked();
   bool is_held(uint64_t owner);
@@ -39,6 +51,10 @@ class NativeLock {
   int open_holds() const { return holds_.load(); }
 
  private:
+  // Keep holds_ in step with the outcome of an acquire or a release.
+  void count_acquire(int status);
+  void count_release(int status);
+
   // A lock keeps its client object alive (not open: close() still closes). A
   // reference held here rather than pybind11's keep_alive call policy, which
   // some pybind11 releases apply even after a failed argument conversion.

@@ -95,8 +95,8 @@ def test_out_of_range_pool_size_is_a_value_error() -> None:
     ("options", "argument"),
     [
         ({"lease": "1"}, "lease"),
-        ({"timeout": "1"}, "timeout"),
-        ({"timeout": None}, "timeout"),
+        ({"blocking_timeout": "1"}, "blocking_timeout"),
+        ({"blocking_timeout": None}, "blocking_timeout"),
         ({"on_lost": 42}, "on_lost"),
     ],
 )

@@ -184,7 +184,7 @@ def test_with_timeout_raises_timeout_error(
 ) -> None:
     with other_client.lock(name):
         with pytest.raises(TimeoutError) as caught:
-            with client.lock(name, timeout=0.2):
+            with client.lock(name, blocking_timeout=0.2):
                 pytest.fail("entered a held lock")
         assert isinstance(caught.value, dlock.LockTimeoutError)
 

@@ -3,31 +3,54 @@
 -- owner, with a hold count of 1 since re-entries are counted by the client).
 -- KEYS[2] is the fencing counter (Redisson's RFencedLock key).
 --
--- Returns {1, token} when the caller holds the lock: a fresh grant, or a grant
--- already the caller's (a retry whose first reply was lost), which keeps its
--- token. Otherwise returns {0, the holder's PTTL}.
+-- Returns the fencing token, an integer, when the caller holds the lock: a
+-- fresh grant, or a grant already the caller's (a retry whose first reply was
+-- lost), which keeps its token. Otherwise returns {the holder's PTTL}: the
+-- reply's type tells the two apart, as Redisson's acquire tells a grant (nil)
+-- from a PTTL, and a grant costs no array.
 --
 -- A fresh token is max(counter + 1, server time in microseconds), written back
 -- to the counter: tokens keep increasing even when a restart without
--- persistence or a failover loses the counter.
+-- persistence or a failover loses the counter. The counter only ever grows by
+-- Redis's own INCRBY (of the gap to the clock, or of 1 when it is ahead),
+-- exact in 64 bits, as Redisson's RFencedLock grows it by INCR.
+--
+-- Nothing is written before every command that can fail has run: a refused
+-- lease, a counter that is not one, or an ACL that denies TIME, GET or the
+-- counter's write leave the lock untouched. The one write after the hash's
+-- (PEXPIRE, which only an ACL can refuse) is undone if refused: a hash left
+-- without an expiry would be a lock nobody can take again.
 local lock, counter = KEYS[1], KEYS[2]
 local lease, owner = ARGV[1], ARGV[2]
 
-if redis.call('exists', lock) == 0 then
-  redis.call('hset', lock, owner, 1)
-  redis.call('pexpire', lock, lease)
-  local token = redis.call('incr', counter)
+-- DLOCK_DURATION_MAX_MS: a year.
+if not string.find(lease, '^[1-9]%d*$') or tonumber(lease) > 31536000000 then
+  return redis.error_reply('ERR acquire: the lease must be a whole number of ms from 1 to 31536000000, got ' .. lease)
+end
+
+local holder_pttl = redis.call('pttl', lock)
+if holder_pttl == -2 then
   local now = redis.call('time')
-  local floor = now[1] * 1000000 + now[2]
-  if token < floor then
-    token = redis.call('incrby', counter, string.format('%d', floor - token))
+  local clock_us = now[1] * 1000000 + now[2]
+  local stored = redis.call('get', counter)
+  local last = tonumber(stored or 0)
+  if not last then
+    return redis.error_reply('ERR acquire: the fencing counter ' .. counter .. ' holds ' .. stored .. ', not a number')
   end
-  return {1, token}
+  -- Up to the clock, or by 1 when the counter is ahead of it.
+  local token = redis.call('incrby', counter, math.max(clock_us - last, 1))
+  redis.call('hset', lock, owner, 1)
+  local expiring = redis.pcall('pexpire', lock, lease)
+  if type(expiring) == 'table' and expiring.err then
+    redis.call('del', lock)
+    return expiring
+  end
+  return token
 end
 
 if redis.call('hexists', lock, owner) == 1 then
   redis.call('pexpire', lock, lease)
-  return {1, tonumber(redis.call('get', counter) or 0)}
+  return tonumber(redis.call('get', counter) or 0)
 end
 
-return {0, redis.call('pttl', lock)}
+return {holder_pttl}

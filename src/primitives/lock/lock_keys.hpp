@@ -13,7 +13,7 @@ struct LockKeys {
   std::string name;           // the lock hash itself
   std::string channel;        // redisson_lock__channel:{name}
   std::string counter;        // redisson_lock_token:{name}
-  std::string latch;          // prefix of per-request release latches
+  std::string latch;          // prefix of the owners' release latches
   std::string attempts;       // prefix of per-period attempt counters: dlock_attempts:{name}
   std::string attempt_latch;  // prefix of per-request attempt-count latches
 

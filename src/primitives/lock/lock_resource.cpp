@@ -35,10 +35,10 @@ Script& LockScripts::count_attempt() {
 
 bool LockResource::release(Connection& connection, const std::string& field, const std::string& request_id,
                            int64_t retry_window_ms) const {
-  const std::string latch = keys.latch + ":" + request_id;
+  const std::string latch = keys.latch + ":" + field;
   const std::string window = std::to_string(retry_window_ms);
   const Reply reply =
-      LockScripts::release().run(connection, {keys.name, keys.channel, latch}, {field, window});
+      LockScripts::release().run(connection, {keys.name, keys.channel, latch}, {field, window, request_id});
   return reply.integer_is_one("release '" + keys.name + "'");
 }
 

@@ -29,7 +29,7 @@ class LockResource final : public HeldResource {
   Script& renewal_script() const override { return LockScripts::renew(); }
   Argv renewal_keys() const override { return {keys.name}; }
   // release.lua: deletes the hash and publishes 0 when `field` holds it, and
-  // keeps the outcome under a per-request latch so a retry answers the same.
+  // keeps `request_id` under the owner's latch so a retry answers the same.
   bool release(Connection& connection, const std::string& field, const std::string& request_id,
                int64_t retry_window_ms) const override;
 

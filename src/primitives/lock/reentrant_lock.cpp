@@ -31,9 +31,11 @@ ReentrantLock::Attempt ReentrantLock::attempt(const std::string& field, int64_t 
     const Clock::time_point sent_at = Clock::now();
     const Reply reply = LockScripts::acquire().run(connection, {keys().name, keys().counter}, {lease, field});
     const std::string what = "acquire '" + keys().name + "'";
-    if (reply.array_size(what) != 2)
-      throw ProtocolError(what + ": expected 2 elements, got " + reply.describe());
-    return Attempt{reply.element(0).integer_is_one(what), reply.element(1).integer(what), sent_at};
+    // acquire.lua: the token when granted, {the holder's PTTL} when not.
+    if (!reply.is_array()) return Attempt{true, reply.integer(what), sent_at};
+    if (reply.array_size(what) != 1)
+      throw ProtocolError(what + ": expected 1 element, got " + reply.describe());
+    return Attempt{false, reply.element(0).integer(what), sent_at};
   });
 }
 
