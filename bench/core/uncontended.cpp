@@ -103,6 +103,20 @@ void report_ratio(const BenchContext& context, const std::string& figure, const 
        ">= " + fixed(target_ratio, 2), verdict(found.median >= target_ratio)});
 }
 
+std::function<void()> dlock_pair(dlock_lock* lock, int64_t lease_ms) {
+  return [lock, lease_ms] {
+    require_ok(dlock_lock_acquire(lock, 0, lease_ms, nullptr), "dlock_lock_acquire");
+    require_ok(dlock_lock_release(lock), "dlock_lock_release");
+  };
+}
+
+std::function<void()> bare_pair(BareLock& bare) {
+  return [&bare] {
+    if (!bare.try_acquire().granted) throw std::runtime_error("reference acquire: not granted");
+    bare.release();
+  };
+}
+
 // Returns the time of one dlock acquire+release pair.
 int64_t compare(const BenchContext& context, const std::string& figure, int64_t lease_ms) {
   const ClientHandle client = open_client(context.url);
@@ -115,14 +129,8 @@ int64_t compare(const BenchContext& context, const std::string& figure, int64_t 
   Loop& dlock_loop = loops[0];
   Loop& bare_loop = loops[1];
   Loop& redisson_loop = loops[2];
-  dlock_loop.pair = [&] {
-    require_ok(dlock_lock_acquire(lock.get(), 0, lease_ms, nullptr), "dlock_lock_acquire");
-    require_ok(dlock_lock_release(lock.get()), "dlock_lock_release");
-  };
-  bare_loop.pair = [&] {
-    if (!bare.try_acquire().granted) throw std::runtime_error("reference acquire: not granted");
-    bare.release();
-  };
+  dlock_loop.pair = dlock_pair(lock.get(), lease_ms);
+  bare_loop.pair = bare_pair(bare);
   redisson_loop.pair = [&] {
     redisson.acquire();
     redisson.release();
@@ -159,24 +167,22 @@ void report_counting_cost(const BenchContext& context, const std::string& pair_f
                       verdict(share < counting_share_target)});
 }
 
-// pairs/s of dlock and of the bare loop through `url`, in alternating slices.
-struct TransportRun {
+// dlock's loop and the bare loop through one URL (plain or TLS).
+struct TransportLoops {
   ClientHandle client;
   LockHandle lock;
   BareLock bare;
-  Throughput dlock_total;
-  Throughput bare_total;
+  Loop dlock_loop;
+  Loop bare_loop;
 
-  explicit TransportRun(const std::string& url, const std::string& name)
+  TransportLoops(const std::string& url, const std::string& name)
       : client(open_client(url)),
         lock(new_lock(client.get(), name)),
         bare(config_of(url), name + ":bare", fixed_lease_ms) {
-    dlock_run_for(lock.get(), fixed_lease_ms, warm_up_ns);
-    bare_run_for(bare, warm_up_ns);
-  }
-  void slice() {
-    dlock_total.add(dlock_run_for(lock.get(), fixed_lease_ms, slice_ns));
-    bare_total.add(bare_run_for(bare, slice_ns));
+    dlock_loop.pair = dlock_pair(lock.get(), fixed_lease_ms);
+    bare_loop.pair = bare_pair(bare);
+    run_for(dlock_loop.pair, warm_up_ns);
+    run_for(bare_loop.pair, warm_up_ns);
   }
   static dlock::ClientConfig config_of(const std::string& url) {
     dlock::ClientConfig config;
@@ -189,8 +195,8 @@ struct TransportRun {
 
 void bench_uncontended_tls(const BenchContext& context) {
   context.report.section("7. Uncontended acquire+release over TLS and plain text, same server (" +
-                         std::to_string(rounds) + " interleaved rounds of " + duration(slice_ns) +
-                         " per loop, fixed lease)");
+                         std::to_string(rounds) + " rounds of " + duration(slice_ns) +
+                         " per loop, each loop leading in turn; fixed lease; ratio = median of the rounds')");
   if (!dlock_test::build_has_tls()) {
     context.report.note("skipped: this build has no TLS (hiredis without hiredis_ssl)");
     return;
@@ -205,23 +211,27 @@ void bench_uncontended_tls(const BenchContext& context) {
   const int plain_port = dlock_test::pick_free_port();
   config.extra_lines.push_back("port " + std::to_string(plain_port));
   dlock_test::RedisServer server(config);
-  TransportRun plain("redis://127.0.0.1:" + std::to_string(plain_port), "bench:tls:plain");
-  TransportRun tls(server.url() + "?tls_ca=" + certificates.ca(), "bench:tls:tls");
+  TransportLoops plain("redis://127.0.0.1:" + std::to_string(plain_port), "bench:tls:plain");
+  TransportLoops tls(server.url() + "?tls_ca=" + certificates.ca(), "bench:tls:tls");
+  RedisConnection link = connect(TransportLoops::config_of(server.url() + "?tls_ca=" + certificates.ca()));
+  TrafficMeter meter(link);
+  std::array<Loop*, 4> loops = {&plain.dlock_loop, &tls.dlock_loop, &plain.bare_loop, &tls.bare_loop};
   for (int round = 0; round < rounds; ++round) {
-    TransportRun& first = round % 2 == 0 ? plain : tls;
-    TransportRun& second = round % 2 == 0 ? tls : plain;
-    first.slice();
-    second.slice();
+    for (Loop* loop : loops) loop->run_slice(meter);
+    std::rotate(loops.begin(), loops.begin() + 1, loops.end());  // each loop leads in turn
   }
-  auto row = [&](const std::string& figure, const Throughput& measured, const std::string& what,
-                 const Throughput& reference, const std::string& reference_what) {
-    context.report.row({figure, grouped(static_cast<int64_t>(measured.per_second())) + "/s " + what,
-                        grouped(static_cast<int64_t>(reference.per_second())) + "/s " + reference_what,
-                        fixed(measured.per_second() / reference.per_second(), 2), "-", Verdict::info});
+  auto row = [&](const std::string& figure, const Loop& measured, const std::string& what,
+                 const Loop& reference, const std::string& reference_what) {
+    const Ratio found = ratio(measured, reference);
+    context.report.row(
+        {figure, grouped(static_cast<int64_t>(measured.total.per_second())) + "/s " + what,
+         grouped(static_cast<int64_t>(reference.total.per_second())) + "/s " + reference_what,
+         fixed(found.median, 2) + " (rounds " + fixed(found.lowest, 2) + "-" + fixed(found.highest, 2) + ")",
+         "-", Verdict::info});
   };
-  row("dlock pairs/s, TLS vs plain", tls.dlock_total, "over TLS", plain.dlock_total, "plain");
-  row("bare hiredis pairs/s, TLS vs plain", tls.bare_total, "over TLS", plain.bare_total, "plain");
-  row("dlock vs bare hiredis, both over TLS", tls.dlock_total, "dlock", tls.bare_total, "bare hiredis");
+  row("dlock pairs/s, TLS vs plain", tls.dlock_loop, "over TLS", plain.dlock_loop, "plain");
+  row("bare hiredis pairs/s, TLS vs plain", tls.bare_loop, "over TLS", plain.bare_loop, "plain");
+  row("dlock vs bare hiredis, both over TLS", tls.dlock_loop, "dlock", tls.bare_loop, "bare hiredis");
   context.report.note(
       "TLS 1.3 with an EC P-256 certificate on loopback; connections are pooled, so the "
       "handshake is paid once per connection, not per pair");
