@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 
 /** What users see: hand-written classes only; nothing generated, no raw codes, no finalize(). */
 class PublicApiTest {
-  private static final Set<String> PUBLIC_TYPES = Set.of("DLockClient", "DLock", "LockHold",
+  private static final Set<String> PUBLIC_TYPES = Set.of("DLockClient", "DLockClientBuilder", "DLock", "LockHold",
       "LockLostListener", "DLockException", "LockLostException", "DLockStatus");
 
   @Test
