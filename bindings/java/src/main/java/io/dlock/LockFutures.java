@@ -41,7 +41,9 @@ final class LockFutures {
       Function<Boolean, T> result) {
     PendingAcquire pending = guard.call(() -> PendingAcquire.start(handle, owner, waitMs, leaseMs));
     DLockFuture<T> future = new DLockFuture<>(executor, pending::cancelWait);
-    pending.outcome().thenAcceptAsync(outcome -> {
+    // Not thenAcceptAsync: CompletableFuture swaps a one-worker common pool for a
+    // thread per task.
+    pending.outcome().thenAccept(outcome -> executor.execute(() -> {
       T value;
       try {
         value = result.apply(outcome.acquiredOrThrow());
@@ -52,7 +54,7 @@ final class LockFutures {
       if (!future.complete(value) && outcome.succeeded()) {
         releaseUnwanted(owner);
       }
-    }, executor);
+    }));
     return future;
   }
 

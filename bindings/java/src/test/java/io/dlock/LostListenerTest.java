@@ -92,6 +92,8 @@ class LostListenerTest {
       public void close() {}
     };
     logger.addHandler(capture);
+    boolean parentHandlers = logger.getUseParentHandlers();
+    logger.setUseParentHandlers(false); // the expected report stays out of the build log
     Thread.UncaughtExceptionHandler previous = Thread.getDefaultUncaughtExceptionHandler();
     Thread.setDefaultUncaughtExceptionHandler((thread, thrown) -> uncaught.complete(thrown));
     try {
@@ -111,6 +113,7 @@ class LostListenerTest {
     } finally {
       Thread.setDefaultUncaughtExceptionHandler(previous);
       logger.removeHandler(capture);
+      logger.setUseParentHandlers(parentHandlers);
     }
   }
 
