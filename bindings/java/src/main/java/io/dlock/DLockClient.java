@@ -4,7 +4,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
-import java.util.concurrent.ForkJoinPool;
 
 /**
  * A connection to Redis that hands out distributed locks.
@@ -57,7 +56,7 @@ public final class DLockClient implements AutoCloseable {
    */
   public static DLockClient connect(String url) {
     Objects.requireNonNull(url, "url");
-    return open(new NativeClient(url), ForkJoinPool.commonPool());
+    return open(new NativeClient(url), DLockClientBuilder.DEFAULT_CALLBACKS);
   }
 
   /** Options beside the URL: timeouts, pool size, the executor futures complete on. */

@@ -21,12 +21,18 @@ import java.util.concurrent.ForkJoinPool;
  * {@link #build()} with a {@link DLockException} (INVALID) naming the option.
  */
 public final class DLockClientBuilder {
+  /**
+   * The common pool, wrapped: CompletableFuture would replace the pool itself
+   * by a new thread per task where it has a single worker (two CPUs or fewer).
+   */
+  static final Executor DEFAULT_CALLBACKS = task -> ForkJoinPool.commonPool().execute(task);
+
   private String url;
   private Long connectTimeoutMs;
   private Long commandTimeoutMs;
   private Long watchdogTimeoutMs;
   private Integer poolSize;
-  private Executor callbackExecutor = ForkJoinPool.commonPool();
+  private Executor callbackExecutor = DEFAULT_CALLBACKS;
 
   DLockClientBuilder() {}
 
@@ -66,7 +72,8 @@ public final class DLockClientBuilder {
    * {@link ForkJoinPool#commonPool()}.
    */
   public DLockClientBuilder callbackExecutor(Executor executor) {
-    callbackExecutor = Objects.requireNonNull(executor, "executor");
+    // Wrapped for the same reason as DEFAULT_CALLBACKS, should it be the common pool.
+    callbackExecutor = Objects.requireNonNull(executor, "executor")::execute;
     return this;
   }
 

@@ -7,8 +7,8 @@ import java.util.function.Function;
 
 /**
  * DLock's asynchronous acquire and release: each starts the native call and
- * returns at once; the core reports to dlock's async thread, which only hands
- * the outcome to the callback executor, where the returned future completes.
+ * returns at once; dlock's async thread completes the returned future, whose
+ * stages run on the callback executor (DLockFuture).
  */
 final class LockFutures {
   private static final System.Logger LOG = System.getLogger("io.dlock");
@@ -41,9 +41,7 @@ final class LockFutures {
       Function<Boolean, T> result) {
     PendingAcquire pending = guard.call(() -> PendingAcquire.start(handle, owner, waitMs, leaseMs));
     DLockFuture<T> future = new DLockFuture<>(executor, pending::cancelWait);
-    // Not thenAcceptAsync: CompletableFuture swaps a one-worker common pool for a
-    // thread per task.
-    pending.outcome().thenAccept(outcome -> executor.execute(() -> {
+    pending.outcome().thenAccept(outcome -> {
       T value;
       try {
         value = result.apply(outcome.acquiredOrThrow());
@@ -54,20 +52,20 @@ final class LockFutures {
       if (!future.complete(value) && outcome.succeeded()) {
         releaseUnwanted(owner);
       }
-    }));
+    });
     return future;
   }
 
   /** Completes once one hold of {@code owner} is released. */
   CompletableFuture<Void> release(long owner) {
     DLockFuture<Void> future = new DLockFuture<>(executor, null);
-    startRelease(owner, outcome -> executor.execute(() -> {
+    startRelease(owner, outcome -> {
       if (outcome.succeeded()) {
         future.complete(null);
       } else {
         future.completeExceptionally(outcome.error());
       }
-    }));
+    });
     return future;
   }
 

@@ -28,7 +28,8 @@ public final class LockBenchmark {
     System.out.println("Redis " + url + "; Redisson's replica-sync check (checkLockSyncedSlaves) is OFF"
         + " for 'redisson', ON (its default) for 'redisson-defaults'");
 
-    String[] kinds = {LockSystem.DLOCK, LockSystem.REDISSON, LockSystem.REDISSON_DEFAULTS};
+    String[] kinds = {LockSystem.DLOCK, LockSystem.REDISSON, LockSystem.REDISSON_DEFAULTS,
+        Uncontended.DLOCK_ASYNC};
     double[][] rounds = new double[kinds.length][ROUNDS];
     for (int round = 0; round < ROUNDS; round++) {
       // Interleaved, so that drift on a shared machine hits every system alike.
@@ -45,6 +46,8 @@ public final class LockBenchmark {
     }
     System.out.printf("  ratio dlock/redisson          %.2fx (target >= 1.0)%n", medians[0] / medians[1]);
     System.out.printf("  ratio dlock/redisson-defaults %.2fx%n", medians[0] / medians[2]);
+    System.out.printf("  ratio dlock-async/dlock       %.2fx (lockAsync().join()+unlockAsync().join() vs lock+unlock)%n",
+        medians[3] / medians[0]);
 
     System.out.println("contended hand-off, " + Handoffs.JVMS * Handoffs.THREADS_PER_JVM + " threads in "
         + Handoffs.JVMS + " JVMs (release -> next waiter holds it):");
