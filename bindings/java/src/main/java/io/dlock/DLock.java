@@ -22,10 +22,10 @@ import java.util.concurrent.locks.Lock;
  *
  * <p>Waits park in Java, never inside native code: a virtual thread waiting
  * for the lock unmounts from its carrier. The {@code ...Async} methods return
- * at once; their futures complete on the client's callback executor (never on
- * dlock's own thread), and since a future's continuation may run on any
- * thread, each has a variant taking the owner's thread id explicitly, as
- * Redisson's do.
+ * at once; stages attached to their futures run on the client's callback
+ * executor, never on dlock's own thread. Since a future's continuation may run
+ * on any thread, each has a variant taking the owner's thread id explicitly,
+ * as Redisson's do.
  *
  * <p>Obtain one from {@link DLockClient#getLock(String)}; it is valid until the
  * client is closed, after which every method throws {@link IllegalStateException}.

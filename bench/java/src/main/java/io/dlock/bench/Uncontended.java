@@ -6,6 +6,8 @@ import java.util.concurrent.locks.Lock;
 
 /** Uncontended lock+unlock pairs per second, one thread, one lock name. */
 final class Uncontended {
+  /** dlock through lockAsync().join(), then unlock(). */
+  static final String DLOCK_LOCK_ASYNC = "dlock-lockAsync";
   /** dlock through lockAsync().join() and unlockAsync().join(). */
   static final String DLOCK_ASYNC = "dlock-async";
 
@@ -16,12 +18,17 @@ final class Uncontended {
 
   /** One measurement with a fresh client, after a warm-up, in pairs/s. */
   static double pairsPerSecond(String kind, String url) {
-    if (kind.equals(DLOCK_ASYNC)) {
+    if (kind.equals(DLOCK_LOCK_ASYNC) || kind.equals(DLOCK_ASYNC)) {
+      boolean asyncUnlock = kind.equals(DLOCK_ASYNC);
       try (DLockClient client = DLockClient.connect(url)) {
         DLock lock = client.getLock("bench-uncontended-" + kind);
         return measure(() -> {
           lock.lockAsync().join();
-          lock.unlockAsync().join();
+          if (asyncUnlock) {
+            lock.unlockAsync().join();
+          } else {
+            lock.unlock();
+          }
         });
       }
     }
