@@ -15,39 +15,13 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import redis.clients.jedis.Jedis;
 
 /** lockAsync, tryLockAsync and unlockAsync: outcomes, owners, cancellation, where stages run. */
-class AsyncLockTest {
-  @RegisterExtension static final RedisServer redis = new RedisServer();
-
+class AsyncLockTest extends PerTestLock {
   /** Owner ids of tasks that are not threads of this JVM. */
   private static final long TASK = 1_000_001;
   private static final long OTHER_TASK = 1_000_002;
-
-  private DLockClient client;
-  private Jedis jedis;
-  private DLock lock;
-  private String name;
-
-  @BeforeEach
-  void open(TestInfo test) {
-    client = DLockClient.connect(redis.url());
-    jedis = redis.jedis();
-    name = test.getTestMethod().orElseThrow().getName();
-    lock = client.getLock(name);
-  }
-
-  @AfterEach
-  void close() {
-    client.close();
-    jedis.close();
-  }
 
   @Test
   void lockAsyncAndUnlockAsyncTakeAndFreeTheLockForTheOwnerGiven() throws Exception {

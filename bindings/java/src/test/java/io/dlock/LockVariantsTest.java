@@ -9,36 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import redis.clients.jedis.Jedis;
 
 /** The Redisson-style variants: leases on lockInterruptibly, other owners, timed holds, extend. */
-class LockVariantsTest {
-  @RegisterExtension static final RedisServer redis = new RedisServer();
-
-  private DLockClient client;
-  private Jedis jedis;
-  private DLock lock;
-  private String name;
-
-  @BeforeEach
-  void open(TestInfo test) {
-    client = DLockClient.connect(redis.url());
-    jedis = redis.jedis();
-    name = test.getTestMethod().orElseThrow().getName();
-    lock = client.getLock(name);
-  }
-
-  @AfterEach
-  void close() {
-    client.close();
-    jedis.close();
-  }
-
+class LockVariantsTest extends PerTestLock {
   @Test
   void lockInterruptiblyWithALeaseHoldsForThatLease() throws Exception {
     lock.lockInterruptibly(2, TimeUnit.SECONDS);
