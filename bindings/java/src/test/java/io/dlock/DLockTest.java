@@ -12,7 +12,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
 import org.junit.jupiter.api.Test;
-import redis.clients.jedis.Jedis;
 
 class DLockTest extends PerTestLock {
   @Test
