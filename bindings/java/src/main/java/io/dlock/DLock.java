@@ -63,7 +63,9 @@ public final class DLock implements Lock {
   public void lock(long leaseTime, TimeUnit unit) {
     long leaseMs = leaseMillis(leaseTime, unit);
     long owner = currentOwner();
-    guard.call(() -> PendingAcquire.start(handle, owner, WAIT_FOREVER, leaseMs)).awaitUninterruptibly();
+    if (!attempt(owner, leaseMs)) {
+      guard.call(() -> PendingAcquire.start(handle, owner, WAIT_FOREVER, leaseMs)).awaitUninterruptibly();
+    }
   }
 
   /** Waits for the lock until it is held or the thread is interrupted. */
@@ -80,8 +82,7 @@ public final class DLock implements Lock {
   /** One attempt, no waiting. */
   @Override
   public boolean tryLock() {
-    long owner = currentOwner();
-    return guard.call(() -> handle.acquire(owner, 0, WATCHDOG_LEASE, null));
+    return attempt(currentOwner(), WATCHDOG_LEASE);
   }
 
   /** Waits at most {@code time} (0 or less: one attempt). */
@@ -289,10 +290,22 @@ public final class DLock implements Lock {
       throw new InterruptedException();
     }
     long owner = currentOwner();
+    if (attempt(owner, leaseMs)) {
+      return true;
+    }
     if (waitMs == 0) {
-      return guard.call(() -> handle.acquire(owner, 0, leaseMs, null));
+      return false;
     }
     return guard.call(() -> PendingAcquire.start(handle, owner, waitMs, leaseMs)).awaitInterruptibly();
+  }
+
+  /**
+   * One attempt on the calling thread: a round trip that never waits for a
+   * holder, so a virtual thread pins its carrier no longer than that. Blocking
+   * acquires start with it, so an uncontended one costs no thread hop.
+   */
+  private boolean attempt(long owner, long leaseMs) {
+    return guard.call(() -> handle.acquire(owner, 0, leaseMs, null));
   }
 
   /** Owners are Java threads, whatever OS thread runs the native call. */
