@@ -335,7 +335,11 @@ const char *dlock_version(void);
                                                      nullptr)) == DLOCK_OK;
   }
   void release(uint64_t owner) { dlock_jni::check(dlock_lock_release_owner($self, owner)); }
-  void forceRelease() { dlock_jni::check(dlock_lock_force_release($self)); }
+  bool forceRelease() {
+    int released = 0;
+    dlock_jni::check(dlock_lock_force_release_checked($self, &released));
+    return released != 0;
+  }
   bool isLocked() {
     int locked = 0;
     dlock_jni::check(dlock_lock_is_locked($self, &locked));

@@ -273,9 +273,12 @@ public final class DLock implements Lock {
     guard.run(() -> handle.extend(owner, leaseMs));
   }
 
-  /** Frees the lock whoever holds it; the former holder learns of it as a lost hold. */
-  public void forceUnlock() {
-    guard.run(handle::forceRelease);
+  /**
+   * Frees the lock whoever holds it; the former holder learns of it as a lost
+   * hold. Returns whether it was held (false: it was free), as Redisson's does.
+   */
+  public boolean forceUnlock() {
+    return guard.call(handle::forceRelease);
   }
 
   /** Whether anyone holds the lock (one round trip). */
