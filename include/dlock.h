@@ -248,6 +248,8 @@ DLOCK_API int dlock_lock_release_owner(dlock_lock *lock, uint64_t owner);
  * DLOCK_E_PROTOCOL (nothing touched) when the key is not a lock.
  */
 DLOCK_API int dlock_lock_force_release(dlock_lock *lock);
+/** As dlock_lock_force_release(); *released_out is 1 when a lock was deleted, 0 when it was free. */
+DLOCK_API int dlock_lock_force_release_checked(dlock_lock *lock, int *released_out);
 
 /**
  * Sets the remaining lease of the caller's fixed-lease hold to `lease_ms`

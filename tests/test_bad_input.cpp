@@ -161,6 +161,8 @@ TEST_F(BadInput, ReleaseAndForceReleaseRejectNullLock) {
   EXPECT_TRUE(invalid_naming(dlock_lock_release(nullptr), "lock"));
   EXPECT_TRUE(invalid_naming(dlock_lock_release_owner(nullptr, 1), "lock"));
   EXPECT_TRUE(invalid_naming(dlock_lock_force_release(nullptr), "lock"));
+  int released = 0;
+  EXPECT_TRUE(invalid_naming(dlock_lock_force_release_checked(nullptr, &released), "lock"));
 }
 
 TEST_F(BadInput, QueriesRejectNullLockAndNullOut) {

@@ -90,6 +90,14 @@ TEST_F(Ownership, ForceReleaseTakesTheLockFromItsHolder) {
   EXPECT_TRUE(status_is(dlock_lock_force_release(any.get()), DLOCK_OK)) << "force release of a free lock";
   EXPECT_TRUE(status_is(dlock_lock_release(mine.get()), DLOCK_E_LOST)) << "the former holder learns of it";
   EXPECT_TRUE(status_is(dlock_lock_release(mine.get()), DLOCK_E_NOT_OWNER)) << "a lost hold is forgotten";
+  int released = -1;
+  EXPECT_TRUE(status_is(dlock_lock_force_release_checked(any.get(), &released), DLOCK_OK));
+  EXPECT_EQ(released, 0) << "a free lock was reported as released";
+  ASSERT_TRUE(status_is(dlock_lock_acquire(mine.get(), 0, kLeaseMs, nullptr), DLOCK_OK));
+  EXPECT_TRUE(status_is(dlock_lock_force_release_checked(any.get(), &released), DLOCK_OK));
+  EXPECT_EQ(released, 1);
+  EXPECT_TRUE(invalid_naming(dlock_lock_force_release_checked(any.get(), nullptr), "released_out"));
+  EXPECT_TRUE(status_is(dlock_lock_release(mine.get()), DLOCK_E_LOST));
 }
 
 }  // namespace

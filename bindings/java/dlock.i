@@ -214,6 +214,66 @@ struct NativeStats {
 %mutable;
 %newobject dlock_client::readStats;
 
+/* Asynchronous calls report to a NativeDoneCallback (a SWIG director,
+   subclassed once in Java: NativeCompletions) with the call id the Java side
+   chose; the Java side finds the waiting future by that id. */
+%feature("director") NativeDoneCallback;
+%typemap(javaclassmodifiers) NativeDoneCallback "abstract class"
+%inline %{
+struct NativeDoneCallback {
+  virtual ~NativeDoneCallback() {}
+  virtual void done(int64_t call, int status, uint64_t token, const char *message) = 0;
+};
+%}
+
+%{
+namespace dlock_jni {
+/* The ctx of one asynchronous call: where its outcome goes. */
+struct PendingCall {
+  NativeDoneCallback *callback;
+  int64_t call;
+};
+
+/* The dlock_done_fn of every asynchronous call; runs once per call. */
+static void forwardDone(int status, uint64_t token, const char *message, void *ctx) {
+  PendingCall *pending = static_cast<PendingCall *>(ctx);
+  try {
+    pending->callback->done(pending->call, status, token, message);
+  } catch (...) {
+    /* Nothing may unwind into the core's async thread; the Java side
+       handles its own exceptions (NativeCompletions). */
+  }
+  delete pending;
+}
+
+/* Starts one asynchronous call with `start(done, ctx)`; throws its status
+   when it did not start (then `done` is never called). */
+template <typename Start>
+static void startAsync(NativeDoneCallback *callback, int64_t call, Start start) {
+  PendingCall *pending = new PendingCall{callback, call};
+  int status = start(forwardDone, pending);
+  if (status != DLOCK_OK) {
+    delete pending;
+    check(status);
+  }
+}
+}  // namespace dlock_jni
+%}
+
+/* Client options for DLockClientBuilder: dlock_client_options with the
+   library's defaults; the builder sets only the options it was given. */
+%ignore NativeOptions::options;
+%inline %{
+struct NativeOptions {
+  dlock_client_options options;
+  NativeOptions() { dlock_client_options_init(&options); }
+  void setConnectTimeoutMs(int64_t ms) { options.connect_timeout_ms = ms; }
+  void setCommandTimeoutMs(int64_t ms) { options.command_timeout_ms = ms; }
+  void setWatchdogTimeoutMs(int64_t ms) { options.watchdog_timeout_ms = ms; }
+  void setPoolSize(int size) { options.pool_size = size; }
+};
+%}
+
 %nodefaultctor;
 %nodefaultdtor;
 struct dlock_client {};
@@ -275,7 +335,11 @@ const char *dlock_version(void);
                                                      nullptr)) == DLOCK_OK;
   }
   void release(uint64_t owner) { dlock_jni::check(dlock_lock_release_owner($self, owner)); }
-  void forceRelease() { dlock_jni::check(dlock_lock_force_release($self)); }
+  bool forceRelease() {
+    int released = 0;
+    dlock_jni::check(dlock_lock_force_release_checked($self, &released));
+    return released != 0;
+  }
   bool isLocked() {
     int locked = 0;
     dlock_jni::check(dlock_lock_is_locked($self, &locked));
@@ -315,5 +379,34 @@ const char *dlock_version(void);
   void setLostCallback(NativeLostCallback *callback) {
     dlock_jni::check(dlock_lock_set_lost_callback(
         $self, callback ? dlock_jni::forwardLost : nullptr, callback));
+  }
+}
+
+/* Asynchronous calls, and extending a fixed lease. */
+%extend dlock_lock {
+  /* dlock_lock_acquire_async: the outcome goes to callback.done(call, ...). */
+  void acquireAsync(uint64_t owner, int64_t waitMs, int64_t leaseMs, dlock_cancel *cancel,
+                    NativeDoneCallback *callback, int64_t call) {
+    dlock_jni::startAsync(callback, call, [&](dlock_done_fn done, void *ctx) {
+      return dlock_lock_acquire_async($self, owner, waitMs, leaseMs, cancel, done, ctx);
+    });
+  }
+  /* dlock_lock_release_async: the outcome goes to callback.done(call, ...). */
+  void releaseAsync(uint64_t owner, NativeDoneCallback *callback, int64_t call) {
+    dlock_jni::startAsync(callback, call, [&](dlock_done_fn done, void *ctx) {
+      return dlock_lock_release_async($self, owner, done, ctx);
+    });
+  }
+  void extend(uint64_t owner, int64_t leaseMs) {
+    dlock_jni::check(dlock_lock_extend_owner($self, owner, leaseMs));
+  }
+}
+
+%extend dlock_client {
+  /* Opens a client with `options`; the URL's query options override them. */
+  dlock_client(const char *url, const NativeOptions &options) {
+    dlock_client *client = nullptr;
+    dlock_jni::check(dlock_client_open(url, &options.options, &client));
+    return client;
   }
 }

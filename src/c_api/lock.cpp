@@ -145,9 +145,15 @@ int dlock_lock_extend_owner(dlock_lock* lock, uint64_t owner, int64_t lease_ms) 
 }
 
 int dlock_lock_force_release(dlock_lock* lock) {
+  int released = 0;
+  return dlock_lock_force_release_checked(lock, &released);
+}
+
+int dlock_lock_force_release_checked(dlock_lock* lock, int* released_out) {
   return guarded([&] {
+    require(released_out, "released_out");
     return with_ops(lock, [&](dlock::ReentrantLock& ops, dlock::ClientCore&) {
-      ops.force_release();
+      *released_out = ops.force_release() ? 1 : 0;
       return DLOCK_OK;
     });
   });

@@ -167,9 +167,10 @@ class Lock:
         """Seconds left on whoever's lease (inf: no expiry), None when nobody holds it."""
         return seconds_left(self._shared.native.ttl_ms())
 
-    def force_release(self) -> None:
-        """Deletes the lock whoever holds it; that holder learns of it as a lost lock."""
-        self._shared.native.force_release()
+    def force_release(self) -> bool:
+        """Deletes the lock whoever holds it; that holder learns of it as a lost lock.
+        Returns whether it was held (False: it was free)."""
+        return self._shared.native.force_release()
 
     def _require_acquired(self, acquired: bool) -> None:
         """``with lock:`` has no False to return: a wait that ran out is an error there."""

@@ -146,8 +146,10 @@ py::object NativeLock::count_attempt(const std::string& period_id, int64_t expir
   return py::int_(attempt);
 }
 
-void NativeLock::force_release() {
-  check_status(without_gil([&] { return dlock_lock_force_release(lock_); }));
+bool NativeLock::force_release() {
+  int released = 0;
+  check_status(without_gil([&] { return dlock_lock_force_release_checked(lock_, &released); }));
+  return released != 0;
 }
 
 bool NativeLock::is_locked() {

@@ -41,7 +41,7 @@ class NativeLock {
   pybind11::tuple inspect();
   // dlock_lock_count_attempt(): the attempt's number, or None past the limit.
   pybind11::object count_attempt(const std::string& period_id, int64_t expire_in_ms, int64_t max_attempts);
-  void force_release();
+  bool force_release();
   bool is_locked();
   bool is_held(uint64_t owner);
   int hold_count(uint64_t owner);

@@ -156,7 +156,8 @@ def test_force_release_calls_on_lost(
         lock = client.lock(name, on_lost=on_lost)
         lock.acquire()
         token = lock.fencing_token
-        other_client.lock(name).force_release()
+        assert other_client.lock(name).force_release() is True
+        assert other_client.lock(name).force_release() is False, "a free lock was 'released'"
         assert noticed.wait(5)
         assert lost == [(name, token)]
         with pytest.raises(dlock.LockLostError):

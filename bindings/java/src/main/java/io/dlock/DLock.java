@@ -4,6 +4,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalLong;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
@@ -21,24 +23,33 @@ import java.util.concurrent.locks.Lock;
  * watchdog until unlocked; with one, it ends after that time unless unlocked
  * before. A lease time of -1 means the watchdog, as in Redisson.
  *
+ * <p>Waits park in Java, never inside native code: a virtual thread waiting
+ * for the lock unmounts from its carrier. The {@code ...Async} methods return
+ * at once; stages attached to their futures run on the client's callback
+ * executor, never on dlock's own thread. Since a future's continuation may run
+ * on any thread, each has a variant taking the owner's thread id explicitly,
+ * as Redisson's do.
+ *
  * <p>Obtain one from {@link DLockClient#getLock(String)}; it is valid until the
  * client is closed, after which every method throws {@link IllegalStateException}.
  * Failures reaching Redis throw {@link DLockException}.
  */
 public final class DLock implements Lock {
   private static final long WATCHDOG_LEASE = -1;
-  private static final long WAIT_FOREVER = -1;
+  static final long WAIT_FOREVER = -1;
 
   private final String name;
   private final NativeLock handle;
   private final HandleGuard guard;
+  private final LockFutures futures;
   private final LostListenerBridge lostBridge = new LostListenerBridge();
   private boolean lostBridgeRegistered;
 
-  DLock(String name, NativeLock handle, HandleGuard guard) {
+  DLock(String name, NativeLock handle, HandleGuard guard, Executor callbacks) {
     this.name = name;
     this.handle = handle;
     this.guard = guard;
+    this.futures = new LockFutures(handle, guard, callbacks);
   }
 
   public String getName() {
@@ -55,7 +66,9 @@ public final class DLock implements Lock {
   public void lock(long leaseTime, TimeUnit unit) {
     long leaseMs = leaseMillis(leaseTime, unit);
     long owner = currentOwner();
-    guard.run(() -> handle.acquire(owner, WAIT_FOREVER, leaseMs, null));
+    if (!attempt(owner, leaseMs)) {
+      guard.call(() -> PendingAcquire.start(handle, owner, WAIT_FOREVER, leaseMs)).awaitUninterruptibly();
+    }
   }
 
   /** Waits for the lock until it is held or the thread is interrupted. */
@@ -64,11 +77,15 @@ public final class DLock implements Lock {
     acquireInterruptibly(WAIT_FOREVER, WATCHDOG_LEASE);
   }
 
+  /** Waits for the lock until held or interrupted; the hold ends after {@code leaseTime}. */
+  public void lockInterruptibly(long leaseTime, TimeUnit unit) throws InterruptedException {
+    acquireInterruptibly(WAIT_FOREVER, leaseMillis(leaseTime, unit));
+  }
+
   /** One attempt, no waiting. */
   @Override
   public boolean tryLock() {
-    long owner = currentOwner();
-    return guard.call(() -> handle.acquire(owner, 0, WATCHDOG_LEASE, null));
+    return attempt(currentOwner(), WATCHDOG_LEASE);
   }
 
   /** Waits at most {@code time} (0 or less: one attempt). */
@@ -93,6 +110,74 @@ public final class DLock implements Lock {
   public LockHold acquire(long leaseTime, TimeUnit unit) {
     lock(leaseTime, unit);
     return new LockHold(this, getFencingToken());
+  }
+
+  /**
+   * {@link #tryLock(long, TimeUnit)}, as a hold to close with try-with-resources;
+   * null when the wait ran out (try-with-resources skips closing a null).
+   */
+  public LockHold tryAcquire(long waitTime, TimeUnit unit) throws InterruptedException {
+    return tryAcquire(waitTime, WATCHDOG_LEASE, unit);
+  }
+
+  /** {@link #tryLock(long, long, TimeUnit)}, as a hold; null when the wait ran out. */
+  public LockHold tryAcquire(long waitTime, long leaseTime, TimeUnit unit)
+      throws InterruptedException {
+    return tryLock(waitTime, leaseTime, unit) ? new LockHold(this, getFencingToken()) : null;
+  }
+
+  /** {@link #lock()} without blocking: the future completes once the calling thread holds it. */
+  public CompletableFuture<Void> lockAsync() {
+    return lockAsync(WATCHDOG_LEASE, TimeUnit.MILLISECONDS, currentOwner());
+  }
+
+  /** {@link #lockAsync()} for the owner {@code threadId}. */
+  public CompletableFuture<Void> lockAsync(long threadId) {
+    return lockAsync(WATCHDOG_LEASE, TimeUnit.MILLISECONDS, threadId);
+  }
+
+  /** {@link #lock(long, TimeUnit)} without blocking. */
+  public CompletableFuture<Void> lockAsync(long leaseTime, TimeUnit unit) {
+    return lockAsync(leaseTime, unit, currentOwner());
+  }
+
+  /**
+   * {@link #lock(long, TimeUnit)} without blocking, for the owner {@code threadId}.
+   * Cancelling the future ends the wait; a grant that raced the cancellation is
+   * released.
+   */
+  public CompletableFuture<Void> lockAsync(long leaseTime, TimeUnit unit, long threadId) {
+    return futures.acquire(threadId, leaseMillis(leaseTime, unit));
+  }
+
+  /** {@link #tryLock()} without blocking. */
+  public CompletableFuture<Boolean> tryLockAsync() {
+    return tryLockAsync(currentOwner());
+  }
+
+  /** {@link #tryLock()} without blocking, for the owner {@code threadId}. */
+  public CompletableFuture<Boolean> tryLockAsync(long threadId) {
+    return futures.tryAcquire(threadId, 0, WATCHDOG_LEASE);
+  }
+
+  /** {@link #tryLock(long, TimeUnit)} without blocking. */
+  public CompletableFuture<Boolean> tryLockAsync(long waitTime, TimeUnit unit) {
+    return tryLockAsync(waitTime, WATCHDOG_LEASE, unit, currentOwner());
+  }
+
+  /** {@link #tryLock(long, long, TimeUnit)} without blocking. */
+  public CompletableFuture<Boolean> tryLockAsync(long waitTime, long leaseTime, TimeUnit unit) {
+    return tryLockAsync(waitTime, leaseTime, unit, currentOwner());
+  }
+
+  /**
+   * {@link #tryLock(long, long, TimeUnit)} without blocking, for the owner
+   * {@code threadId}: true when held, false when the wait ran out. Cancelling
+   * the future ends the wait; a grant that raced the cancellation is released.
+   */
+  public CompletableFuture<Boolean> tryLockAsync(long waitTime, long leaseTime, TimeUnit unit,
+      long threadId) {
+    return futures.tryAcquire(threadId, waitMillis(waitTime, unit), leaseMillis(leaseTime, unit));
   }
 
   /**
@@ -164,9 +249,36 @@ public final class DLock implements Lock {
     return guard.call(() -> handle.countAttempt(periodId, expireMs, maxAttempts));
   }
 
-  /** Frees the lock whoever holds it; the former holder learns of it as a lost hold. */
-  public void forceUnlock() {
-    guard.run(handle::forceRelease);
+  /** {@link #unlock()} without blocking; fails as unlock() throws. */
+  public CompletableFuture<Void> unlockAsync() {
+    return unlockAsync(currentOwner());
+  }
+
+  /** {@link #unlock()} without blocking, for the owner {@code threadId}. */
+  public CompletableFuture<Void> unlockAsync(long threadId) {
+    return futures.release(threadId);
+  }
+
+  /**
+   * Sets the remaining lease of the calling thread's fixed-lease hold to
+   * {@code leaseTime} from now (one round trip).
+   *
+   * @throws IllegalMonitorStateException when the calling thread holds nothing
+   * @throws LockLostException when its hold had been lost
+   * @throws DLockException INVALID for a hold the watchdog keeps alive
+   */
+  public void extend(long leaseTime, TimeUnit unit) {
+    long leaseMs = leaseMillis(leaseTime, unit);
+    long owner = currentOwner();
+    guard.run(() -> handle.extend(owner, leaseMs));
+  }
+
+  /**
+   * Frees the lock whoever holds it; the former holder learns of it as a lost
+   * hold. Returns whether it was held (false: it was free), as Redisson's does.
+   */
+  public boolean forceUnlock() {
+    return guard.call(handle::forceRelease);
   }
 
   /** Whether anyone holds the lock (one round trip). */
@@ -178,6 +290,11 @@ public final class DLock implements Lock {
   public boolean isHeldByCurrentThread() {
     long owner = currentOwner();
     return guard.call(() -> handle.isHeld(owner));
+  }
+
+  /** Whether the thread {@code threadId} holds the lock and it is not known to be lost. */
+  public boolean isHeldByThread(long threadId) {
+    return guard.call(() -> handle.isHeld(threadId));
   }
 
   /** The calling thread's number of holds (0 when it holds none). */
@@ -234,10 +351,22 @@ public final class DLock implements Lock {
       throw new InterruptedException();
     }
     long owner = currentOwner();
-    if (waitMs == 0) {
-      return guard.call(() -> handle.acquire(owner, 0, leaseMs, null));
+    if (attempt(owner, leaseMs)) {
+      return true;
     }
-    return guard.call(() -> InterruptibleWait.acquire(handle, owner, waitMs, leaseMs));
+    if (waitMs == 0) {
+      return false;
+    }
+    return guard.call(() -> PendingAcquire.start(handle, owner, waitMs, leaseMs)).awaitInterruptibly();
+  }
+
+  /**
+   * One attempt on the calling thread: a round trip that never waits for a
+   * holder, so a virtual thread pins its carrier no longer than that. Blocking
+   * acquires start with it, so an uncontended one costs no thread hop.
+   */
+  private boolean attempt(long owner, long leaseMs) {
+    return guard.call(() -> handle.acquire(owner, 0, leaseMs, null));
   }
 
   /** Owners are Java threads, whatever OS thread runs the native call. */
@@ -250,14 +379,6 @@ public final class DLock implements Lock {
     return time <= 0 ? 0 : Math.max(1, unit.toMillis(time));
   }
 
-  private static long positiveMillis(long time, TimeUnit unit, String what) {
-    Objects.requireNonNull(unit, "unit");
-    if (time <= 0) {
-      throw new IllegalArgumentException(what + " must be > 0: " + time);
-    }
-    return Math.max(1, unit.toMillis(time));
-  }
-
   private static long leaseMillis(long leaseTime, TimeUnit unit) {
     Objects.requireNonNull(unit, "unit");
     if (leaseTime == WATCHDOG_LEASE) {
@@ -268,5 +389,13 @@ public final class DLock implements Lock {
           "leaseTime must be > 0, or -1 for a lease kept alive by the watchdog: " + leaseTime);
     }
     return Math.max(1, unit.toMillis(leaseTime));
+  }
+
+  private static long positiveMillis(long time, TimeUnit unit, String what) {
+    Objects.requireNonNull(unit, "unit");
+    if (time <= 0) {
+      throw new IllegalArgumentException(what + " must be > 0: " + time);
+    }
+    return Math.max(1, unit.toMillis(time));
   }
 }

@@ -3,6 +3,7 @@ package io.dlock;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
 
 /**
  * A connection to Redis that hands out distributed locks.
@@ -22,7 +23,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Thread-safe. One watchdog thread per client renews every lock it holds.
  * {@link #close()} releases the locks the client still holds and wakes its
  * waiters; afterwards every call on the client and its locks throws
- * {@link IllegalStateException}.
+ * {@link IllegalStateException}. Clients still open when the JVM shuts down
+ * are closed by a shutdown hook, so the locks they hold are released.
  */
 public final class DLockClient implements AutoCloseable {
   static {
@@ -33,9 +35,17 @@ public final class DLockClient implements AutoCloseable {
   private final NativeClient handle;
   private final HandleGuard guard = new HandleGuard();
   private final Map<String, DLock> locks = new ConcurrentHashMap<>();
+  private final Executor callbacks;
 
-  private DLockClient(NativeClient handle) {
+  private DLockClient(NativeClient handle, Executor callbacks) {
     this.handle = handle;
+    this.callbacks = callbacks;
+  }
+
+  static DLockClient open(NativeClient handle, Executor callbacks) {
+    DLockClient client = new DLockClient(handle, callbacks);
+    OpenClients.add(client);
+    return client;
   }
 
   /**
@@ -51,7 +61,12 @@ public final class DLockClient implements AutoCloseable {
    */
   public static DLockClient connect(String url) {
     Objects.requireNonNull(url, "url");
-    return new DLockClient(new NativeClient(url));
+    return open(new NativeClient(url), DLockClientBuilder.DEFAULT_CALLBACKS);
+  }
+
+  /** Options beside the URL: timeouts, pool size, the executor futures complete on. */
+  public static DLockClientBuilder builder() {
+    return new DLockClientBuilder();
   }
 
   /** The version of the native dlock library inside this jar. */
@@ -76,7 +91,7 @@ public final class DLockClient implements AutoCloseable {
     synchronized (this) {
       // Under the monitor, so that close() never frees the native client under a newLock.
       guard.checkOpen();
-      return locks.computeIfAbsent(name, n -> new DLock(n, handle.newLock(n), guard));
+      return locks.computeIfAbsent(name, n -> new DLock(n, handle.newLock(n), guard, callbacks));
     }
   }
 
@@ -116,6 +131,7 @@ public final class DLockClient implements AutoCloseable {
       }
       handle.delete();
     }
+    OpenClients.remove(this);
     guard.afterCalls(() -> locks.values().forEach(DLock::free));
   }
 }

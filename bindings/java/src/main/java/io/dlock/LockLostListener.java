@@ -6,7 +6,7 @@ package io.dlock;
  *
  * <p>Called once per lost hold, on the client's watchdog thread: it must return
  * quickly and must not wait on this client (no blocking lock, no close).
- * Exceptions it throws go to that thread's uncaught-exception handler.
+ * Exceptions it throws are logged (System.Logger {@code io.dlock}, ERROR).
  */
 @FunctionalInterface
 public interface LockLostListener {

@@ -6,6 +6,8 @@ package io.dlock;
  * side never calls a callback that is being freed.
  */
 final class LostListenerBridge extends NativeLostCallback {
+  private static final System.Logger LOG = System.getLogger("io.dlock");
+
   private volatile LockLostListener listener;
 
   void setListener(LockLostListener listener) {
@@ -21,9 +23,10 @@ final class LostListenerBridge extends NativeLostCallback {
     try {
       current.lockLost(name, owner, token);
     } catch (Throwable thrown) {
-      // Nothing may propagate into the native watchdog thread.
-      Thread watchdog = Thread.currentThread();
-      watchdog.getUncaughtExceptionHandler().uncaughtException(watchdog, thrown);
+      // Nothing may propagate into the native watchdog thread, nor reach an
+      // uncaught-exception handler that would end the process.
+      LOG.log(System.Logger.Level.ERROR,
+          "dlock: the lost-lock listener of '" + name + "' threw", thrown);
     }
   }
 }

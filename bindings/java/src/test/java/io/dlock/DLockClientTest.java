@@ -32,7 +32,7 @@ class DLockClientTest {
 
     Executable[] calls = {
       () -> client.getLock("client-closed"), () -> client.getLock("never-made"),
-      lock::lock, lock::tryLock, lock::lockInterruptibly, lock::unlock, lock::forceUnlock,
+      lock::lock, lock::tryLock, lock::lockInterruptibly, lock::unlock, () -> lock.forceUnlock(),
       lock::isLocked, lock::isHeldByCurrentThread, lock::getHoldCount, lock::remainTimeToLive,
       lock::getFencingToken, lock::acquire, () -> lock.tryLock(1, TimeUnit.SECONDS),
       () -> lock.setLostListener((name, owner, token) -> {})

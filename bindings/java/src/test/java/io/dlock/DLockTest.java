@@ -12,35 +12,9 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInfo;
-import org.junit.jupiter.api.extension.RegisterExtension;
-import redis.clients.jedis.Jedis;
 
-class DLockTest {
-  @RegisterExtension static final RedisServer redis = new RedisServer();
-
-  private DLockClient client;
-  private Jedis jedis;
-  private DLock lock;
-  private String name;
-
-  @BeforeEach
-  void open(TestInfo test) {
-    client = DLockClient.connect(redis.url());
-    jedis = redis.jedis();
-    name = test.getTestMethod().orElseThrow().getName();
-    lock = client.getLock(name);
-  }
-
-  @AfterEach
-  void close() {
-    client.close();
-    jedis.close();
-  }
-
+class DLockTest extends PerTestLock {
   @Test
   void lockStoresRedissonsLayoutWithTheJavaThreadAsOwner() {
     lock.lock();
@@ -176,11 +150,9 @@ class DLockTest {
 
   @Test
   void forceUnlockFreesAnyHolder() throws Exception {
+    assertFalse(lock.forceUnlock(), "a free lock was reported as freed");
     lock.lock();
-    Threads.onOtherThread(() -> {
-      client.getLock(name).forceUnlock();
-      return null;
-    });
+    assertTrue(Threads.onOtherThread(() -> client.getLock(name).forceUnlock()));
     assertFalse(jedis.exists(name));
     assertFalse(lock.isLocked());
     assertThrows(LockLostException.class, lock::unlock);

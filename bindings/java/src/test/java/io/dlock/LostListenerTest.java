@@ -2,11 +2,15 @@ package io.dlock;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Handler;
+import java.util.logging.Level;
+import java.util.logging.LogRecord;
+import java.util.logging.Logger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -68,11 +72,30 @@ class LostListenerTest {
   }
 
   @Test
-  void aThrowingListenerReachesTheUncaughtExceptionHandler() throws Exception {
+  void aThrowingListenerIsLoggedAndNeverReachesTheUncaughtExceptionHandler() throws Exception {
     RuntimeException failure = new RuntimeException("listener failed");
-    CompletableFuture<Throwable> reported = new CompletableFuture<>();
+    CompletableFuture<LogRecord> logged = new CompletableFuture<>();
+    CompletableFuture<Throwable> uncaught = new CompletableFuture<>();
+    Logger logger = Logger.getLogger("io.dlock");
+    Handler capture = new Handler() {
+      @Override
+      public void publish(LogRecord record) {
+        if (record.getThrown() == failure) {
+          logged.complete(record);
+        }
+      }
+
+      @Override
+      public void flush() {}
+
+      @Override
+      public void close() {}
+    };
+    logger.addHandler(capture);
+    boolean parentHandlers = logger.getUseParentHandlers();
+    logger.setUseParentHandlers(false); // the expected report stays out of the build log
     Thread.UncaughtExceptionHandler previous = Thread.getDefaultUncaughtExceptionHandler();
-    Thread.setDefaultUncaughtExceptionHandler((thread, thrown) -> reported.complete(thrown));
+    Thread.setDefaultUncaughtExceptionHandler((thread, thrown) -> uncaught.complete(thrown));
     try {
       DLock lock = client.getLock("lost-throwing");
       lock.setLostListener((name, owner, token) -> {
@@ -82,10 +105,15 @@ class LostListenerTest {
       try (Jedis jedis = redis.jedis()) {
         jedis.del("lost-throwing");
       }
-      assertSame(failure, reported.get(5, TimeUnit.SECONDS));
+      LogRecord record = logged.get(5, TimeUnit.SECONDS);
+      assertEquals(Level.SEVERE, record.getLevel());
+      assertTrue(record.getMessage().contains("lost-throwing"), record.getMessage());
       assertThrows(LockLostException.class, lock::unlock);
+      assertFalse(uncaught.isDone(), "the listener's exception reached the uncaught handler");
     } finally {
       Thread.setDefaultUncaughtExceptionHandler(previous);
+      logger.removeHandler(capture);
+      logger.setUseParentHandlers(parentHandlers);
     }
   }
 

@@ -7,7 +7,8 @@ import java.util.Arrays;
  * dlock vs Redisson RLock against one Redis, in one run:
  *   java -jar dlock-bench.jar REDIS_URL
  * prints uncontended lock+unlock pairs/s and contended hand-off latency
- * (8 threads in 2 JVMs) for each, and the ratios.
+ * (8 threads in 2 JVMs) for each, and the ratios; for dlock also the pairs
+ * through lockAsync()/unlockAsync() futures.
  */
 public final class LockBenchmark {
   private static final int ROUNDS = 3;
@@ -28,7 +29,8 @@ public final class LockBenchmark {
     System.out.println("Redis " + url + "; Redisson's replica-sync check (checkLockSyncedSlaves) is OFF"
         + " for 'redisson', ON (its default) for 'redisson-defaults'");
 
-    String[] kinds = {LockSystem.DLOCK, LockSystem.REDISSON, LockSystem.REDISSON_DEFAULTS};
+    String[] kinds = {LockSystem.DLOCK, LockSystem.REDISSON, LockSystem.REDISSON_DEFAULTS,
+        Uncontended.DLOCK_LOCK_ASYNC, Uncontended.DLOCK_ASYNC};
     double[][] rounds = new double[kinds.length][ROUNDS];
     for (int round = 0; round < ROUNDS; round++) {
       // Interleaved, so that drift on a shared machine hits every system alike.
@@ -45,6 +47,12 @@ public final class LockBenchmark {
     }
     System.out.printf("  ratio dlock/redisson          %.2fx (target >= 1.0)%n", medians[0] / medians[1]);
     System.out.printf("  ratio dlock/redisson-defaults %.2fx%n", medians[0] / medians[2]);
+    // lock() waits through the same asynchronous acquire as lockAsync(); unlock()
+    // is one direct round trip, unlockAsync() one more thread hop.
+    System.out.printf("  ratio dlock-lockAsync/dlock   %.2fx (lockAsync().join()+unlock() vs lock+unlock)%n",
+        medians[3] / medians[0]);
+    System.out.printf("  ratio dlock-async/dlock       %.2fx (lockAsync().join()+unlockAsync().join())%n",
+        medians[4] / medians[0]);
 
     System.out.println("contended hand-off, " + Handoffs.JVMS * Handoffs.THREADS_PER_JVM + " threads in "
         + Handoffs.JVMS + " JVMs (release -> next waiter holds it):");

@@ -1,0 +1,90 @@
+package io.dlock;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * DLock's asynchronous acquire and release: each starts the native call and
+ * returns at once; dlock's async thread completes the returned future, whose
+ * stages run on the callback executor (DLockFuture).
+ */
+final class LockFutures {
+  private static final System.Logger LOG = System.getLogger("io.dlock");
+
+  private final NativeLock handle;
+  private final HandleGuard guard;
+  private final Executor executor;
+
+  LockFutures(NativeLock handle, HandleGuard guard, Executor executor) {
+    this.handle = handle;
+    this.guard = guard;
+    this.executor = executor;
+  }
+
+  /** Completes with true (held) or false (the wait ran out). */
+  CompletableFuture<Boolean> tryAcquire(long owner, long waitMs, long leaseMs) {
+    return acquire(owner, waitMs, leaseMs, acquired -> acquired);
+  }
+
+  /** Completes once held. */
+  CompletableFuture<Void> acquire(long owner, long leaseMs) {
+    return acquire(owner, DLock.WAIT_FOREVER, leaseMs, acquired -> null);
+  }
+
+  /**
+   * Cancelling the future cancels the wait; a grant that raced the
+   * cancellation is released, so a cancelled future leaves no hold.
+   */
+  private <T> CompletableFuture<T> acquire(long owner, long waitMs, long leaseMs,
+      Function<Boolean, T> result) {
+    PendingAcquire pending = guard.call(() -> PendingAcquire.start(handle, owner, waitMs, leaseMs));
+    DLockFuture<T> future = new DLockFuture<>(executor, pending::cancelWait);
+    pending.outcome().thenAccept(outcome -> {
+      T value;
+      try {
+        value = result.apply(outcome.acquiredOrThrow());
+      } catch (RuntimeException failed) {
+        future.completeExceptionally(failed);
+        return;
+      }
+      if (!future.complete(value) && outcome.succeeded()) {
+        releaseUnwanted(owner);
+      }
+    });
+    return future;
+  }
+
+  /** Completes once one hold of {@code owner} is released. */
+  CompletableFuture<Void> release(long owner) {
+    DLockFuture<Void> future = new DLockFuture<>(executor, null);
+    startRelease(owner, outcome -> {
+      if (outcome.succeeded()) {
+        future.complete(null);
+      } else {
+        future.completeExceptionally(outcome.error());
+      }
+    });
+    return future;
+  }
+
+  /** The hold granted to a future that was cancelled meanwhile: nobody will unlock it. */
+  private void releaseUnwanted(long owner) {
+    try {
+      startRelease(owner, outcome -> {
+        if (!outcome.succeeded()) {
+          LOG.log(System.Logger.Level.WARNING, "dlock: releasing a grant that raced a cancellation failed: "
+              + outcome.message());
+        }
+      });
+    } catch (IllegalStateException closed) {
+      // The client is closed, which released every hold it had.
+    }
+  }
+
+  private void startRelease(long owner, Consumer<NativeOutcome> handler) {
+    guard.run(() -> NativeCompletions.start(
+        (callback, call) -> handle.releaseAsync(owner, callback, call), handler));
+  }
+}

