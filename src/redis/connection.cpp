@@ -134,14 +134,16 @@ void Connection::throw_failure(const std::string& what) const {
     if (!replied_) throw PermanentConnectionError(failed + "the server refused the TLS session: " + reason);
     throw ConnectionError(failed + "TLS: " + reason);
   }
-  // A server that hangs up (or resets) before its first reply does not speak
-  // to us; a TLS port does that to plain text.
-  const bool hung_up = context_->err == REDIS_ERR_EOF ||
-                       (context_->err == REDIS_ERR_IO &&
-                        std::string_view(context_->errstr).find("reset") != std::string_view::npos);
-  if (!replied_ && hung_up) {
-    // TLS 1.3 ends the handshake before the server checks the client's
-    // certificate, so a refusal shows only here (with or without an alert).
+  // A fresh connection the server drops before its first reply: a TLS port
+  // resets plain text (it stops reading mid-command), and a TLS server that
+  // wants a client certificate hangs up after the handshake (TLS 1.3 ends it
+  // before the server checks the certificate; the alert may not arrive).
+  // Retrying cannot help either. A plain connection that simply reached EOF
+  // stays retryable: CLIENT KILL or a restart does that.
+  const bool reset = context_->err == REDIS_ERR_IO &&
+                     std::string_view(context_->errstr).find("reset") != std::string_view::npos;
+  const bool eof = context_->err == REDIS_ERR_EOF;
+  if (!replied_ && (reset || (tls_ && eof))) {
     throw RefusedConnectionError(failed + "the server closed the connection before answering" +
                                  (!tls_ ? " (a TLS port? use rediss://)"
                                   : tls_has_cert_
