@@ -64,6 +64,34 @@ redisContext* connect(const ClientConfig& config) {
   return redisConnectWithTimeout(config.host.c_str(), config.port, timeout);
 }
 
+// The server closed or reset the connection.
+bool hung_up(const redisContext& context) {
+  return context.err == REDIS_ERR_EOF ||
+         (context.err == REDIS_ERR_IO &&
+          std::string_view(context.errstr).find("reset") != std::string_view::npos);
+}
+
+// Whether the server drops a new connection before answering its PING (any
+// reply, an error included, means it speaks to us).
+bool drops_fresh_connections(const ClientConfig& config) {
+  const std::unique_ptr<redisContext, void (*)(redisContext*)> probe(connect(config), free_context);
+  if (!probe || probe->err != 0) return false;  // not even connected: nothing to tell
+  redisSetTimeout(probe.get(), to_timeval(config.connect_timeout_ms));
+  try {
+    if (config.tls_context) config.tls_context->start(probe.get(), config.host, config.describe());
+  } catch (const ConnectionError&) {
+    return false;
+  }
+  const char* ping[] = {"PING"};
+  const SigpipeGuard guard;
+  if (void* reply = redisCommandArgv(probe.get(), 1, ping, nullptr)) {
+    const Reply answered(static_cast<redisReply*>(reply));
+    return false;
+  }
+  take_tls_error();
+  return hung_up(*probe);
+}
+
 struct ArgvBuffers {
   std::vector<const char*> pointers;
   std::vector<size_t> lengths;
@@ -80,10 +108,7 @@ struct ArgvBuffers {
 }  // namespace
 
 Connection::Connection(const ClientConfig& config, std::chrono::steady_clock::time_point deadline)
-    : context_(connect(config), free_context),
-      where_(config.describe()),
-      tls_(config.tls.enabled),
-      tls_has_cert_(!config.tls.cert.empty()) {
+    : context_(connect(config), free_context), where_(config.describe()), config_(config) {
   if (!context_ || context_->err != 0) {
     broken_ = true;
     throw_connect_error(context_.get(), config);
@@ -129,26 +154,23 @@ void Connection::fail(const std::string& what) {
 
 void Connection::throw_failure(const std::string& what) const {
   const std::string failed = what + " on " + where_ + ": ";
+  const bool tls = config_.tls.enabled;
   // hiredis reports a TLS alert (a client certificate refused) as plain I/O.
-  if (const std::string reason = tls_ ? take_tls_error() : std::string(); !reason.empty()) {
+  if (const std::string reason = tls ? take_tls_error() : std::string(); !reason.empty()) {
     if (!replied_) throw PermanentConnectionError(failed + "the server refused the TLS session: " + reason);
     throw ConnectionError(failed + "TLS: " + reason);
   }
-  // A fresh connection the server drops before its first reply: a TLS port
-  // resets plain text (it stops reading mid-command), and a TLS server that
-  // wants a client certificate hangs up after the handshake (TLS 1.3 ends it
-  // before the server checks the certificate; the alert may not arrive).
-  // Retrying cannot help either. A plain connection that simply reached EOF
-  // stays retryable: CLIENT KILL or a restart does that.
-  const bool reset = context_->err == REDIS_ERR_IO &&
-                     std::string_view(context_->errstr).find("reset") != std::string_view::npos;
-  const bool eof = context_->err == REDIS_ERR_EOF;
-  if (!replied_ && (reset || (tls_ && eof))) {
-    throw RefusedConnectionError(failed + "the server closed the connection before answering" +
-                                 (!tls_ ? " (a TLS port? use rediss://)"
-                                  : tls_has_cert_
-                                      ? " (does it accept the client certificate tls_cert?)"
-                                      : " (does it require a client certificate? set tls_cert and tls_key)"));
+  // A fresh connection dropped before its first reply, and a second one too:
+  // a TLS port facing plain text, or a TLS server refusing our certificate
+  // (TLS 1.3 ends the handshake before the server checks it, and the alert
+  // may not arrive). Retrying cannot help. A server that answers the second
+  // one had killed the first (CLIENT KILL) or was restarting: retried.
+  if (!replied_ && hung_up(*context_) && drops_fresh_connections(config_)) {
+    throw RefusedConnectionError(failed + "the server closes connections before answering" +
+                                 (!tls ? " (a TLS port? use rediss://)"
+                                  : config_.tls.cert.empty()
+                                      ? " (does it require a client certificate? set tls_cert and tls_key)"
+                                      : " (does it accept the client certificate tls_cert?)"));
   }
   throw_context_error(context_.get(), what, where_);
 }

@@ -58,9 +58,8 @@ class Connection {
 
   std::unique_ptr<redisContext, void (*)(redisContext*)> context_;
   std::string where_;
-  bool tls_ = false;
-  bool tls_has_cert_ = false;  // a client certificate is presented
-  bool replied_ = false;       // the server has answered on this connection
+  ClientConfig config_;   // to probe the server again when it drops a fresh connection
+  bool replied_ = false;  // the server has answered on this connection
   bool broken_ = false;
   bool unflushed_ = false;  // append() queued what flush() has not written
   std::string failure_;
