@@ -66,7 +66,9 @@ public final class DLock implements Lock {
   public void lock(long leaseTime, TimeUnit unit) {
     long leaseMs = leaseMillis(leaseTime, unit);
     long owner = currentOwner();
-    if (!attempt(owner, leaseMs)) {
+    if (!VirtualThreads.isCurrentVirtual()) {
+      guard.run(() -> handle.acquire(owner, WAIT_FOREVER, leaseMs, null));
+    } else if (!attempt(owner, leaseMs)) {
       guard.call(() -> PendingAcquire.start(handle, owner, WAIT_FOREVER, leaseMs)).awaitUninterruptibly();
     }
   }
@@ -351,6 +353,9 @@ public final class DLock implements Lock {
       throw new InterruptedException();
     }
     long owner = currentOwner();
+    if (waitMs != 0 && !VirtualThreads.isCurrentVirtual()) {
+      return guard.call(() -> InterruptibleWait.acquire(handle, owner, waitMs, leaseMs));
+    }
     if (attempt(owner, leaseMs)) {
       return true;
     }
