@@ -147,13 +147,9 @@ TEST_F(Hardening, AStalledServerCostsNoMoreThanTheCommandTimeout) {
   EXPECT_LT(took, 1600) << "a call overran its command timeout";
 }
 
-class BusyServer : public RedisFixture {
+class BusyServer : public RedisFixtureWithConfig {
  protected:
-  RedisServerConfig server_config() const override {
-    RedisServerConfig config;
-    config.extra_lines = {"busy-reply-threshold 100"};
-    return config;
-  }
+  BusyServer() : RedisFixtureWithConfig({"busy-reply-threshold 100"}) {}
 };
 
 // A renewal that meets BUSY (a slow script elsewhere) is retried, not taken
@@ -186,13 +182,9 @@ TEST_F(BusyServer, RenewalsWaitOutABusyServerWithoutAFalseLoss) {
   EXPECT_TRUE(status_is(dlock_lock_release(lock.get()), DLOCK_OK));
 }
 
-class TooManyClients : public RedisFixture {
+class TooManyClients : public RedisFixtureWithConfig {
  protected:
-  RedisServerConfig server_config() const override {
-    RedisServerConfig config;
-    config.extra_lines = {"maxclients 1"};
-    return config;
-  }
+  TooManyClients() : RedisFixtureWithConfig({"maxclients 1"}) {}
 };
 
 // Redis answers the extra client and closes its socket: the write that
@@ -208,13 +200,9 @@ TEST_F(TooManyClients, IsAConnectionErrorNamingTheReply) {
       << dlock_last_error();
 }
 
-class ThreeClientsAtMost : public RedisFixture {
+class ThreeClientsAtMost : public RedisFixtureWithConfig {
  protected:
-  RedisServerConfig server_config() const override {
-    RedisServerConfig config;
-    config.extra_lines = {"maxclients 3"};
-    return config;
-  }
+  ThreeClientsAtMost() : RedisFixtureWithConfig({"maxclients 3"}) {}
 };
 
 // The server accepts the waiter's subscriber connection and drops it at
@@ -235,16 +223,13 @@ TEST_F(ThreeClientsAtMost, ASubscriberTurnedAwayBacksOff) {
   EXPECT_TRUE(status_is(dlock_lock_release(wanted.get()), DLOCK_OK));
 }
 
-class StaleReplica : public RedisFixture {
+class StaleReplica : public RedisFixtureWithConfig {
  protected:
   // A replica of a master that is not there, told not to serve stale data:
   // it answers MASTERDOWN until its master comes back.
-  RedisServerConfig server_config() const override {
-    RedisServerConfig config;
-    config.extra_lines = {"replicaof 127.0.0.1 " + std::to_string(closed_loopback_port()),
-                          "replica-serve-stale-data no"};
-    return config;
-  }
+  StaleReplica()
+      : RedisFixtureWithConfig({"replicaof 127.0.0.1 " + std::to_string(closed_loopback_port()),
+                                "replica-serve-stale-data no"}) {}
 };
 
 TEST_F(StaleReplica, MasterDownIsRetriedThenAConnectionError) {

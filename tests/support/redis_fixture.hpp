@@ -4,6 +4,9 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "dlock_handles.hpp"
 #include "redis_server.hpp"
@@ -29,6 +32,21 @@ class RedisFixture : public ::testing::Test {
 
  private:
   std::unique_ptr<RedisServer> server_;
+};
+
+// A fixture whose server runs with extra redis.conf lines: subclasses name them
+// in their constructor.
+class RedisFixtureWithConfig : public RedisFixture {
+ protected:
+  explicit RedisFixtureWithConfig(std::vector<std::string> lines) : lines_(std::move(lines)) {}
+  RedisServerConfig server_config() const override {
+    RedisServerConfig config;
+    config.extra_lines = lines_;
+    return config;
+  }
+
+ private:
+  std::vector<std::string> lines_;
 };
 
 }  // namespace dlock_test
