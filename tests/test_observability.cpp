@@ -176,6 +176,21 @@ TEST_F(Observability, AKilledSubscriberIsCountedAsAReconnect) {
   EXPECT_TRUE(status_is(outcome.get().status, DLOCK_OK));
 }
 
+// A server never reached is not a lost connection.
+TEST(ObservabilityWithoutServer, AServerNeverReachedIsNotReportedAsLost) {
+  int closed_port = 0;
+  {
+    RedisServer gone;
+    closed_port = gone.port();
+  }
+  const LogCapture log(DLOCK_LOG_WARN);
+  const std::string url = "redis://127.0.0.1:" + std::to_string(closed_port);
+  dlock_client* client = nullptr;
+  EXPECT_TRUE(status_is(dlock_client_open(url.c_str(), nullptr, &client), DLOCK_E_CONNECTION));
+  EXPECT_TRUE(log.has(DLOCK_LOG_WARN, {"cannot connect to " + url})) << log.dump();
+  EXPECT_FALSE(log.has(DLOCK_LOG_WARN, {"lost the connection"})) << log.dump();
+}
+
 TEST_F(Observability, ARestartUnderAHeldLockLogsWarnings) {
   const LogCapture log(DLOCK_LOG_INFO);
   constexpr int64_t kWatchdogMs = 1000;

@@ -42,10 +42,11 @@ std::unique_ptr<Connection> ConnectionPool::connect(Clock::time_point deadline) 
     outage_began(error.what());
     throw;
   }
+  const bool first = !connected_once_.exchange(true);
   if (in_outage_.exchange(false)) {
-    reconnects_.fetch_add(1, std::memory_order_relaxed);
+    if (!first) reconnects_.fetch_add(1, std::memory_order_relaxed);
     if (log::enabled(DLOCK_LOG_INFO)) {
-      log::emit(DLOCK_LOG_INFO, "connected to " + config_.describe() + " again");
+      log::emit(DLOCK_LOG_INFO, "connected to " + config_.describe() + (first ? "" : " again"));
     }
   }
   return connection;
@@ -54,8 +55,10 @@ std::unique_ptr<Connection> ConnectionPool::connect(Clock::time_point deadline) 
 void ConnectionPool::outage_began(const std::string& what) {
   if (in_outage_.exchange(true)) return;
   if (log::enabled(DLOCK_LOG_WARN)) {
-    log::emit(DLOCK_LOG_WARN, "lost the connection to " + config_.describe() + ": " + what +
-                                  "; commands are retried on new connections");
+    // Before the first connection there is nothing to lose: the server cannot be reached.
+    const std::string lost = connected_once_.load() ? "lost the connection to " : "cannot connect to ";
+    log::emit(DLOCK_LOG_WARN,
+              lost + config_.describe() + ": " + what + "; commands are retried on new connections");
   }
 }
 

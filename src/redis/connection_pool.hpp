@@ -65,6 +65,7 @@ class ConnectionPool {
   int open_count_ = 0;
   bool closed_ = false;
   std::atomic<bool> in_outage_{false};
+  std::atomic<bool> connected_once_{false};  // an outage before it is a server never reached
   std::atomic<uint64_t> reconnects_{0};
 };
 
