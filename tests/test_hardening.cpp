@@ -2,6 +2,7 @@
 // timeouts: each test here failed before its fix.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <future>
@@ -9,6 +10,7 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <utility>
 
 #include "background_acquire.hpp"
 #include "dlock.h"
@@ -19,6 +21,7 @@
 #include "redis_fixture.hpp"
 #include "status_assertions.hpp"
 #include "temp_dir.hpp"
+#include "wait_until.hpp"
 
 namespace dlock_test {
 namespace {
@@ -180,6 +183,56 @@ TEST_F(BusyServer, RenewalsWaitOutABusyServerWithoutAFalseLoss) {
   ASSERT_TRUE(status_is(dlock_lock_is_held(lock.get(), &held), DLOCK_OK));
   EXPECT_EQ(held, 1);
   EXPECT_TRUE(status_is(dlock_lock_release(lock.get()), DLOCK_OK));
+}
+
+class SlowLoadingServer : public RedisFixtureWithConfig {
+ protected:
+  // With a few hundred thousand keys in its AOF and a delay per key, a
+  // restart stays in LOADING for seconds (measured here: 3-4 s).
+  SlowLoadingServer()
+      : RedisFixtureWithConfig({"appendonly yes", "appendfsync always", "enable-debug-command local",
+                                "key-load-delay -4", "loading-process-events-interval-bytes 65536"}) {}
+};
+
+// A release sent while the restarted server loads its data is retried until
+// loading ends, instead of failing as a protocol error and forgetting the hold.
+TEST_F(SlowLoadingServer, AReleaseDuringLoadingWaitsItOut) {
+  server().command({"DEBUG", "POPULATE", "300000"});
+  server().command({"BGREWRITEAOF"});
+  ASSERT_TRUE(wait_until([&] { return server().info_integer("persistence", "aof_rewrite_in_progress") == 0; },
+                         std::chrono::seconds(30)));
+  dlock_client_options options = default_options();
+  options.command_timeout_ms = 20000;
+  const ClientHandle client = open_client(server().url(), options);
+  const LockHandle lock = new_lock(client.get(), "loading");
+  constexpr uint64_t owner = 5;
+  ASSERT_TRUE(status_is(dlock_lock_acquire_owner(lock.get(), owner, 0, -1, nullptr, nullptr), DLOCK_OK));
+
+  // The release goes out as soon as the restarted server answers LOADING.
+  // (The server is restarted on this thread: a child dies with the thread that
+  // started it.)
+  std::atomic<bool> saw_loading{false};
+  std::future<std::pair<int, std::string>> released = std::async(std::launch::async, [&] {
+    const int64_t give_up = monotonic_ms() + 10000;
+    while (!saw_loading && monotonic_ms() < give_up) {
+      try {
+        RedisConnection probe =
+            RedisConnection::tcp("127.0.0.1", server().port(), std::chrono::milliseconds(500));
+        const RedisReply reply = probe.command({"PING"});
+        saw_loading = reply.is_error() && reply.str.rfind("LOADING", 0) == 0;
+      } catch (const RedisIoError&) {
+        // Not listening yet.
+      }
+      if (!saw_loading) std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    const int status = dlock_lock_release_owner(lock.get(), owner);
+    return std::make_pair(status, std::string(dlock_last_error()));
+  });
+  server().restart();  // returns once loading is over
+  const auto [status, error] = released.get();
+  ASSERT_TRUE(saw_loading) << "the restart never showed LOADING: the test proved nothing";
+  EXPECT_TRUE(status_is(status, DLOCK_OK)) << error;
+  EXPECT_EQ(server().command({"EXISTS", "loading"}).integer, 0);
 }
 
 class TooManyClients : public RedisFixtureWithConfig {
