@@ -68,6 +68,15 @@ extern "C" {
 /** A defect inside the library; dlock_last_error() says where. Report it. */
 #define DLOCK_E_INTERNAL (-11)
 
+/**
+ * Every status above as X(name), its name without the DLOCK_ prefix
+ * (DLOCK_##name is its value): the bindings build their status tables from
+ * it, and their tests check that it lists every status defined above.
+ */
+#define DLOCK_STATUS_LIST(X)                                                              \
+  X(OK) X(NOT_ACQUIRED) X(E_INVALID) X(E_CONNECTION) X(E_NOT_OWNER) X(E_LOST) X(E_PROTOCOL) \
+  X(E_AUTH) X(E_INTERRUPTED) X(E_CLOSED) X(E_NOMEM) X(E_UNSUPPORTED) X(E_INTERNAL)
+
 /** Longest accepted lock name, in bytes. */
 #define DLOCK_NAME_MAX 1024
 

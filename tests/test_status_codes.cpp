@@ -52,6 +52,14 @@ TEST(StatusCodes, TheHeaderIsParsed) {
   EXPECT_EQ(statuses.at("E_INTERNAL"), DLOCK_E_INTERNAL);
 }
 
+TEST(StatusCodes, TheStatusListNamesEveryStatusOfTheHeader) {
+  std::map<std::string, int> listed;
+#define DLOCK_TEST_LISTED(name) listed[#name] = DLOCK_##name;
+  DLOCK_STATUS_LIST(DLOCK_TEST_LISTED)
+#undef DLOCK_TEST_LISTED
+  EXPECT_EQ(listed, header_statuses()) << "DLOCK_STATUS_LIST and the header's #defines disagree";
+}
+
 TEST(StatusCodes, EveryStatusOfTheHeaderHasItsOwnText) {
   const auto statuses = header_statuses();
   std::map<std::string, std::string> owner_of_text;

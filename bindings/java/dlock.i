@@ -76,16 +76,14 @@ static void throwJava(JNIEnv *jenv, int status) {
 
 /* The status codes as compile-time Java constants of NativeStatus (OK,
    NOT_ACQUIRED, E_INVALID, ...) for io.dlock.DLockStatus and NativeErrors. The
-   list and the values come from dlock.h (cmake/DlockStatuses.cmake writes the
-   list), so nothing is restated here. Declared to SWIG only: C++ needs no
-   NativeStatus. */
+   list and the values come from dlock.h (DLOCK_STATUS_LIST), so nothing is
+   restated here. Declared to SWIG only: C++ needs no NativeStatus. */
 %javaconst(1);
-%import "dlock_statuses.h"
 #define DLOCK_NATIVE_STATUS(name) static const int name = DLOCK_##name;
 %nodefaultctor NativeStatus;
 %nodefaultdtor NativeStatus;
 struct NativeStatus {
-  DLOCK_STATUSES(DLOCK_NATIVE_STATUS)
+  DLOCK_STATUS_LIST(DLOCK_NATIVE_STATUS)
 };
 
 /* Receives lost-lock notices; subclassed in Java (SWIG director), so the

@@ -3,7 +3,6 @@
 #include <pybind11/pybind11.h>
 
 #include "dlock.h"
-#include "dlock_statuses.h"
 #include "native_cancel.hpp"
 #include "native_client.hpp"
 #include "native_lock.hpp"
@@ -16,9 +15,9 @@ PYBIND11_MODULE(_dlock, module) {
   module.doc() = "Private binding of dlock's C ABI; use the `dlock` package.";
 
   // One constant per status of dlock.h (OK, NOT_ACQUIRED, E_INVALID, ...),
-  // listed from the header at build time: Python never restates a code.
+  // from the header's own list: Python never restates a code.
 #define DLOCK_EXPORT_STATUS(name) module.attr(#name) = DLOCK_##name;
-  DLOCK_STATUSES(DLOCK_EXPORT_STATUS)
+  DLOCK_STATUS_LIST(DLOCK_EXPORT_STATUS)
 #undef DLOCK_EXPORT_STATUS
   module.attr("NAME_MAX") = DLOCK_NAME_MAX;
 
