@@ -72,16 +72,16 @@ int dlock_lock_release_async(dlock_lock* lock, uint64_t owner, dlock_done_fn don
     require(lock, "lock");
     require_callback(done);
     std::shared_ptr<dlock::ClientCore> core = lock->client->core();
-    dlock::ClientCore* runner_owner = core.get();
-    core->async_runner().submit([runner_owner, resource = lock->resource, owner, done,
-                                 ctx]() -> std::optional<dlock::Clock::time_point> {
-      const int status = guarded([&] {
-        dlock::ReentrantLock(*runner_owner, resource).release(owner);
-        return DLOCK_OK;
-      });
-      report(done, ctx, status, 0);
-      return std::nullopt;
-    });
+    dlock::ClientCore* job_core = core.get();  // outlives the job, as above
+    core->async_runner().submit(
+        [job_core, resource = lock->resource, owner, done, ctx]() -> std::optional<dlock::Clock::time_point> {
+          const int status = guarded([&] {
+            dlock::ReentrantLock(*job_core, resource).release(owner);
+            return DLOCK_OK;
+          });
+          report(done, ctx, status, 0);
+          return std::nullopt;
+        });
     return DLOCK_OK;
   });
 }

@@ -158,9 +158,7 @@ void ReentrantLock::extend(uint64_t owner, int64_t lease_ms) {
     throw InvalidArgument("lease_ms: the hold on '" + keys().name +
                           "' is kept alive by the watchdog; only a fixed lease is extended");
   }
-  const std::string lost_message =
-      "extend: the hold on '" + keys().name + "' was lost (its lease ran out or it was taken)";
-  if (hold->lost) throw LostError(lost_message);
+  if (hold->lost) throw LostError(lost_message("extend", keys().name));
   const std::string lease = std::to_string(lease_ms);
   Clock::time_point sent_at;
   const bool still_owned = core_.execute([&](Connection& connection) {
@@ -171,7 +169,7 @@ void ReentrantLock::extend(uint64_t owner, int64_t lease_ms) {
   });
   if (!still_owned) {
     if (auto notice = core_.holds().renewed(*hold, false, sent_at)) deliver(*notice);
-    throw LostError(lost_message);
+    throw LostError(lost_message("extend", keys().name));
   }
   core_.holds().extended(*hold, lease_ms, sent_at);
 }
