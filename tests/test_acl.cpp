@@ -45,6 +45,8 @@ const std::vector<std::string> kRequired = {"+ping",
                                             "~orders:*",
                                             "~redisson_lock_token:*",
                                             "~redisson_unlock_latch:*",
+                                            "~dlock_yield:*",
+                                            "~dlock_waiting:*",
                                             "~redisson_lock__channel:*",
                                             "&redisson_lock__channel:*"};
 const std::vector<std::string> kWakeUps = {"+subscribe", "+unsubscribe"};

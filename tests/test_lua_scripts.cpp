@@ -25,6 +25,8 @@ std::string script(const std::string& file) {
 const std::string kLock = "orders:7";
 const std::string kCounter = "redisson_lock_token:{orders:7}";
 const std::string kChannel = "redisson_lock__channel:{orders:7}";
+const std::string kYield = "dlock_yield:{orders:7}";
+const std::string kWaiting = "dlock_waiting:{orders:7}";
 const std::string kMine = "client-a:1";
 const std::string kTheirs = "client-b:1";
 // A release's request id: "<client id>:<count>", the client of kMine.
@@ -34,6 +36,8 @@ std::string request(int count) {
 std::string latch(const std::string& owner) {
   return "redisson_unlock_latch:{orders:7}:" + owner;
 }
+// An acquire's request id later than every release the tests send.
+const std::string kLateRequest = request(999999);
 
 std::vector<std::string> eval_argv(const std::string& file, const std::vector<std::string>& keys,
                                    const std::vector<std::string>& args) {
@@ -48,11 +52,15 @@ class LuaScripts : public RedisFixture {
   RedisReply eval(const std::string& file, std::vector<std::string> keys, std::vector<std::string> args) {
     return server().command(eval_argv(file, keys, args));
   }
-  RedisReply acquire(const std::string& owner, const std::string& lease_ms = "10000") {
-    return eval("acquire.lua", {kLock, kCounter}, {lease_ms, owner});
+  RedisReply acquire(const std::string& owner, const std::string& lease_ms = "10000",
+                     const std::string& request_id = kLateRequest, const std::string& will_wait = "0") {
+    return eval("acquire.lua", {kLock, kCounter, latch(owner), kYield, kWaiting},
+                {lease_ms, owner, request_id, will_wait});
   }
-  RedisReply release(const std::string& owner, const std::string& request_id) {
-    return eval("release.lua", {kLock, kChannel, latch(owner)}, {owner, "5000", request_id});
+  RedisReply release(const std::string& owner, const std::string& request_id,
+                     const std::string& yield_ms = "0") {
+    return eval("release.lua", {kLock, kChannel, latch(owner), kYield, kWaiting},
+                {owner, "5000", request_id, yield_ms});
   }
   bool exists(const std::string& key) { return server().command({"EXISTS", key}).integer == 1; }
   std::string get(const std::string& key) { return server().command({"GET", key}).str; }
@@ -235,13 +243,72 @@ TEST_F(LuaScripts, ReleaseOutOfMemoryStillReleases) {
   EXPECT_EQ(get(latch(kMine)), request(1));
 }
 
-TEST_F(LuaScripts, ReleaseByANonOwnerTouchesNothing) {
+TEST_F(LuaScripts, ReleaseByANonOwnerLeavesTheHoldAndOutranksTheOwnersOlderAcquires) {
   acquire(kTheirs);
   const long long before = pttl();
   EXPECT_EQ(release(kMine, request(2)).integer, 0);
   EXPECT_EQ(hgetall().elements[0].str, kTheirs);
   EXPECT_LE(pttl(), before);
-  EXPECT_FALSE(exists(latch(kMine)));
+  EXPECT_EQ(get(latch(kMine)), request(2)) << "a withdrawal that found nothing is remembered";
+}
+
+TEST_F(LuaScripts, AcquireOlderThanTheOwnersWithdrawalIsRefusedWhenItArrivesLate) {
+  // A timed-out acquire (request 4) withdrawn (request 5) before a paused
+  // server runs it: the acquire must then take nothing.
+  ASSERT_EQ(release(kMine, request(5)).integer, 0);
+  const RedisReply stale = acquire(kMine, "10000", request(4));
+  ASSERT_EQ(stale.elements.size(), 1u) << "refused, not granted";
+  EXPECT_EQ(stale.elements[0].integer, -1);
+  EXPECT_FALSE(exists(kLock));
+  EXPECT_FALSE(exists(kCounter)) << "no token spent";
+  EXPECT_EQ(acquire(kMine, "10000", request(6)).type, RedisReply::Type::integer)
+      << "a later acquire is granted";
+}
+
+TEST_F(LuaScripts, ReleaseThatWokeWaitersLeavesTheLockToThemForTheYieldTime) {
+  acquire(kMine);
+  ASSERT_EQ(acquire(kTheirs, "10000", kLateRequest, "1").elements.size(), 1u) << "a waiter finds it held";
+  RedisConnection listener = server().connect();
+  listener.command({"SUBSCRIBE", kChannel});
+  ASSERT_EQ(release(kMine, request(1), "5000").integer, 1);
+  EXPECT_FALSE(exists(kWaiting)) << "the release clears the waiters' mark";
+  const RedisReply again = acquire(kMine, "10000", kLateRequest, "1");
+  ASSERT_EQ(again.elements.size(), 1u) << "the releasing owner waits its turn";
+  EXPECT_GT(again.elements[0].integer, 4000) << "for at most the yield time";
+  EXPECT_FALSE(exists(kLock));
+  EXPECT_EQ(acquire(kTheirs).type, RedisReply::Type::integer) << "a woken waiter takes it";
+  EXPECT_FALSE(exists(kYield)) << "and the turn is over";
+}
+
+TEST_F(LuaScripts, ASingleAttemptIsNotHeldBackByAYield) {
+  acquire(kMine);
+  acquire(kTheirs, "10000", kLateRequest, "1");
+  RedisConnection listener = server().connect();
+  listener.command({"SUBSCRIBE", kChannel});
+  ASSERT_EQ(release(kMine, request(1), "5000").integer, 1);
+  ASSERT_TRUE(exists(kYield));
+  EXPECT_EQ(acquire(kMine).type, RedisReply::Type::integer) << "tryLock barges, as in Java's fair locks";
+}
+
+TEST_F(LuaScripts, ReleaseYieldsOnlyToWaitersThatAListenerCanWake) {
+  acquire(kMine);
+  acquire(kTheirs, "10000", kLateRequest, "1");
+  ASSERT_EQ(release(kMine, request(1), "5000").integer, 1);
+  EXPECT_FALSE(exists(kYield)) << "no subscriber heard the release";
+
+  RedisConnection listener = server().connect();
+  listener.command({"SUBSCRIBE", kChannel});
+  server().command({"DEL", kWaiting});
+  acquire(kMine);
+  acquire(kTheirs);  // one attempt, no wait: not a waiter
+  ASSERT_EQ(release(kMine, request(2), "5000").integer, 1);
+  EXPECT_FALSE(exists(kYield)) << "an idle subscription is no waiter";
+
+  acquire(kMine);
+  acquire(kTheirs, "10000", kLateRequest, "1");
+  ASSERT_EQ(release(kMine, request(3), "0").integer, 1);
+  EXPECT_FALSE(exists(kYield)) << "a yield of 0 ms is off";
+  EXPECT_EQ(acquire(kMine).type, RedisReply::Type::integer);
 }
 
 TEST_F(LuaScripts, RenewExtendsOnlyTheOwnersLease) {
@@ -389,7 +456,9 @@ class LuaScriptsUnderAcl : public LuaScripts {
 };
 
 TEST_F(LuaScriptsUnderAcl, AcquireWhosePexpireIsRefusedDeletesTheHashItWrote) {
-  const RedisReply reply = eval_as("no-pexpire", "acquire.lua", {kLock, kCounter}, {"10000", kMine});
+  const RedisReply reply =
+      eval_as("no-pexpire", "acquire.lua", {kLock, kCounter, latch(kMine), kYield, kWaiting},
+              {"10000", kMine, kLateRequest, "0"});
   ASSERT_TRUE(reply.is_error());
   EXPECT_FALSE(exists(kLock)) << "a hash without an expiry is a lock nobody can take again";
 }
@@ -397,7 +466,8 @@ TEST_F(LuaScriptsUnderAcl, AcquireWhosePexpireIsRefusedDeletesTheHashItWrote) {
 TEST_F(LuaScriptsUnderAcl, ReleaseThatCannotPublishLeavesTheLockHeld) {
   acquire(kMine);
   const RedisReply reply =
-      eval_as("no-channel", "release.lua", {kLock, kChannel, latch(kMine)}, {kMine, "5000", request(1)});
+      eval_as("no-channel", "release.lua", {kLock, kChannel, latch(kMine), kYield, kWaiting},
+              {kMine, "5000", request(1), "0"});
   ASSERT_TRUE(reply.is_error());
   EXPECT_EQ(holder(), kMine) << "deleted without waking the waiters";
   EXPECT_FALSE(exists(latch(kMine)));
