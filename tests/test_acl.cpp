@@ -42,14 +42,18 @@ const std::vector<std::string> kRequired = {"+ping",
                                             "+del",
                                             "+type",
                                             "+publish",
+                                            "+sismember",
+                                            "+rename",
                                             "~orders:*",
                                             "~redisson_lock_token:*",
                                             "~redisson_unlock_latch:*",
-                                            "~dlock_yield:*",
+                                            "~dlock_turn:*",
                                             "~dlock_waiting:*",
                                             "~redisson_lock__channel:*",
                                             "&redisson_lock__channel:*"};
-const std::vector<std::string> kWakeUps = {"+subscribe", "+unsubscribe"};
+// Waiting without these still works: by retrying at the holder's lease end
+// without the subscription; without a turn for woken waiters without +sadd.
+const std::vector<std::string> kWakeUps = {"+subscribe", "+unsubscribe", "+sadd"};
 
 // A call that did not succeed: which step, its status and dlock_last_error().
 struct Failure {
@@ -153,7 +157,7 @@ TEST_F(Acl, TheDocumentedPermissionsAllowEveryLockOperation) {
   EXPECT_TRUE(saw("eval")) << "the EVAL fallback did not run";
 }
 
-TEST_F(Acl, WithoutSubscribeWaitersStillAcquireByRetrying) {
+TEST_F(Acl, WithoutSubscribeOrSaddWaitersStillAcquire) {
   set_user(kRequired);
   const std::vector<Failure> failures = run_every_operation();
   EXPECT_TRUE(failures.empty()) << describe(failures);

@@ -25,7 +25,7 @@ std::string script(const std::string& file) {
 const std::string kLock = "orders:7";
 const std::string kCounter = "redisson_lock_token:{orders:7}";
 const std::string kChannel = "redisson_lock__channel:{orders:7}";
-const std::string kYield = "dlock_yield:{orders:7}";
+const std::string kTurn = "dlock_turn:{orders:7}";
 const std::string kWaiting = "dlock_waiting:{orders:7}";
 const std::string kMine = "client-a:1";
 const std::string kTheirs = "client-b:1";
@@ -54,12 +54,12 @@ class LuaScripts : public RedisFixture {
   }
   RedisReply acquire(const std::string& owner, const std::string& lease_ms = "10000",
                      const std::string& request_id = kLateRequest, const std::string& will_wait = "0") {
-    return eval("acquire.lua", {kLock, kCounter, latch(owner), kYield, kWaiting},
+    return eval("acquire.lua", {kLock, kCounter, latch(owner), kTurn, kWaiting},
                 {lease_ms, owner, request_id, will_wait});
   }
   RedisReply release(const std::string& owner, const std::string& request_id,
                      const std::string& yield_ms = "0") {
-    return eval("release.lua", {kLock, kChannel, latch(owner), kYield, kWaiting},
+    return eval("release.lua", {kLock, kChannel, latch(owner), kTurn, kWaiting},
                 {owner, "5000", request_id, yield_ms});
   }
   bool exists(const std::string& key) { return server().command({"EXISTS", key}).integer == 1; }
@@ -265,36 +265,40 @@ TEST_F(LuaScripts, AcquireOlderThanTheOwnersWithdrawalIsRefusedWhenItArrivesLate
       << "a later acquire is granted";
 }
 
-TEST_F(LuaScripts, ReleaseThatWokeWaitersLeavesTheLockToThemForTheYieldTime) {
+TEST_F(LuaScripts, ReleaseThatWokeWaitersGivesThemATurn) {
+  const std::string kNewcomer = "client-c:1";
   acquire(kMine);
   ASSERT_EQ(acquire(kTheirs, "10000", kLateRequest, "1").elements.size(), 1u) << "a waiter finds it held";
   RedisConnection listener = server().connect();
   listener.command({"SUBSCRIBE", kChannel});
   ASSERT_EQ(release(kMine, request(1), "5000").integer, 1);
-  EXPECT_FALSE(exists(kWaiting)) << "the release clears the waiters' mark";
-  const RedisReply again = acquire(kMine, "10000", kLateRequest, "1");
-  ASSERT_EQ(again.elements.size(), 1u) << "the releasing owner waits its turn";
-  EXPECT_GT(again.elements[0].integer, 4000) << "for at most the yield time";
+  EXPECT_FALSE(exists(kWaiting)) << "the waiters became the turn";
+  for (const std::string& owner : {kMine, kNewcomer}) {
+    const RedisReply refused = acquire(owner, "10000", kLateRequest, "1");
+    ASSERT_EQ(refused.elements.size(), 1u) << owner << " waits its turn";
+    EXPECT_GT(refused.elements[0].integer, 4000) << "for at most the turn";
+  }
   EXPECT_FALSE(exists(kLock));
-  EXPECT_EQ(acquire(kTheirs).type, RedisReply::Type::integer) << "a woken waiter takes it";
-  EXPECT_FALSE(exists(kYield)) << "and the turn is over";
+  EXPECT_EQ(acquire(kTheirs, "10000", kLateRequest, "1").type, RedisReply::Type::integer)
+      << "a woken waiter takes it";
+  EXPECT_FALSE(exists(kTurn)) << "and the turn is over";
 }
 
-TEST_F(LuaScripts, ASingleAttemptIsNotHeldBackByAYield) {
+TEST_F(LuaScripts, ASingleAttemptIsNotHeldBackByATurn) {
   acquire(kMine);
   acquire(kTheirs, "10000", kLateRequest, "1");
   RedisConnection listener = server().connect();
   listener.command({"SUBSCRIBE", kChannel});
   ASSERT_EQ(release(kMine, request(1), "5000").integer, 1);
-  ASSERT_TRUE(exists(kYield));
+  ASSERT_TRUE(exists(kTurn));
   EXPECT_EQ(acquire(kMine).type, RedisReply::Type::integer) << "tryLock barges, as in Java's fair locks";
 }
 
-TEST_F(LuaScripts, ReleaseYieldsOnlyToWaitersThatAListenerCanWake) {
+TEST_F(LuaScripts, ATurnNeedsWaitersAListenerCanWake) {
   acquire(kMine);
   acquire(kTheirs, "10000", kLateRequest, "1");
   ASSERT_EQ(release(kMine, request(1), "5000").integer, 1);
-  EXPECT_FALSE(exists(kYield)) << "no subscriber heard the release";
+  EXPECT_FALSE(exists(kTurn)) << "no subscriber heard the release";
 
   RedisConnection listener = server().connect();
   listener.command({"SUBSCRIBE", kChannel});
@@ -302,13 +306,13 @@ TEST_F(LuaScripts, ReleaseYieldsOnlyToWaitersThatAListenerCanWake) {
   acquire(kMine);
   acquire(kTheirs);  // one attempt, no wait: not a waiter
   ASSERT_EQ(release(kMine, request(2), "5000").integer, 1);
-  EXPECT_FALSE(exists(kYield)) << "an idle subscription is no waiter";
+  EXPECT_FALSE(exists(kTurn)) << "an idle subscription is no waiter";
 
   acquire(kMine);
   acquire(kTheirs, "10000", kLateRequest, "1");
   ASSERT_EQ(release(kMine, request(3), "0").integer, 1);
-  EXPECT_FALSE(exists(kYield)) << "a yield of 0 ms is off";
-  EXPECT_EQ(acquire(kMine).type, RedisReply::Type::integer);
+  EXPECT_FALSE(exists(kTurn)) << "a turn of 0 ms is off";
+  EXPECT_EQ(acquire(kMine, "10000", kLateRequest, "1").type, RedisReply::Type::integer);
 }
 
 TEST_F(LuaScripts, RenewExtendsOnlyTheOwnersLease) {
@@ -457,7 +461,7 @@ class LuaScriptsUnderAcl : public LuaScripts {
 
 TEST_F(LuaScriptsUnderAcl, AcquireWhosePexpireIsRefusedDeletesTheHashItWrote) {
   const RedisReply reply =
-      eval_as("no-pexpire", "acquire.lua", {kLock, kCounter, latch(kMine), kYield, kWaiting},
+      eval_as("no-pexpire", "acquire.lua", {kLock, kCounter, latch(kMine), kTurn, kWaiting},
               {"10000", kMine, kLateRequest, "0"});
   ASSERT_TRUE(reply.is_error());
   EXPECT_FALSE(exists(kLock)) << "a hash without an expiry is a lock nobody can take again";
@@ -466,7 +470,7 @@ TEST_F(LuaScriptsUnderAcl, AcquireWhosePexpireIsRefusedDeletesTheHashItWrote) {
 TEST_F(LuaScriptsUnderAcl, ReleaseThatCannotPublishLeavesTheLockHeld) {
   acquire(kMine);
   const RedisReply reply =
-      eval_as("no-channel", "release.lua", {kLock, kChannel, latch(kMine), kYield, kWaiting},
+      eval_as("no-channel", "release.lua", {kLock, kChannel, latch(kMine), kTurn, kWaiting},
               {kMine, "5000", request(1), "0"});
   ASSERT_TRUE(reply.is_error());
   EXPECT_EQ(holder(), kMine) << "deleted without waking the waiters";

@@ -35,7 +35,7 @@ std::string BareLock::next_request() {
 BareLock::Attempt BareLock::try_acquire() {
   const std::string request = next_request();
   const ScriptLink::Reply reply =
-      link_.evalsha({"EVALSHA", acquire_sha_, "5", keys_.name, keys_.counter, latch_, keys_.yield,
+      link_.evalsha({"EVALSHA", acquire_sha_, "5", keys_.name, keys_.counter, latch_, keys_.turn,
                      keys_.waiting, lease_, field_, request, "0"});
   if (reply->type == REDIS_REPLY_INTEGER) return {true, reply->integer};
   if (reply->type != REDIS_REPLY_ARRAY || reply->elements != 1) {
@@ -47,7 +47,7 @@ BareLock::Attempt BareLock::try_acquire() {
 void BareLock::release() {
   const std::string request = next_request();
   const ScriptLink::Reply reply =
-      link_.evalsha({"EVALSHA", release_sha_, "5", keys_.name, keys_.channel, latch_, keys_.yield,
+      link_.evalsha({"EVALSHA", release_sha_, "5", keys_.name, keys_.channel, latch_, keys_.turn,
                      keys_.waiting, field_, latch_ms_, request, yield_ms_});
   if (reply->type != REDIS_REPLY_INTEGER || reply->integer != 1) {
     throw std::runtime_error("reference release: the caller did not hold the lock");

@@ -40,9 +40,9 @@ struct ClientConfig {
   int64_t command_timeout_ms = 3000;
   int64_t watchdog_timeout_ms = 30000;
   int32_t pool_size = 8;
-  // How long a release that woke waiters leaves the lock to them against the
-  // owner that released it, which would otherwise always win by asking again
-  // at once (it needs no wake-up). 0: never.
+  // How long a release that woke waiters leaves the lock to them, against
+  // newcomers and the owner that released it, which need no wake-up and
+  // would otherwise always win. 0: never.
   int64_t release_yield_ms = 10;
   TlsSettings tls;
   // Made from `tls` by attach_tls_context(); copies of the config share it.

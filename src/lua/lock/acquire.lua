@@ -9,19 +9,18 @@
 -- later; the client withdraws it, and the withdrawal outranks it whichever
 -- runs first.
 --
--- KEYS[4] is the lock's yield marker (see release.lua): while it names the
--- caller, a release that woke waiters was the caller's own, and a free lock
--- is left to the waiters it woke for the marker's lifetime, or until one of
--- them takes it. KEYS[5] marks
--- that a caller who will wait (ARGV[4] = '1') found the lock held: the
--- release then knows its wake-up reaches a waiter, not an idle subscription.
+-- KEYS[5] is the set of owners who will wait (ARGV[4] = '1') and found the
+-- lock held. A release that wakes them turns it into KEYS[4], their turn
+-- (release.lua): while it lasts, a free lock goes only to one of them, not to
+-- an owner that just arrived or the one that released, which need no wake-up
+-- and would otherwise always win. A grant ends the turn.
 --
 -- Returns the fencing token, an integer, when the caller holds the lock: a
 -- fresh grant, or a grant already the caller's (a retry whose first reply was
 -- lost), which keeps its token. Otherwise returns {the holder's PTTL}: the
 -- reply's type tells the two apart, as Redisson's acquire tells a grant (nil)
 -- from a PTTL, and a grant costs no array. A refused stale attempt gets {-1}
--- (nothing to wait for), one that yields {the marker's PTTL}.
+-- (nothing to wait for), one outside the waiters' turn {the turn's PTTL}.
 --
 -- A fresh token is max(counter + 1, server time in microseconds), written back
 -- to the counter: tokens keep increasing even when a restart without
@@ -34,7 +33,7 @@
 -- counter's write leave the lock untouched. The one write after the hash's
 -- (PEXPIRE, which only an ACL can refuse) is undone if refused: a hash left
 -- without an expiry would be a lock nobody can take again.
-local lock, counter, latch, yield, waiting = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local lock, counter, latch, turn, waiting = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local lease, owner, request, will_wait = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 
 -- DLOCK_DURATION_MAX_MS: a year.
@@ -52,10 +51,10 @@ end
 local holder_pttl = redis.call('pttl', lock)
 if holder_pttl == -2 then
   -- A single attempt (no wait) is not held back, as tryLock barges in
-  -- Java's fair locks; a grant ends the turn being yielded.
-  local yielding = redis.call('get', yield)
-  if yielding == owner and will_wait == '1' then
-    return {redis.call('pttl', yield)}
+  -- Java's fair locks.
+  local turn_pttl = redis.call('pttl', turn)
+  if turn_pttl > 0 and will_wait == '1' and redis.call('sismember', turn, owner) == 0 then
+    return {turn_pttl}
   end
   local now = redis.call('time')
   local clock_us = now[1] * 1000000 + now[2]
@@ -72,8 +71,8 @@ if holder_pttl == -2 then
     redis.call('del', lock)
     return expiring
   end
-  if yielding then
-    redis.call('del', yield)
+  if turn_pttl > 0 then
+    redis.call('del', turn)
   end
   return token
 end
@@ -85,6 +84,7 @@ end
 
 -- Best effort (pcall): out of memory, the caller still learns the PTTL.
 if will_wait == '1' then
-  redis.pcall('set', waiting, 1, 'px', holder_pttl > 0 and holder_pttl or 1000)
+  redis.pcall('sadd', waiting, owner)
+  redis.pcall('pexpire', waiting, holder_pttl > 0 and holder_pttl or 1000)
 end
 return {holder_pttl}

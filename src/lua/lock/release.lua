@@ -18,20 +18,17 @@
 -- It is written with pcall there: out of memory, a release that finds
 -- nothing still answers.
 --
--- When the wake-up reached waiters, KEYS[4] marks the lock as theirs for
--- ARGV[4] ms against this owner: an owner that releases and asks again at
--- once would otherwise always win, needing no wake-up (acquire.lua). 0 ms
--- marks nothing. Waiters are known by PUBLISH's count of subscribers and by
--- KEYS[5], which a dlock waiter sets when it finds the lock held (an idle
--- subscription alone, kept a while after its last waiter left, yields
--- nothing); the release clears it, and waiters that lose again set it anew.
+-- When the wake-up reached a subscriber and dlock waiters found the lock
+-- held (the set KEYS[5], see acquire.lua), the set becomes their turn, KEYS[4],
+-- for ARGV[4] ms: until one of them takes the lock, a newcomer or this owner
+-- asking again at once, which need no wake-up, waits. 0 ms: no turn.
 --
 -- PUBLISH runs first: an ACL without the channel (the default for new users
 -- since Redis 7.0) refuses it, and the lock must not be gone without its
 -- wake-up. DEL comes before the latch's SET: a script's first write is
 -- refused when the server is out of memory, and a release must still work
 -- then (DEL frees memory; once the script has written, SET is allowed).
-local lock, channel, latch, yield, waiting = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local lock, channel, latch, turn, waiting = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local owner, latch_ms, request, yield_ms = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 
 local last = redis.call('get', latch)
@@ -45,7 +42,8 @@ end
 local woken = redis.call('publish', channel, 0)
 redis.call('del', lock)
 redis.call('set', latch, request, 'px', latch_ms)
-if woken > 0 and redis.call('del', waiting) == 1 and yield_ms ~= '0' then
-  redis.call('set', yield, owner, 'px', yield_ms)
+if woken > 0 and yield_ms ~= '0' and redis.call('exists', waiting) == 1 then
+  redis.call('rename', waiting, turn)
+  redis.call('pexpire', turn, yield_ms)
 end
 return 1

@@ -14,8 +14,8 @@ struct LockKeys {
   std::string channel;        // redisson_lock__channel:{name}
   std::string counter;        // redisson_lock_token:{name}
   std::string latch;          // prefix of the owners' release latches
-  std::string yield;          // dlock_yield:{name}: a releasing owner's turn given to waiters
-  std::string waiting;        // dlock_waiting:{name}: a dlock waiter found the lock held
+  std::string turn;           // dlock_turn:{name}: the waiters a release woke, who go first
+  std::string waiting;        // dlock_waiting:{name}: owners waiting who found the lock held
   std::string attempts;       // prefix of per-period attempt counters: dlock_attempts:{name}
   std::string attempt_latch;  // prefix of per-request attempt-count latches
 

@@ -37,7 +37,7 @@ bool LockResource::release(Connection& connection, const std::string& field, con
                            int64_t retry_window_ms) const {
   const std::string window = std::to_string(retry_window_ms);
   const Reply reply = LockScripts::release().run(
-      connection, {keys.name, keys.channel, keys.owner_latch(field), keys.yield, keys.waiting},
+      connection, {keys.name, keys.channel, keys.owner_latch(field), keys.turn, keys.waiting},
       {field, window, request_id, yield_ms});
   return reply.integer_is_one("release '" + keys.name + "'");
 }

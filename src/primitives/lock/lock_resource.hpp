@@ -25,7 +25,7 @@ struct LockScripts {
 class LockResource final : public HeldResource {
  public:
   // `yield_ms`: how long a release that woke waiters leaves the lock to
-  // them against its releasing owner (release.lua); 0 never.
+  // them (their turn, release.lua); 0 never.
   LockResource(std::string name, int64_t yield_ms)
       : keys(std::move(name)), yield_ms(std::to_string(yield_ms)) {}
 

@@ -30,7 +30,7 @@ ReentrantLock::Attempt ReentrantLock::attempt(const AcquireRequest& request, con
   const std::string lease = std::to_string(lease_ms);
   const std::string request_id = core_.request_id();
   const std::string latch = keys().owner_latch(field);
-  const Argv lock_keys{keys().name, keys().counter, latch, keys().yield, keys().waiting};
+  const Argv lock_keys{keys().name, keys().counter, latch, keys().turn, keys().waiting};
   const char* will_wait = request.wait_ms == 0 ? "0" : "1";
   try {
     return core_.execute([&](Connection& connection) {
