@@ -50,10 +50,10 @@ end
 
 local holder_pttl = redis.call('pttl', lock)
 if holder_pttl == -2 then
-  -- A single attempt (no wait) is not held back, as tryLock barges in
-  -- Java's fair locks.
+  -- A single attempt (no wait) waits its turn too: bindings try once before
+  -- they block.
   local turn_pttl = redis.call('pttl', turn)
-  if turn_pttl > 0 and will_wait == '1' and redis.call('sismember', turn, owner) == 0 then
+  if turn_pttl > 0 and redis.call('sismember', turn, owner) == 0 then
     return {turn_pttl}
   end
   local now = redis.call('time')
