@@ -42,7 +42,9 @@ const std::vector<std::string> kRequired = {"+ping",
                                             "+del",
                                             "+type",
                                             "+publish",
-                                            "+sismember",
+                                            "+zrange",
+                                            "+zrem",
+                                            "+zunionstore",
                                             "+rename",
                                             "~orders:*",
                                             "~redisson_lock_token:*",
@@ -52,8 +54,8 @@ const std::vector<std::string> kRequired = {"+ping",
                                             "~redisson_lock__channel:*",
                                             "&redisson_lock__channel:*"};
 // Waiting without these still works: by retrying at the holder's lease end
-// without the subscription; without a turn for woken waiters without +sadd.
-const std::vector<std::string> kWakeUps = {"+subscribe", "+unsubscribe", "+sadd"};
+// without the subscription; without a turn for woken waiters without +zadd.
+const std::vector<std::string> kWakeUps = {"+subscribe", "+unsubscribe", "+zadd"};
 
 // A call that did not succeed: which step, its status and dlock_last_error().
 struct Failure {
@@ -157,7 +159,7 @@ TEST_F(Acl, TheDocumentedPermissionsAllowEveryLockOperation) {
   EXPECT_TRUE(saw("eval")) << "the EVAL fallback did not run";
 }
 
-TEST_F(Acl, WithoutSubscribeOrSaddWaitersStillAcquire) {
+TEST_F(Acl, WithoutSubscribeOrZaddWaitersStillAcquire) {
   set_user(kRequired);
   const std::vector<Failure> failures = run_every_operation();
   EXPECT_TRUE(failures.empty()) << describe(failures);

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "redis_connection.hpp"
@@ -282,6 +283,23 @@ TEST_F(LuaScripts, ReleaseThatWokeWaitersGivesThemATurn) {
   EXPECT_EQ(acquire(kTheirs, "10000", kLateRequest, "1").type, RedisReply::Type::integer)
       << "a woken waiter takes it";
   EXPECT_FALSE(exists(kTurn)) << "and the turn is over";
+}
+
+TEST_F(LuaScripts, TheLongestWaitingGoesFirstAndTheOthersKeepTheirPlace) {
+  const std::string kFirst = "client-c:1";
+  const std::string kSecond = "client-d:1";
+  acquire(kMine);
+  acquire(kFirst, "10000", kLateRequest, "1");
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  acquire(kSecond, "10000", kLateRequest, "1");
+  RedisConnection listener = server().connect();
+  listener.command({"SUBSCRIBE", kChannel});
+  ASSERT_EQ(release(kMine, request(1), "5000").integer, 1);
+  EXPECT_EQ(acquire(kSecond, "10000", kLateRequest, "1").elements.size(), 1u) << "the later waiter waits";
+  ASSERT_EQ(acquire(kFirst, "10000", kLateRequest, "1").type, RedisReply::Type::integer);
+  const RedisReply waiting = server().command({"ZRANGE", kWaiting, "0", "-1"});
+  ASSERT_EQ(waiting.elements.size(), 1u);
+  EXPECT_EQ(waiting.elements[0].str, kSecond) << "the other waiter keeps its place for the next turn";
 }
 
 TEST_F(LuaScripts, ASingleAttemptWaitsItsTurnTooButIsNoWaiter) {

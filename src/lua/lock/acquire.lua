@@ -9,11 +9,12 @@
 -- later; the client withdraws it, and the withdrawal outranks it whichever
 -- runs first.
 --
--- KEYS[5] is the set of owners who will wait (ARGV[4] = '1') and found the
--- lock held. A release that wakes them turns it into KEYS[4], their turn
--- (release.lua): while it lasts, a free lock goes only to one of them, not to
--- an owner that just arrived or the one that released, which need no wake-up
--- and would otherwise always win. A grant ends the turn.
+-- KEYS[5] holds the owners who will wait (ARGV[4] = '1') and found the lock
+-- held, scored by when they first did (server time, ms). A release that wakes
+-- them turns it into KEYS[4], their turn (release.lua): while it lasts, a free
+-- lock goes only to the longest waiting of them, not to an owner that just
+-- arrived or the one that released, which need no wake-up and would otherwise
+-- always win. Its grant ends the turn; the others keep their place.
 --
 -- Returns the fencing token, an integer, when the caller holds the lock: a
 -- fresh grant, or a grant already the caller's (a retry whose first reply was
@@ -53,7 +54,7 @@ if holder_pttl == -2 then
   -- A single attempt (no wait) waits its turn too: bindings try once before
   -- they block.
   local turn_pttl = redis.call('pttl', turn)
-  if turn_pttl > 0 and redis.call('sismember', turn, owner) == 0 then
+  if turn_pttl > 0 and redis.call('zrange', turn, 0, 0)[1] ~= owner then
     return {turn_pttl}
   end
   local now = redis.call('time')
@@ -72,7 +73,10 @@ if holder_pttl == -2 then
     return expiring
   end
   if turn_pttl > 0 then
+    redis.call('zrem', turn, owner)
+    redis.call('zunionstore', waiting, 2, waiting, turn, 'aggregate', 'min')
     redis.call('del', turn)
+    redis.call('pexpire', waiting, lease)
   end
   return token
 end
@@ -84,7 +88,10 @@ end
 
 -- Best effort (pcall): out of memory, the caller still learns the PTTL.
 if will_wait == '1' then
-  redis.pcall('sadd', waiting, owner)
-  redis.pcall('pexpire', waiting, holder_pttl > 0 and holder_pttl or 1000)
+  local now = redis.call('time')
+  redis.pcall('zadd', waiting, 'nx', now[1] * 1000 + math.floor(now[2] / 1000), owner)
+  if redis.call('pttl', waiting) < holder_pttl then
+    redis.pcall('pexpire', waiting, holder_pttl)
+  end
 end
 return {holder_pttl}
