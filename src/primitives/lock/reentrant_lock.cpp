@@ -50,18 +50,24 @@ ReentrantLock::Attempt ReentrantLock::attempt(const AcquireRequest& request, con
   }
 }
 
+Hold ReentrantLock::new_hold(const AcquireRequest& request, const std::string& field,
+                             int64_t lease_ms) const {
+  Hold hold;
+  hold.grant_id = next_grant_id();
+  hold.resource = resource_;
+  hold.owner = request.owner;
+  hold.field = field;
+  hold.count = 1;
+  hold.lease_ms = lease_ms;
+  hold.taken_through = request.handle;
+  return hold;
+}
+
 void ReentrantLock::withdraw(const AcquireRequest& request, const std::string& field, int64_t lease_ms) {
-  Hold withdrawal;
-  withdrawal.grant_id = next_grant_id();
-  withdrawal.resource = resource_;
-  withdrawal.owner = request.owner;
-  withdrawal.field = field;
-  withdrawal.count = 1;
-  withdrawal.lease_ms = lease_ms;
+  Hold withdrawal = new_hold(request, field, lease_ms);
   // Tried until a grant it ran late could have lapsed on its own.
   withdrawal.valid_until = Clock::now() + std::chrono::milliseconds(lease_ms + core_.retry_window_ms());
   withdrawal.renew_at = Clock::now();
-  withdrawal.taken_through = request.handle;
   withdrawal.releasing = core_.request_id();
   withdrawal.withdrawal = true;
   core_.holds().insert(std::move(withdrawal));
@@ -70,19 +76,12 @@ void ReentrantLock::withdraw(const AcquireRequest& request, const std::string& f
 
 uint64_t ReentrantLock::record_grant(const AcquireRequest& request, const std::string& field,
                                      int64_t lease_ms, const Attempt& grant) {
-  Hold hold;
-  hold.grant_id = next_grant_id();
-  hold.resource = resource_;
-  hold.owner = request.owner;
-  hold.field = field;
-  hold.count = 1;
+  Hold hold = new_hold(request, field, lease_ms);
   hold.token = static_cast<uint64_t>(grant.value);
-  hold.lease_ms = lease_ms;
   hold.watchdog = request.lease_ms < 0;
   hold.granted_at = grant.sent_at;
   hold.valid_until = grant.sent_at + trusted_validity(lease_ms);
   hold.renew_at = grant.sent_at + std::chrono::milliseconds(lease_ms / 3);
-  hold.taken_through = request.handle;
   hold.on_lost = request.on_lost;
   const Clock::time_point due = hold.watchdog ? hold.renew_at : hold.valid_until;
   core_.holds().insert(std::move(hold));

@@ -62,6 +62,8 @@ class ReentrantLock {
   // acquires again: a late retry must not release the new hold. Throws what
   // the release meets.
   void settle_pending_release(uint64_t owner);
+  // A hold of `request`'s owner in the table's shape, with nothing granted yet.
+  Hold new_hold(const AcquireRequest& request, const std::string& field, int64_t lease_ms) const;
   uint64_t record_grant(const AcquireRequest& request, const std::string& field, int64_t lease_ms,
                         const Attempt& grant);
   bool run_release(const Hold& hold, const std::string& request_id);
