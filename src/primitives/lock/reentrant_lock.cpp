@@ -32,11 +32,32 @@ ReentrantLock::Attempt ReentrantLock::attempt(const std::string& field, int64_t 
     const Reply reply = LockScripts::acquire().run(connection, {keys().name, keys().counter}, {lease, field});
     const std::string what = "acquire '" + keys().name + "'";
     // acquire.lua: the token when granted, {the holder's PTTL} when not.
-    if (!reply.is_array()) return Attempt{true, reply.integer(what), sent_at};
+    if (!reply.is_array()) {
+      const int64_t token = reply.integer(what);
+      if (confirm_replicated(connection, field)) return Attempt{true, token, sent_at};
+      // Undone: retried like a busy lock whose holder has this long left.
+      return Attempt{false, core_.config().sync_timeout_ms, sent_at};
+    }
     if (reply.array_size(what) != 1)
       throw ProtocolError(what + ": expected 1 element, got " + reply.describe());
     return Attempt{false, reply.element(0).integer(what), sent_at};
   });
+}
+
+bool ReentrantLock::confirm_replicated(Connection& connection, const std::string& field) {
+  const ClientConfig& config = core_.config();
+  if (config.sync_replicas == 0) return true;
+  const std::string wanted = std::to_string(config.sync_replicas);
+  const int64_t reached =
+      connection.command({"WAIT", wanted, std::to_string(config.sync_timeout_ms)}).integer("WAIT " + wanted);
+  if (reached >= config.sync_replicas) return true;
+  resource_->release(connection, field, core_.request_id(), core_.retry_window_ms());
+  if (log::enabled(DLOCK_LOG_DEBUG)) {
+    log::emit(DLOCK_LOG_DEBUG, "acquire '" + keys().name + "': the grant reached " + std::to_string(reached) +
+                                   " of " + wanted + " replicas within " +
+                                   std::to_string(config.sync_timeout_ms) + " ms; undone");
+  }
+  return false;
 }
 
 uint64_t ReentrantLock::record_grant(const AcquireRequest& request, const std::string& field,

@@ -55,6 +55,9 @@ class ReentrantLock {
   // The steps of an acquire, taken by AcquireProcess.
   friend class AcquireProcess;
   Attempt attempt(const std::string& field, int64_t lease_ms);
+  // Replica sync: after a fresh grant on `connection`, WAIT for the configured
+  // replicas; a grant that reached too few is released again (false).
+  bool confirm_replicated(Connection& connection, const std::string& field);
   uint64_t record_grant(const AcquireRequest& request, const std::string& field, int64_t lease_ms,
                         const Attempt& grant);
   bool run_release(const std::string& field);
