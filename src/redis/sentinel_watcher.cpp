@@ -15,6 +15,10 @@ namespace dlock {
 namespace {
 
 constexpr auto between_sentinels = std::chrono::milliseconds(100);
+constexpr const char* switch_master = "+switch-master";
+// Published once the chosen replica has become a master, before the other
+// replicas are moved to it and seconds before +switch-master.
+constexpr const char* reconfiguring_replicas = "+failover-state-reconf-slaves";
 
 }  // namespace
 
@@ -62,14 +66,9 @@ void SentinelWatcher::watch(std::size_t index) {
     const std::unique_ptr<Connection> sentinel =
         locator_->connect_sentinel(index, std::chrono::steady_clock::now() + command_timeout_);
     // Subscribed first, then asked: a switch between the two is not missed.
-    sentinel->command({"SUBSCRIBE", "+switch-master"}).throw_if_error("SUBSCRIBE +switch-master");
-    std::string host;
-    int port = 0;
-    if (std::unique_ptr<Connection> asking =
-            locator_->connect_sentinel(index, std::chrono::steady_clock::now() + command_timeout_);
-        locator_->ask(*asking, host, port)) {
-      locator_->reported(host, port, "named by sentinel " + locator_->sentinel_address(index));
-    }
+    sentinel->command({"SUBSCRIBE", switch_master, reconfiguring_replicas})
+        .throw_if_error("SUBSCRIBE " + std::string(switch_master));
+    ask_where_the_master_is(index, "named by sentinel " + locator_->sentinel_address(index));
     for (;;) {
       pollfd fds[2] = {{wake_pipe_[0], POLLIN, 0}, {sentinel->fd(), POLLIN, 0}};
       if (poll(fds, 2, -1) < 0 && errno != EINTR) return;
@@ -79,7 +78,7 @@ void SentinelWatcher::watch(std::size_t index) {
       }
       if (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) {
         sentinel->read_socket();
-        while (Reply reply = sentinel->next_buffered_reply()) handle(reply);
+        while (Reply reply = sentinel->next_buffered_reply()) handle(reply, index);
       }
     }
   } catch (const Error& error) {
@@ -90,15 +89,33 @@ void SentinelWatcher::watch(std::size_t index) {
   }
 }
 
-void SentinelWatcher::handle(const ReplyView& reply) {
-  // {"message", "+switch-master", "<name> <old-ip> <old-port> <new-ip> <new-port>"}
+void SentinelWatcher::ask_where_the_master_is(std::size_t index, const std::string& how) {
+  const std::unique_ptr<Connection> asking =
+      locator_->connect_sentinel(index, std::chrono::steady_clock::now() + command_timeout_);
+  std::string host;
+  int port = 0;
+  if (locator_->ask(*asking, host, port)) locator_->reported(host, port, how);
+}
+
+void SentinelWatcher::handle(const ReplyView& reply, std::size_t index) {
   if (!reply.is_array() || reply.array_size("sentinel push") < 3) return;
   if (reply.element(0).text("sentinel push kind") != "message") return;
-  std::istringstream fields{std::string(reply.element(2).text("+switch-master"))};
-  std::string name, old_host, old_port, new_host;
-  int new_port = 0;
-  if (!(fields >> name >> old_host >> old_port >> new_host >> new_port)) return;
-  if (name == locator_->master_name()) locator_->reported(new_host, new_port, "+switch-master");
+  const std::string_view channel = reply.element(1).text("sentinel push channel");
+  std::istringstream fields{std::string(reply.element(2).text("sentinel push payload"))};
+  if (channel == switch_master) {
+    // "<name> <old-ip> <old-port> <new-ip> <new-port>"
+    std::string name, old_host, old_port, new_host;
+    int new_port = 0;
+    if (!(fields >> name >> old_host >> old_port >> new_host >> new_port)) return;
+    if (name == locator_->master_name()) locator_->reported(new_host, new_port, switch_master);
+  } else if (channel == reconfiguring_replicas) {
+    // "master <name> <ip> <port>": the chosen replica is a master now and
+    // the sentinels name it, though +switch-master waits until the other
+    // replicas follow it. Writes the old master takes meanwhile are lost.
+    std::string kind, name;
+    if (!(fields >> kind >> name) || name != locator_->master_name()) return;
+    ask_where_the_master_is(index, "promoted by sentinel " + locator_->sentinel_address(index));
+  }
 }
 
 }  // namespace dlock

@@ -1,5 +1,6 @@
 // Sentinel: one thread with one connection to one sentinel, subscribed to
-// +switch-master, that tells the MasterLocator the moment its master moves.
+// +switch-master (and to the failover's replica promotion, which comes
+// seconds earlier), that tells the MasterLocator the moment its master moves.
 // When that sentinel goes away it moves to the next one, and asks it where
 // the master is first (a switch may have happened meanwhile).
 #pragma once
@@ -27,7 +28,9 @@ class SentinelWatcher {
   void watch(std::size_t index);
   // Sleeps for `delay` or until stop(); false when stopping.
   bool pause(std::chrono::milliseconds delay);
-  void handle(const ReplyView& reply);
+  void handle(const ReplyView& reply, std::size_t index);
+  // Asks sentinel `index` (on a connection of its own) and tells the locator.
+  void ask_where_the_master_is(std::size_t index, const std::string& how);
 
   const std::shared_ptr<MasterLocator> locator_;
   const std::chrono::milliseconds command_timeout_;
