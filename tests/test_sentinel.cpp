@@ -288,5 +288,74 @@ TEST_F(Sentinel, SectionsStayExclusiveAndTokensRiseAcrossFailovers) {
   EXPECT_GE(stats_of(clients[0].get()).failovers, 3u);
 }
 
+TEST(SentinelUrl, MalformedUrlsNameWhatIsWrong) {
+  dlock_client* client = nullptr;
+  EXPECT_TRUE(
+      invalid_naming(dlock_client_open("redis-sentinel://127.0.0.1:26379", nullptr, &client), "master"));
+  EXPECT_TRUE(
+      invalid_naming(dlock_client_open("redis-sentinel://127.0.0.1:26379#", nullptr, &client), "master"));
+  EXPECT_TRUE(
+      invalid_naming(dlock_client_open("redis-sentinel://#m", nullptr, &client), "host list is empty"));
+  EXPECT_TRUE(invalid_naming(
+      dlock_client_open("redis-sentinel://127.0.0.1:1,,127.0.0.1:2#m", nullptr, &client), "sentinel 2"));
+  EXPECT_TRUE(invalid_naming(dlock_client_open("redis-sentinel://127.0.0.1:0#m", nullptr, &client), "port"));
+  EXPECT_TRUE(
+      invalid_naming(dlock_client_open("redis://127.0.0.1:6390?sentinel_password=x", nullptr, &client),
+                     "sentinel_password"));
+  EXPECT_TRUE(
+      invalid_naming(dlock_client_open("redis-sentinel://127.0.0.1:1?sync_replicas=-1#m", nullptr, &client),
+                     "sync_replicas"));
+  EXPECT_TRUE(
+      invalid_naming(dlock_client_open("redis-sentinel://127.0.0.1:1?sync_replicas=1&sync_timeout_ms=5000#m",
+                                       nullptr, &client),
+                     "sync_timeout_ms"));
+  dlock_client_options options = default_options();
+  options.sync_replicas = -2;
+  EXPECT_TRUE(invalid_naming(dlock_client_open("redis://127.0.0.1:1", &options, &client), "sync_replicas"));
+  EXPECT_EQ(client, nullptr);
+}
+
+TEST(SentinelUrl, NoMessageOrRecordQuotesEitherPassword) {
+  const LogCapture log(DLOCK_LOG_DEBUG);
+  const std::string url = "redis-sentinel://alice:master-Pa55@127.0.0.1:" + std::to_string(pick_free_port()) +
+                          "?sentinel_user=watch&sentinel_password=sentinel-Pa55&command_timeout_ms=300#m";
+  dlock_client* client = nullptr;
+  EXPECT_TRUE(status_is(dlock_client_open(url.c_str(), nullptr, &client), DLOCK_E_CONNECTION));
+  const std::string message = dlock_last_error();
+  EXPECT_NE(message.find("redis-sentinel://127.0.0.1:"), std::string::npos) << message;
+  for (const std::string secret : {"master-Pa55", "sentinel-Pa55"}) {
+    EXPECT_EQ(message.find(secret), std::string::npos) << message;
+    for (const LogRecord& record : log.records()) EXPECT_EQ(record.message.find(secret), std::string::npos);
+  }
+}
+
+// A standalone server restarted without persistence: the pool's reconnect
+// verifies the holds at once (not at the 30 s lease deadline), and the next
+// grant's token is still above the lost one.
+TEST(StandaloneRestart, HoldsAreVerifiedWhenThePoolReconnects) {
+  RedisServer server;
+  const ClientHandle client = open_client(server.url());
+  const LockHandle lock = new_lock(client.get(), "restarted");
+  LostRecorder lost;
+  lost.attach(lock.get());
+  uint64_t first = 0;
+  ASSERT_TRUE(status_is(dlock_lock_acquire(lock.get(), 0, -1, &first), DLOCK_OK));
+  server.kill9();
+  server.restart();
+  const int64_t restarted_ns = monotonic_ns();
+  // Any command of the client reconnects its pool (the watchdog's next
+  // renewal is 10 s away).
+  const LockHandle unrelated = new_lock(client.get(), "unrelated");
+  ASSERT_TRUE(status_is(dlock_lock_acquire(unrelated.get(), 0, 1000, nullptr), DLOCK_OK));
+  ASSERT_TRUE(wait_until([&] { return lost.calls() == 1; }, milliseconds(5000)));
+  EXPECT_LT(ms_between(restarted_ns, lost.last_call_ns()), 5000);
+  uint64_t second = 0;
+  const ClientHandle other = open_client(server.url());
+  const LockHandle again = new_lock(other.get(), "restarted");
+  ASSERT_TRUE(status_is(dlock_lock_acquire(again.get(), 0, -1, &second), DLOCK_OK));
+  EXPECT_GT(second, first) << "fencing tokens keep rising after the counter was lost";
+  EXPECT_TRUE(status_is(dlock_lock_release(lock.get()), DLOCK_E_LOST));
+}
+
 }  // namespace
 }  // namespace dlock_test
