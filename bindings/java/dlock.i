@@ -269,6 +269,8 @@ struct NativeOptions {
   void setCommandTimeoutMs(int64_t ms) { options.command_timeout_ms = ms; }
   void setWatchdogTimeoutMs(int64_t ms) { options.watchdog_timeout_ms = ms; }
   void setPoolSize(int size) { options.pool_size = size; }
+  void setSyncReplicas(int count) { options.sync_replicas = count; }
+  void setSyncTimeoutMs(int64_t ms) { options.sync_timeout_ms = ms; }
 };
 %}
 
