@@ -6,6 +6,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <future>
 #include <memory>
 #include <string>
@@ -71,62 +72,57 @@ TEST_F(Sentinel, TheUrlLeadsToTheMaster) {
   EXPECT_FALSE(key_exists(cluster().master(), "resolved"));
 }
 
-TEST_F(Sentinel, AManualFailoverKeepsHoldsAndWaitersAreWokenOnTheNewMaster) {
-  const ClientHandle holder = open("?sync_replicas=1");
-  const ClientHandle waiting = open("?sync_replicas=1");
-  const LockHandle held = new_lock(holder.get(), "kept");
-  const LockHandle contended = new_lock(waiting.get(), "kept");
-  LostRecorder lost;
-  lost.attach(held.get());
-  ASSERT_TRUE(status_is(dlock_lock_acquire(held.get(), 0, -1, nullptr), DLOCK_OK));
-  auto waiter = acquire_in_background(contended.get(), 7, 30000);
-  std::this_thread::sleep_for(milliseconds(200));
+class SentinelFailover : public Sentinel {
+ protected:
+  // Holds `name` (watchdog lease, sync_replicas=1) with a waiter queued in
+  // another client, lets `fail_over` move the master (it returns the new
+  // master's port), then checks the hold is still there with no second
+  // holder, and that its release on the new master wakes the waiter, whose
+  // token is higher.
+  static void expect_hold_survives(const std::string& name, const std::function<int(int)>& fail_over) {
+    const ClientHandle holder = open("?sync_replicas=1");
+    const ClientHandle waiting = open("?sync_replicas=1");
+    const LockHandle held = new_lock(holder.get(), name);
+    const LockHandle contended = new_lock(waiting.get(), name);
+    LostRecorder lost;
+    lost.attach(held.get());
+    uint64_t first_token = 0;
+    ASSERT_TRUE(status_is(dlock_lock_acquire(held.get(), 0, -1, &first_token), DLOCK_OK));
+    auto waiter = acquire_in_background(contended.get(), 7, 30000);
+    std::this_thread::sleep_for(milliseconds(200));
 
-  const int old_master = cluster().master_port();
-  const int new_master = cluster().failover();
-  ASSERT_NE(old_master, new_master);
-  EXPECT_TRUE(wait_until([&] { return stats_of(holder.get()).failovers >= 1; }, milliseconds(5000)));
-  // The grant reached a replica before it counted, so the new master has it.
-  EXPECT_TRUE(key_exists(cluster().node(new_master), "kept"));
-  std::this_thread::sleep_for(milliseconds(500));  // the holds were verified against the new master
-  EXPECT_EQ(lost.calls(), 0);
-  EXPECT_EQ(waiter.wait_for(milliseconds(0)), std::future_status::timeout) << "no second holder";
+    const int old_master = cluster().master_port();
+    const int new_master = fail_over(old_master);
+    ASSERT_NE(old_master, new_master);
+    EXPECT_TRUE(wait_until([&] { return stats_of(holder.get()).failovers >= 1; }, milliseconds(5000)));
+    // The grant reached a replica before it counted, so the new master has it.
+    EXPECT_TRUE(key_exists(cluster().node(new_master), name));
+    std::this_thread::sleep_for(milliseconds(500));  // the holds were verified against the new master
+    EXPECT_EQ(lost.calls(), 0);
+    EXPECT_EQ(waiter.wait_for(milliseconds(0)), std::future_status::timeout) << "no second holder";
 
-  EXPECT_TRUE(status_is(dlock_lock_release(held.get()), DLOCK_OK));
-  // Its grant waits for the new master's replicas (WAIT), which follow it within seconds.
-  ASSERT_EQ(waiter.wait_for(milliseconds(15000)), std::future_status::ready)
-      << "a release on the new master wakes it";
-  EXPECT_TRUE(status_is(waiter.get().status, DLOCK_OK));
+    EXPECT_TRUE(status_is(dlock_lock_release(held.get()), DLOCK_OK));
+    // Its grant waits for the new master's replicas (WAIT), which follow it within seconds.
+    ASSERT_EQ(waiter.wait_for(milliseconds(15000)), std::future_status::ready)
+        << "a release on the new master wakes it";
+    const AcquireOutcome outcome = waiter.get();
+    EXPECT_TRUE(status_is(outcome.status, DLOCK_OK));
+    EXPECT_GT(outcome.token, first_token) << "tokens keep rising across the failover";
+  }
+};
+
+TEST_F(SentinelFailover, AManualFailoverKeepsHoldsAndWaitersAreWokenOnTheNewMaster) {
+  expect_hold_survives("kept", [](int) { return cluster().failover(); });
 }
 
-TEST_F(Sentinel, AKilledMasterIsReplacedAndHoldsSurviveWithSyncReplicas) {
-  const ClientHandle holder = open("?sync_replicas=1");
-  const ClientHandle waiting = open("?sync_replicas=1");
-  const LockHandle held = new_lock(holder.get(), "survivor");
-  const LockHandle contended = new_lock(waiting.get(), "survivor");
-  LostRecorder lost;
-  lost.attach(held.get());
-  uint64_t first_token = 0;
-  ASSERT_TRUE(status_is(dlock_lock_acquire(held.get(), 0, -1, &first_token), DLOCK_OK));
-  auto waiter = acquire_in_background(contended.get(), 7, 30000);
-  std::this_thread::sleep_for(milliseconds(200));
-
-  const int old_master = cluster().master_port();
-  cluster().node(old_master).kill9();
-  const int new_master = cluster().await_new_master(old_master, seconds(15));
-  EXPECT_TRUE(wait_until([&] { return stats_of(holder.get()).failovers >= 1; }, milliseconds(5000)));
-  EXPECT_TRUE(key_exists(cluster().node(new_master), "survivor"));
-  std::this_thread::sleep_for(milliseconds(500));
-  EXPECT_EQ(lost.calls(), 0);
-  EXPECT_EQ(waiter.wait_for(milliseconds(0)), std::future_status::timeout) << "no second holder";
-
-  EXPECT_TRUE(status_is(dlock_lock_release(held.get()), DLOCK_OK));
-  ASSERT_EQ(waiter.wait_for(milliseconds(15000)), std::future_status::ready);
-  const AcquireOutcome outcome = waiter.get();
-  EXPECT_TRUE(status_is(outcome.status, DLOCK_OK));
-  EXPECT_GT(outcome.token, first_token) << "tokens keep rising across the failover";
-
-  cluster().node(old_master).restart();  // comes back empty; the sentinels make it a replica
+TEST_F(SentinelFailover, AKilledMasterIsReplacedAndHoldsSurviveWithSyncReplicas) {
+  int killed = 0;
+  expect_hold_survives("survivor", [&](int old_master) {
+    killed = old_master;
+    cluster().node(old_master).kill9();
+    return cluster().await_new_master(old_master, seconds(15));
+  });
+  cluster().node(killed).restart();  // comes back empty; the sentinels make it a replica
 }
 
 // Without replica sync a failover to a replica that missed the grant makes a

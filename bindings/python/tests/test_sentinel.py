@@ -3,12 +3,12 @@ client follows the new master by itself, and the release there wakes the next ho
 
 from __future__ import annotations
 
-import time
-from typing import Callable, Iterator
+from typing import Iterator
 
 import pytest
 
 import dlock
+from polling import eventually
 from redis_server import SentinelSet
 
 
@@ -18,15 +18,6 @@ def sentinels() -> Iterator[SentinelSet]:
         yield started
 
 
-def _eventually(condition: Callable[[], bool], timeout: float) -> bool:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.02)
-    return True
-
-
 def test_a_with_lock_held_through_a_failover_stays_held(sentinels: SentinelSet) -> None:
     with dlock.Client(sentinels.url, sync_replicas=1, sync_timeout=0.5) as client, \
             dlock.Client(sentinels.url, sync_replicas=1, sync_timeout=0.5) as rival:
@@ -34,7 +25,7 @@ def test_a_with_lock_held_through_a_failover_stays_held(sentinels: SentinelSet) 
             old = sentinels.master_port()
             new = sentinels.failover()
             assert new != old
-            assert _eventually(lambda: client.stats()["failovers"] >= 1, timeout=5)
+            assert eventually(lambda: client.stats()["failovers"] >= 1, timeout=5)
             assert sentinels.node(new).cli("EXISTS", "py-failover") == "1"
             assert not rival.lock("py-failover").acquire(blocking=False)
         # Released on the new master: the rival gets it once its replicas follow (WAIT).
