@@ -207,6 +207,7 @@ struct NativeStats {
   int64_t wait_p50_us;
   int64_t wait_p99_us;
   int64_t wait_max_us;
+  uint64_t failovers;
 };
 %}
 %mutable;
@@ -311,7 +312,7 @@ const char *dlock_version(void);
     return new NativeStats{stats.grants, stats.reentries, stats.waits, stats.handoffs,
                            stats.renewals, stats.renewal_round_trips, stats.locks_lost,
                            stats.reconnects, stats.transient_retries, stats.wait_p50_us,
-                           stats.wait_p99_us, stats.wait_max_us};
+                           stats.wait_p99_us, stats.wait_max_us, stats.failovers};
   }
 }
 

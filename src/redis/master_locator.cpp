@@ -12,10 +12,6 @@ namespace {
 constexpr auto first_retry_delay = std::chrono::milliseconds(20);
 constexpr auto longest_retry_delay = std::chrono::milliseconds(200);
 
-std::string host_port(const std::string& host, int port) {
-  return (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" + std::to_string(port);
-}
-
 // ROLE's first element: "master", "slave" or "sentinel".
 std::string role_of(Connection& connection) {
   const Reply reply = connection.command({"ROLE"});
@@ -51,14 +47,14 @@ void MasterLocator::reported(const std::string& host, int port, const std::strin
       known_.suspected = false;
       return;
     }
-    from = known_.generation == 0 ? "" : host_port(known_.host, known_.port);
+    from = known_.generation == 0 ? "" : host_and_port(known_.host, known_.port);
     known_ = Known{host, port, known_.generation + 1, false};
     if (!from.empty()) listeners = listeners_;
   }
   if (from.empty()) return;  // the first master found: nothing moved
   if (log::enabled(DLOCK_LOG_WARN)) {
     log::emit(DLOCK_LOG_WARN, "failover: master '" + master_name() + "' moved from " + from + " to " +
-                                  host_port(host, port) + " (" + how + "); following it");
+                                  host_and_port(host, port) + " (" + how + "); following it");
   }
   for (const auto& listener : listeners) listener();
 }
@@ -123,7 +119,7 @@ void MasterLocator::resolve(Clock::time_point deadline) {
 }
 
 std::string MasterLocator::sentinel_address(std::size_t index) const {
-  return host_port(config_.sentinel.sentinels[index].host, config_.sentinel.sentinels[index].port);
+  return host_and_port(config_.sentinel.sentinels[index].host, config_.sentinel.sentinels[index].port);
 }
 
 MasterLocator::Known MasterLocator::current(Clock::time_point deadline) {
@@ -157,7 +153,7 @@ std::unique_ptr<Connection> MasterLocator::connect(Clock::time_point deadline) {
         connection->set_generation(master.generation);
         return connection;
       }
-      failure = host_port(master.host, master.port) + " is a " + role + ", not the master of '" +
+      failure = host_and_port(master.host, master.port) + " is a " + role + ", not the master of '" +
                 master_name() + "' (a failover under way)";
     } catch (const ConnectionError& error) {
       failure = error.what();

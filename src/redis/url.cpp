@@ -146,7 +146,7 @@ void apply_userinfo(const std::string& userinfo, ClientConfig& config) {
 }
 
 // host[:port] or [v6]:port, into `host` and `port` (unchanged when absent).
-void parse_host_port(const std::string& authority, std::string& host, int& port_out) {
+void parse_host_and_port(const std::string& authority, std::string& host, int& port_out) {
   host = authority;
   std::string port;
   if (!authority.empty() && authority[0] == '[') {
@@ -192,7 +192,7 @@ std::string apply_userinfo_and_db(std::string rest, ClientConfig& config) {
 }
 
 void apply_tcp(const std::string& rest, ClientConfig& config) {
-  parse_host_port(apply_userinfo_and_db(rest, config), config.host, config.port);
+  parse_host_and_port(apply_userinfo_and_db(rest, config), config.host, config.port);
 }
 
 // The sentinels' host list: host[:port] separated by ','.
@@ -210,7 +210,7 @@ void apply_sentinels(const std::string& rest, ClientConfig& config) {
       throw InvalidArgument("url: sentinel " + std::to_string(index) + " of the host list is empty");
     }
     SentinelSettings::Address address{"", default_sentinel_port};
-    parse_host_port(entry, address.host, address.port);
+    parse_host_and_port(entry, address.host, address.port);
     config.sentinel.sentinels.push_back(address);
   }
 }
@@ -236,21 +236,22 @@ const char* TlsSettings::first_option_set() const {
   return nullptr;
 }
 
+std::string host_and_port(const std::string& host, int port) {
+  return (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" + std::to_string(port);
+}
+
 std::string ClientConfig::describe() const {
   if (transport == Transport::unix_socket) {
     return "unix://" + socket_path;
   }
-  auto host_port = [](const std::string& name, int number) {
-    return (name.find(':') != std::string::npos ? "[" + name + "]" : name) + ":" + std::to_string(number);
-  };
   if (sentinel.enabled()) {
     std::string text = tls.enabled ? "rediss-sentinel://" : "redis-sentinel://";
     for (std::size_t i = 0; i < sentinel.sentinels.size(); ++i) {
-      text += (i == 0 ? "" : ",") + host_port(sentinel.sentinels[i].host, sentinel.sentinels[i].port);
+      text += (i == 0 ? "" : ",") + host_and_port(sentinel.sentinels[i].host, sentinel.sentinels[i].port);
     }
     return text + "#" + sentinel.master_name;
   }
-  return std::string(tls.enabled ? "rediss://" : "redis://") + host_port(host, port);
+  return std::string(tls.enabled ? "rediss://" : "redis://") + host_and_port(host, port);
 }
 
 ClientConfig config_from_options(const dlock_client_options* opts) {

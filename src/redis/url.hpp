@@ -73,6 +73,9 @@ struct ClientConfig {
   std::string describe() const;
 };
 
+// host:port, an IPv6 host in brackets: how messages name a server.
+std::string host_and_port(const std::string& host, int port);
+
 // Copies the first opts->size bytes' worth of fields over the defaults.
 ClientConfig config_from_options(const dlock_client_options* opts);
 

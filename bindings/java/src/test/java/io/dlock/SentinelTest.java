@@ -25,6 +25,11 @@ class SentinelTest {
       int old = sentinels.masterPort();
       int moved = sentinels.failover();
       assertNotEquals(old, moved);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+      while (client.getStats().getFailovers() == 0 && System.nanoTime() < deadline) {
+        Thread.sleep(20);
+      }
+      assertTrue(client.getStats().getFailovers() >= 1, "the client followed the failover");
       try (Jedis master = sentinels.node(moved)) {
         assertTrue(master.exists("java-failover"), "the new master has the hold");
       }
