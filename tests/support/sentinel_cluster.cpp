@@ -164,17 +164,25 @@ int SentinelCluster::await_new_master(int old_port, std::chrono::milliseconds ti
 
 int SentinelCluster::failover() {
   const int old_port = master_port();
-  const bool started = wait_until(
-      [&] {
-        try {
-          return !sentinel_command(0, {"SENTINEL", "FAILOVER", master_name}).is_error();
-        } catch (const RedisIoError&) {
-          return false;
-        }
-      },
-      std::chrono::seconds(15));
-  if (!started) throw std::runtime_error("SENTINEL FAILOVER was refused for 15 s");
-  return await_new_master(old_port, std::chrono::seconds(15));
+  // A failover the sentinels abort (they may still doubt a replica that just
+  // reconnected) is asked for again.
+  for (int attempt = 1;; ++attempt) {
+    const bool started = wait_until(
+        [&] {
+          try {
+            return !sentinel_command(0, {"SENTINEL", "FAILOVER", master_name}).is_error();
+          } catch (const RedisIoError&) {
+            return false;
+          }
+        },
+        std::chrono::seconds(15));
+    if (!started) throw std::runtime_error("SENTINEL FAILOVER was refused for 15 s");
+    try {
+      return await_new_master(old_port, std::chrono::seconds(10));
+    } catch (const std::runtime_error&) {
+      if (attempt == 3) throw;
+    }
+  }
 }
 
 }  // namespace dlock_test
