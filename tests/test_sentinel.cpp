@@ -151,6 +151,10 @@ TEST_F(Sentinel, WithoutSyncAGrantTheNewMasterMissedIsReportedLostAtOnce) {
   RedisServer& promoted = cluster().node(replicas[0]);
   RedisServer& bystander = cluster().node(replicas[1]);
   bystander.command({"CONFIG", "SET", "replica-priority", "0"});
+  // The sentinel that runs the failover reads it from INFO, every 10 s.
+  ASSERT_TRUE(
+      wait_until([&] { return cluster().replica_field(0, bystander.port(), "slave-priority") == "0"; },
+                 milliseconds(15000)));
   master.command({"CONFIG", "SET", "requirepass", "window-pass"});
   promoted.command({"CLIENT", "KILL", "TYPE", "master"});
   ASSERT_TRUE(wait_until(

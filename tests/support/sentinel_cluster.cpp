@@ -20,6 +20,14 @@ std::vector<std::string> node_lines(int master_port) {
   return lines;
 }
 
+// A field of a flat {name, value, ...} reply (an entry of SENTINEL replicas).
+std::string field_of(const RedisReply& entry, const std::string& name) {
+  for (std::size_t i = 0; i + 1 < entry.elements.size(); i += 2) {
+    if (entry.elements[i].str == name) return entry.elements[i + 1].str;
+  }
+  return "";
+}
+
 std::string role_of(RedisServer& server) {
   const RedisReply reply = server.command({"ROLE"});
   return reply.elements.empty() ? "" : reply.elements[0].str;
@@ -160,6 +168,14 @@ int SentinelCluster::await_new_master(int old_port, std::chrono::milliseconds ti
       timeout);
   if (!moved) throw std::runtime_error("no new master within the timeout");
   return port;
+}
+
+std::string SentinelCluster::replica_field(std::size_t index, int replica_port, const std::string& field) {
+  const RedisReply replicas = sentinel_command(index, {"SENTINEL", "replicas", master_name});
+  for (const RedisReply& entry : replicas.elements) {
+    if (field_of(entry, "port") == std::to_string(replica_port)) return field_of(entry, field);
+  }
+  return "";
 }
 
 int SentinelCluster::failover() {

@@ -36,6 +36,10 @@ class SentinelCluster {
   // One command on sentinel `index`.
   RedisReply sentinel_command(std::size_t index, const std::vector<std::string>& argv);
 
+  // A field of what sentinel `index` knows of the replica on `replica_port`
+  // (SENTINEL replicas), e.g. "slave-priority"; empty when it does not know it.
+  std::string replica_field(std::size_t index, int replica_port, const std::string& field);
+
   // SENTINEL FAILOVER (retried while the sentinels are not ready for one),
   // then waits until a new master serves writes; returns its port.
   int failover();
