@@ -180,13 +180,15 @@ std::string SentinelCluster::replica_field(std::size_t index, int replica_port, 
 
 int SentinelCluster::failover() {
   const int old_port = master_port();
-  // A failover the sentinels abort (they may still doubt a replica that just
-  // reconnected) is asked for again.
-  for (int attempt = 1;; ++attempt) {
+  // A failover the sentinels abort is asked for again, of the next sentinel:
+  // another sentinel whose view of the replicas is stale may turn the
+  // promoted replica back at once (SENTINEL FAILOVER asks no agreement).
+  for (std::size_t attempt = 0;; ++attempt) {
     const bool started = wait_until(
         [&] {
           try {
-            return !sentinel_command(0, {"SENTINEL", "FAILOVER", master_name}).is_error();
+            return !sentinel_command(attempt % sentinel_ports_.size(), {"SENTINEL", "FAILOVER", master_name})
+                        .is_error();
           } catch (const RedisIoError&) {
             return false;
           }
@@ -196,7 +198,7 @@ int SentinelCluster::failover() {
     try {
       return await_new_master(old_port, std::chrono::seconds(10));
     } catch (const std::runtime_error&) {
-      if (attempt == 3) throw;
+      if (attempt == 2) throw;
     }
   }
 }
