@@ -45,13 +45,15 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   require(config.connect_timeout_ms > 0 && config.command_timeout_ms > 0 && config.watchdog_timeout_ms > 0,
           "timeouts positive", url);
   require(config.pool_size >= 1, "pool size at least 1", url);
-  require(config.tls.first_option_set() == nullptr || config.tls.enabled, "tls_* options only with rediss://", url);
+  require(config.tls.first_option_set() == nullptr || config.tls.enabled, "tls_* options only with rediss://",
+          url);
   require(config.tls.enabled == (url.rfind("rediss://", 0) == 0 || url.rfind("rediss-sentinel://", 0) == 0),
           "TLS exactly for rediss:// and rediss-sentinel://", url);
   if (config.sentinel.enabled()) {
     require(!config.sentinel.master_name.empty(), "a sentinel url names its master", url);
     for (const auto& sentinel : config.sentinel.sentinels) {
-      require(!sentinel.host.empty() && sentinel.port >= 1 && sentinel.port <= 65535, "sentinel host:port", url);
+      require(!sentinel.host.empty() && sentinel.port >= 1 && sentinel.port <= 65535, "sentinel host:port",
+              url);
     }
   }
   require(config.sync_replicas >= 0, "sync_replicas not negative", url);
