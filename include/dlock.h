@@ -136,6 +136,14 @@ typedef struct dlock_client_options {
   const char *tls_verify; /**< "full" (default): the certificate must chain to
                                tls_ca and name the server; "none": not checked
                                (encryption without authentication) */
+  /* Replica sync (the url's sync_replicas= and sync_timeout_ms= override them):
+     a fresh grant counts only once `WAIT sync_replicas sync_timeout_ms`
+     confirms it reached that many replicas; otherwise it is undone and the
+     attempt fails like a busy lock. WAIT narrows the window in which a
+     failover loses a grant; it is not consensus (docs/deployments.md). */
+  int32_t sync_replicas;   /**< replicas a grant must reach; default 0 (no WAIT) */
+  int64_t sync_timeout_ms; /**< how long WAIT waits; default 1000; must be
+                                less than command_timeout_ms when sync_replicas > 0 */
 } dlock_client_options;
 
 /** Fills `opts` with the defaults and sets opts->size. NULL is a no-op. */
@@ -146,6 +154,12 @@ DLOCK_API void dlock_client_options_init(dlock_client_options *opts);
  *   redis://[user[:password]@]host[:port][/db][?options]
  *   unix:///path/to/redis.sock[?db=N&options]
  *   rediss://[user[:password]@]host[:port][/db][?options]   (TLS)
+ *   redis-sentinel://[user[:password]@]host[:port][,host[:port]...][/db][?options]#master
+ *   rediss-sentinel://...   (Sentinel with TLS to the sentinels and the master)
+ * Sentinel: the sentinels (default port 26379) are asked in turn for the
+ * master named after '#'; the userinfo is the master's credentials, the
+ * sentinels' are the query options sentinel_user= and sentinel_password=.
+ * A failover moves the client to the new master by itself.
  * Query options: connect_timeout_ms, command_timeout_ms, watchdog_timeout_ms,
  * pool_size (as the fields above), db, and release_yield_ms (0-1000, default
  * 10): after a release whose wake-up reached dlock waiters, the lock is
@@ -497,6 +511,7 @@ typedef struct dlock_client_stats {
   int64_t wait_p50_us;          /**< wait before a grant, median (0 when none waited) */
   int64_t wait_p99_us;          /**< 99th percentile (log-scale buckets, within 25%) */
   int64_t wait_max_us;          /**< longest wait that ended in a grant */
+  uint64_t failovers;           /**< Sentinel: moves to a new master followed */
 } dlock_client_stats;
 
 /**

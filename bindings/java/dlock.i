@@ -207,6 +207,7 @@ struct NativeStats {
   int64_t wait_p50_us;
   int64_t wait_p99_us;
   int64_t wait_max_us;
+  uint64_t failovers;
 };
 %}
 %mutable;
@@ -269,6 +270,8 @@ struct NativeOptions {
   void setCommandTimeoutMs(int64_t ms) { options.command_timeout_ms = ms; }
   void setWatchdogTimeoutMs(int64_t ms) { options.watchdog_timeout_ms = ms; }
   void setPoolSize(int size) { options.pool_size = size; }
+  void setSyncReplicas(int count) { options.sync_replicas = count; }
+  void setSyncTimeoutMs(int64_t ms) { options.sync_timeout_ms = ms; }
 };
 %}
 
@@ -309,7 +312,7 @@ const char *dlock_version(void);
     return new NativeStats{stats.grants, stats.reentries, stats.waits, stats.handoffs,
                            stats.renewals, stats.renewal_round_trips, stats.locks_lost,
                            stats.reconnects, stats.transient_retries, stats.wait_p50_us,
-                           stats.wait_p99_us, stats.wait_max_us};
+                           stats.wait_p99_us, stats.wait_max_us, stats.failovers};
   }
 }
 

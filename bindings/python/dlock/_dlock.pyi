@@ -49,6 +49,8 @@ class Client:
         tls_key: Optional[str] = None,
         tls_sni: Optional[str] = None,
         tls_verify: Optional[str] = None,
+        sync_replicas: Optional[int] = None,
+        sync_timeout_ms: Optional[int] = None,
     ) -> None: ...
     def close(self) -> None: ...
     @property

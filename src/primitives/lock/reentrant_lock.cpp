@@ -39,7 +39,12 @@ ReentrantLock::Attempt ReentrantLock::attempt(const AcquireRequest& request, con
           LockScripts::acquire().run(connection, lock_keys, {lease, field, request_id, will_wait});
       const std::string what = "acquire '" + keys().name + "'";
       // acquire.lua: the token when granted, {the holder's PTTL} when not.
-      if (!reply.is_array()) return Attempt{true, reply.integer(what), sent_at};
+      if (!reply.is_array()) {
+        const int64_t token = reply.integer(what);
+        if (confirm_replicated(connection, field, lease_ms)) return Attempt{true, token, sent_at};
+        // Undone: retried like a busy lock whose holder has this long left.
+        return Attempt{false, core_.config().sync_timeout_ms, sent_at};
+      }
       if (reply.array_size(what) != 1)
         throw ProtocolError(what + ": expected 1 element, got " + reply.describe());
       return Attempt{false, reply.element(0).integer(what), sent_at};
@@ -48,6 +53,22 @@ ReentrantLock::Attempt ReentrantLock::attempt(const AcquireRequest& request, con
     withdraw(request, field, lease_ms);
     throw;
   }
+}
+
+bool ReentrantLock::confirm_replicated(Connection& connection, const std::string& field, int64_t lease_ms) {
+  const ClientConfig& config = core_.config();
+  if (config.sync_replicas == 0) return true;
+  const std::string wanted = std::to_string(config.sync_replicas);
+  const int64_t reached =
+      connection.command({"WAIT", wanted, std::to_string(config.sync_timeout_ms)}).integer("WAIT " + wanted);
+  if (reached >= config.sync_replicas) return true;
+  resource_->release(connection, field, core_.request_id(), lease_ms + core_.retry_window_ms());
+  if (log::enabled(DLOCK_LOG_DEBUG)) {
+    log::emit(DLOCK_LOG_DEBUG, "acquire '" + keys().name + "': the grant reached " + std::to_string(reached) +
+                                   " of " + wanted + " replicas within " +
+                                   std::to_string(config.sync_timeout_ms) + " ms; undone");
+  }
+  return false;
 }
 
 Hold ReentrantLock::new_hold(const AcquireRequest& request, const std::string& field,
