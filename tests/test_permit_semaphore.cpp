@@ -11,6 +11,7 @@
 #include <thread>
 #include <vector>
 
+#include "cancel_check.hpp"
 #include "dlock.h"
 #include "monotonic_clock.hpp"
 #include "permit_checker.hpp"
@@ -147,20 +148,10 @@ TEST_F(PermitTest, AnExpiredLeaseReturnsThePermitAndTheHolderHearsOfIt) {
 TEST_F(PermitTest, CancelInterruptsAWaitPromptly) {
   const ClientHandle client = open();
   const PermitSemaphoreHandle semaphore = new_permit_semaphore(client.get(), kName);
-  const CancelHandle cancel = new_cancel();
-  std::atomic<int> status{1000};
-  std::atomic<int64_t> returned_ns{0};
-  std::thread waiter([&] {
+  EXPECT_TRUE(cancel_ends_wait_promptly([&](dlock_cancel* cancel) {
     char id[DLOCK_PERMIT_ID_SIZE];
-    status = dlock_permit_semaphore_acquire(semaphore.get(), -1, -1, cancel.get(), id, sizeof id);
-    returned_ns = monotonic_ns();
-  });
-  std::this_thread::sleep_for(milliseconds(300));
-  const int64_t cancelled_ns = monotonic_ns();
-  require_ok(dlock_cancel_trigger(cancel.get()), "cancel");
-  waiter.join();
-  EXPECT_TRUE(status_is(status.load(), DLOCK_E_INTERRUPTED));
-  EXPECT_LT((returned_ns.load() - cancelled_ns) / 1000000, 50);
+    return dlock_permit_semaphore_acquire(semaphore.get(), -1, -1, cancel, id, sizeof id);
+  }));
 }
 
 TEST_F(PermitTest, BadInputIsRefusedNamingTheArgument) {

@@ -12,17 +12,12 @@
 #include "native_cancel.hpp"
 #include "native_client.hpp"
 #include "status.hpp"
+#include "without_gil.hpp"
 
 namespace py = pybind11;
 
 namespace dlock_python {
 namespace {
-
-template <typename Call>
-int without_gil(Call&& call) {
-  py::gil_scoped_release nogil;
-  return call();
-}
 
 dlock_cancel* native(NativeCancel* cancel) {
   return cancel == nullptr ? nullptr : cancel->get();

@@ -2,6 +2,7 @@
 
 #include "common/error.hpp"
 #include "core/channel_wait.hpp"
+#include "core/handle_holds.hpp"
 
 namespace dlock {
 namespace {
@@ -131,14 +132,7 @@ int64_t PermitSemaphore::available_permits() {
 }
 
 void PermitSemaphore::release_taken_through(const void* handle) {
-  for (const Hold& hold : core_.holds().taken_through(handle)) {
-    if (hold.lost) continue;
-    try {
-      run_release(hold.field);
-    } catch (const Error&) {
-      // Unreachable or closing: the lease runs out on its own; nothing renews it.
-    }
-  }
+  release_holds_taken_through(core_, handle);
 }
 
 }  // namespace dlock

@@ -1,0 +1,19 @@
+#include "core/handle_holds.hpp"
+
+namespace dlock {
+
+void release_holds_taken_through(ClientCore& core, const void* handle) {
+  for (const Hold& hold : core.holds().taken_through(handle)) {
+    if (hold.lost) continue;
+    const std::string request_id = core.request_id();
+    try {
+      core.execute([&](Connection& connection) {
+        return hold.resource->release(connection, hold.field, request_id, core.retry_window_ms());
+      });
+    } catch (const Error&) {
+      // Unreachable or closing: the lease runs out on its own; nothing renews it.
+    }
+  }
+}
+
+}  // namespace dlock
