@@ -39,6 +39,11 @@ class CountDownLatch:
         """Waits until the count is zero, at most ``timeout`` seconds (None: forever);
         False when the time ran out. In the main thread Ctrl-C ends the wait."""
         wait_ms = timeouts.wait_ms(True, -1 if timeout is None else timeout)
+        # A look first: an open latch costs no thread.
+        if self._native.await_(0):
+            return True
+        if wait_ms == 0:
+            return False
         return wait_interruptibly(lambda cancel: self._native.await_(wait_ms, cancel))
 
     async def wait_async(self, timeout: float | None = None) -> bool:

@@ -89,9 +89,12 @@ class PermitExpirableSemaphore:
         lease in seconds. The wait never polls; in the main thread Ctrl-C ends it."""
         wait_ms = timeouts.wait_ms(True, -1 if timeout is None else timeout)
         lease_ms = timeouts.lease_ms(lease)
-        permit_id = wait_interruptibly(
-            lambda cancel: self._native.acquire(wait_ms, lease_ms, cancel), self._give_back
-        )
+        # An attempt first: a free permit costs no thread.
+        permit_id = self._native.acquire(0, lease_ms)
+        if permit_id is None and wait_ms != 0:
+            permit_id = wait_interruptibly(
+                lambda cancel: self._native.acquire(wait_ms, lease_ms, cancel), self._give_back
+            )
         return None if permit_id is None else Permit(self, permit_id)
 
     async def acquire_async(

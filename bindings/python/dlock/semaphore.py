@@ -41,6 +41,11 @@ class Semaphore:
         main thread Ctrl-C ends it."""
         wait_ms = _wait_ms(blocking, timeout)
         count = require_int(permits, "permits")
+        # An attempt first: free permits cost no thread.
+        if self._native.acquire(count, 0):
+            return True
+        if wait_ms == 0:
+            return False
         return wait_interruptibly(
             lambda cancel: self._native.acquire(count, wait_ms, cancel),
             lambda taken: self._native.release(count),
