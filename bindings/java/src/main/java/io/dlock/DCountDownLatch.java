@@ -52,14 +52,9 @@ public final class DCountDownLatch implements PrimitiveHandles.Freeable {
     return open(DLock.waitMillis(timeout, unit));
   }
 
-  /** A look first, so that an open latch costs no cancel token nor subscription. */
   private boolean open(long waitMs) throws InterruptedException {
-    if (Thread.interrupted()) {
-      throw new InterruptedException("interrupted before waiting on dlock latch " + name);
-    }
-    return guard.call(() -> handle.awaitZero(0, null)
-        || (waitMs != 0 && InterruptibleWait.run(
-            cancel -> handle.awaitZero(waitMs, cancel), opened -> opened, false)));
+    return guard.call(() -> InterruptibleWait.run(
+        cancel -> handle.awaitZero(waitMs, cancel), opened -> opened, false));
   }
 
   @Override

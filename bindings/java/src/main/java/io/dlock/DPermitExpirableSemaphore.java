@@ -62,18 +62,9 @@ public final class DPermitExpirableSemaphore implements PrimitiveHandles.Freeabl
     return take(DLock.waitMillis(waitTime, unit), DLock.leaseMillis(leaseTime, unit));
   }
 
-  /** An attempt first, so that a free permit costs no cancel token nor wait set-up. */
   private String take(long waitMs, long leaseMs) throws InterruptedException {
-    if (Thread.interrupted()) {
-      throw new InterruptedException("interrupted before taking a permit of dlock semaphore " + name);
-    }
-    return guard.call(() -> {
-      String id = handle.acquire(0, leaseMs, null);
-      if (id != null || waitMs == 0) {
-        return id;
-      }
-      return InterruptibleWait.run(cancel -> handle.acquire(waitMs, leaseMs, cancel), taken -> true, null);
-    });
+    return guard.call(() -> InterruptibleWait.run(
+        cancel -> handle.acquire(waitMs, leaseMs, cancel), taken -> true, null));
   }
 
   /**

@@ -53,14 +53,9 @@ public final class DSemaphore implements PrimitiveHandles.Freeable {
     return take(permits, DLock.waitMillis(timeout, unit));
   }
 
-  /** An attempt first, so that a free permit costs no cancel token nor wait set-up. */
   private boolean take(int permits, long waitMs) throws InterruptedException {
-    if (Thread.interrupted()) {
-      throw new InterruptedException("interrupted before taking permits of dlock semaphore " + name);
-    }
-    return guard.call(() -> handle.take(permits, 0, null)
-        || (waitMs != 0 && InterruptibleWait.run(
-            cancel -> handle.take(permits, waitMs, cancel), taken -> taken, false)));
+    return guard.call(() -> InterruptibleWait.run(
+        cancel -> handle.take(permits, waitMs, cancel), taken -> taken, false));
   }
 
   public void release() {
