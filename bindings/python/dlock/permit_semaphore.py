@@ -4,15 +4,15 @@ a lease, renewed by the client's watchdog unless a fixed lease was asked for."""
 from __future__ import annotations
 
 import contextvars
-from types import TracebackType
-from typing import Optional, Tuple, Type
+from typing import Optional, Tuple
 
 from dlock import _dlock, timeouts
 from dlock.arguments import require_int, require_str
 from dlock.blocking import call_in_thread, wait_in_task, wait_interruptibly
+from dlock.holding import Holding
 
 
-class Permit:
+class Permit(Holding["Permit"]):
     """One permit taken from a :class:`PermitExpirableSemaphore`: its ``id`` (32 hex
     digits, the id Redisson's ``release(id)`` takes too) and :meth:`release`. Usable as a
     context manager, which releases it on leaving the block."""
@@ -31,33 +31,23 @@ class Permit:
     async def release_async(self) -> None:
         await call_in_thread(self.release)
 
-    def __enter__(self) -> Permit:
+    def _take(self) -> Permit:
         return self
 
-    def __exit__(
-        self,
-        exc_type: Optional[Type[BaseException]],
-        exc: Optional[BaseException],
-        traceback: Optional[TracebackType],
-    ) -> None:
+    def _give_back(self) -> None:
         self.release()
 
-    async def __aenter__(self) -> Permit:
+    async def _take_async(self) -> Permit:
         return self
 
-    async def __aexit__(
-        self,
-        exc_type: Optional[Type[BaseException]],
-        exc: Optional[BaseException],
-        traceback: Optional[TracebackType],
-    ) -> None:
+    async def _give_back_async(self) -> None:
         await self.release_async()
 
     def __repr__(self) -> str:
         return f"<dlock.Permit {self.id} of {self._semaphore.name!r}>"
 
 
-class PermitExpirableSemaphore:
+class PermitExpirableSemaphore(Holding["Permit"]):
     """A semaphore of leased permits on Redis, made by
     :meth:`dlock.Client.permit_expirable_semaphore`; no round trip.
 
@@ -93,7 +83,7 @@ class PermitExpirableSemaphore:
         permit_id = self._native.acquire(0, lease_ms)
         if permit_id is None and wait_ms != 0:
             permit_id = wait_interruptibly(
-                lambda cancel: self._native.acquire(wait_ms, lease_ms, cancel), self._give_back
+                lambda cancel: self._native.acquire(wait_ms, lease_ms, cancel), self._release_taken
             )
         return None if permit_id is None else Permit(self, permit_id)
 
@@ -105,7 +95,7 @@ class PermitExpirableSemaphore:
         wait_ms = timeouts.wait_ms(True, -1 if timeout is None else timeout)
         lease_ms = timeouts.lease_ms(lease)
         permit_id = await wait_in_task(
-            lambda cancel: self._native.acquire(wait_ms, lease_ms, cancel), self._give_back
+            lambda cancel: self._native.acquire(wait_ms, lease_ms, cancel), self._release_taken
         )
         return None if permit_id is None else Permit(self, permit_id)
 
@@ -128,42 +118,32 @@ class PermitExpirableSemaphore:
         """Available permits, after returning those whose lease ended."""
         return self._native.available_permits()
 
-    def _give_back(self, permit_id: Optional[str]) -> None:
+    def _release_taken(self, permit_id: Optional[str]) -> None:
         """Releases a permit taken by a wait its caller gave up."""
         if permit_id is not None:
             self._native.release(permit_id)
 
-    def _enter(self, permit: Optional[Permit]) -> Permit:
+    def _entered_with(self, permit: Optional[Permit]) -> Permit:
         assert permit is not None  # no timeout: only an error ends the wait otherwise
         self._entered.set(self._entered.get() + (permit,))
         return permit
 
-    def _leave(self) -> Permit:
+    def _leaving(self) -> Permit:
         entered = self._entered.get()
         self._entered.set(entered[:-1])
         return entered[-1]
 
-    def __enter__(self) -> Permit:
-        return self._enter(self.acquire())
+    def _take(self) -> Permit:
+        return self._entered_with(self.acquire())
 
-    def __exit__(
-        self,
-        exc_type: Optional[Type[BaseException]],
-        exc: Optional[BaseException],
-        traceback: Optional[TracebackType],
-    ) -> None:
-        self._leave().release()
+    def _give_back(self) -> None:
+        self._leaving().release()
 
-    async def __aenter__(self) -> Permit:
-        return self._enter(await self.acquire_async())
+    async def _take_async(self) -> Permit:
+        return self._entered_with(await self.acquire_async())
 
-    async def __aexit__(
-        self,
-        exc_type: Optional[Type[BaseException]],
-        exc: Optional[BaseException],
-        traceback: Optional[TracebackType],
-    ) -> None:
-        await self._leave().release_async()
+    async def _give_back_async(self) -> None:
+        await self._leaving().release_async()
 
     def __repr__(self) -> str:
         return f"<dlock.PermitExpirableSemaphore {self.name!r}>"

@@ -2,19 +2,17 @@
 
 from __future__ import annotations
 
-from types import TracebackType
-from typing import Optional, Type
-
 from dlock import _dlock, timeouts
 from dlock.arguments import require_int
 from dlock.blocking import call_in_thread, wait_in_task, wait_interruptibly
+from dlock.holding import Holding
 
 
 def _wait_ms(blocking: bool, timeout: float | None) -> int:
     return timeouts.wait_ms(blocking, -1 if timeout is None else timeout)
 
 
-class Semaphore:
+class Semaphore(Holding["Semaphore"]):
     """A semaphore on Redis, made by :meth:`dlock.Client.semaphore`; no round trip.
 
     Its permits are counted in the key ``name``, as Redisson's RSemaphore counts them, so
@@ -77,28 +75,18 @@ class Semaphore:
     def available_permits(self) -> int:
         return self._native.available_permits()
 
-    def __enter__(self) -> Semaphore:
+    def _take(self) -> Semaphore:
         self.acquire()
         return self
 
-    def __exit__(
-        self,
-        exc_type: Optional[Type[BaseException]],
-        exc: Optional[BaseException],
-        traceback: Optional[TracebackType],
-    ) -> None:
+    def _give_back(self) -> None:
         self.release()
 
-    async def __aenter__(self) -> Semaphore:
+    async def _take_async(self) -> Semaphore:
         await self.acquire_async()
         return self
 
-    async def __aexit__(
-        self,
-        exc_type: Optional[Type[BaseException]],
-        exc: Optional[BaseException],
-        traceback: Optional[TracebackType],
-    ) -> None:
+    async def _give_back_async(self) -> None:
         await self.release_async()
 
     def __repr__(self) -> str:
