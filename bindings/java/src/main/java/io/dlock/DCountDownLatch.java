@@ -12,7 +12,7 @@ import java.util.concurrent.TimeUnit;
  * the thread is interrupted and never poll. Obtain one from
  * {@link DLockClient#getCountDownLatch(String)}.
  */
-public final class DCountDownLatch implements PrimitiveHandles.Freeable {
+public final class DCountDownLatch {
   private final String name;
   private final NativeCountDownLatch handle;
   private final HandleGuard guard;
@@ -57,8 +57,8 @@ public final class DCountDownLatch implements PrimitiveHandles.Freeable {
         cancel -> handle.awaitZero(waitMs, cancel), opened -> opened, false));
   }
 
-  @Override
-  public void free() {
+  /** Frees the native handle (the client is closing). */
+  void free() {
     handle.delete();
   }
 

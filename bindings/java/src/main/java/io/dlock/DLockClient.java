@@ -4,6 +4,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -105,7 +106,8 @@ public final class DLockClient implements AutoCloseable {
    * @throws DLockException INVALID for a bad name
    */
   public DSemaphore getSemaphore(String name) {
-    return primitive("semaphore", name, n -> new DSemaphore(n, handle.newSemaphore(n), guard));
+    return primitive("semaphore", name, n -> new DSemaphore(n, handle.newSemaphore(n), guard),
+        DSemaphore::free);
   }
 
   /**
@@ -117,7 +119,8 @@ public final class DLockClient implements AutoCloseable {
    */
   public DPermitExpirableSemaphore getPermitExpirableSemaphore(String name) {
     return primitive("permits", name,
-        n -> new DPermitExpirableSemaphore(n, handle.newPermitSemaphore(n), guard));
+        n -> new DPermitExpirableSemaphore(n, handle.newPermitSemaphore(n), guard),
+        DPermitExpirableSemaphore::free);
   }
 
   /**
@@ -127,15 +130,16 @@ public final class DLockClient implements AutoCloseable {
    * @throws DLockException INVALID for a bad name
    */
   public DCountDownLatch getCountDownLatch(String name) {
-    return primitive("latch", name, n -> new DCountDownLatch(n, handle.newCountDownLatch(n), guard));
+    return primitive("latch", name, n -> new DCountDownLatch(n, handle.newCountDownLatch(n), guard),
+        DCountDownLatch::free);
   }
 
-  private synchronized <T extends PrimitiveHandles.Freeable> T primitive(
-      String kind, String name, Function<String, T> make) {
+  private synchronized <T> T primitive(
+      String kind, String name, Function<String, T> make, Consumer<T> free) {
     Objects.requireNonNull(name, "name");
     // Under the monitor, so that close() never frees the native client under a new handle.
     guard.checkOpen();
-    return primitives.get(kind, name, make);
+    return primitives.get(kind, name, make, free);
   }
 
   public boolean isClosed() {

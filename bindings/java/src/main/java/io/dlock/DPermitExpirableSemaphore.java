@@ -15,7 +15,7 @@ import java.util.concurrent.TimeUnit;
  * told once, and {@link #release(String)} throws {@link LockLostException}.
  * Obtain one from {@link DLockClient#getPermitExpirableSemaphore(String)}.
  */
-public final class DPermitExpirableSemaphore implements PrimitiveHandles.Freeable {
+public final class DPermitExpirableSemaphore {
   private static final long WATCHDOG_LEASE = -1;
 
   private final String name;
@@ -110,8 +110,8 @@ public final class DPermitExpirableSemaphore implements PrimitiveHandles.Freeabl
     }
   }
 
-  @Override
-  public void free() {
+  /** Frees the native handle (the client is closing). */
+  void free() {
     handle.delete();
   }
 

@@ -13,7 +13,7 @@ import java.util.concurrent.TimeUnit;
  * it once with {@link #trySetPermits(int)}. Waits never poll: a release
  * message wakes them. Obtain one from {@link DLockClient#getSemaphore(String)}.
  */
-public final class DSemaphore implements PrimitiveHandles.Freeable {
+public final class DSemaphore {
   private final String name;
   private final NativeSemaphore handle;
   private final HandleGuard guard;
@@ -77,8 +77,8 @@ public final class DSemaphore implements PrimitiveHandles.Freeable {
     return guard.call(() -> handle.trySetPermits(permits));
   }
 
-  @Override
-  public void free() {
+  /** Frees the native handle (the client is closing). */
+  void free() {
     handle.delete();
   }
 
