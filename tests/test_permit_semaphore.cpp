@@ -58,11 +58,12 @@ class PermitTest : public RedisFixture {
   }
 
   std::unique_ptr<ChildProcess> start_holder(int64_t hold_ms) {
-    return start_worker(
-        {"--mode", "permit-hold", "--url", server().url(), "--name", kName, "--permits", "1", "--lease-ms",
-         "-1", "--watchdog-timeout-ms", std::to_string(kLeaseMs), "--hold-ms", std::to_string(hold_ms)},
-        holder_output());
+    return start_worker({"--mode", "permit-hold", "--url", server().url(), "--name", kName, "--permits", "1",
+                         "--lease-ms", "-1", "--watchdog-timeout-ms", std::to_string(kLeaseMs), "--hold-ms",
+                         std::to_string(hold_ms), "--log", sections_path()},
+                        holder_output());
   }
+  std::string sections_path() const { return dir_.file("sections"); }
   std::string holder_report(const std::string& key) {
     return wait_for_output(holder_output(), key, milliseconds(10000)).value_or("<nothing>");
   }
@@ -239,6 +240,8 @@ TEST_F(PermitTest, AKilledHoldersPermitReturnsWithinItsLease) {
                         DLOCK_OK));
   const int64_t waited_ms = (monotonic_ns() - killed_ns) / 1000000;
   EXPECT_LT(waited_ms, kLeaseMs + 300) << "the dead holder's permit stayed taken past its lease";
+  // Renewed every third of the lease until the kill, so at least two thirds were left.
+  EXPECT_GE(waited_ms, kLeaseMs * 2 / 3 - 100) << "granted while the dead holder's lease still ran";
 }
 
 // The holder is stopped past its lease: its permit returns to the pool, the
@@ -251,15 +254,28 @@ TEST_F(PermitTest, APausedHoldersPermitReturnsAndItsReleaseReportsTheLoss) {
   const ClientHandle client = open();
   const PermitSemaphoreHandle semaphore = new_permit_semaphore(client.get(), kName);
   char id[DLOCK_PERMIT_ID_SIZE];
+  Section mine;
   EXPECT_TRUE(status_is(
       dlock_permit_semaphore_acquire(semaphore.get(), 3 * kLeaseMs, -1, nullptr, id, sizeof id), DLOCK_OK))
       << "the paused holder's permit never returned";
+  mine.start_ns = monotonic_ns();
   EXPECT_EQ(lease_end(held), -1) << "the expired permit is still in the timeout set";
   holder->signal(SIGCONT);
   EXPECT_EQ(holder_report("release"), std::to_string(DLOCK_E_LOST));
   EXPECT_EQ(holder_report("lost_callbacks"), "1");
   EXPECT_GT(lease_end(id), 0) << "the paused holder's release touched our permit";
+  mine.end_ns = monotonic_ns();
   EXPECT_TRUE(status_is(dlock_permit_semaphore_release(semaphore.get(), id), DLOCK_OK));
+
+  // The canary: the paused holder believed it held the one permit while we
+  // did, and the checker sees it; only its release's DLOCK_E_LOST told it.
+  ASSERT_TRUE(holder->wait_for(milliseconds(10000)).has_value());
+  std::vector<Section> sections = SectionLog::read(sections_path());
+  ASSERT_EQ(sections.size(), 1u);
+  sections.push_back(mine);
+  EXPECT_EQ(max_concurrent_sections(sections), 2) << "the checker missed the paused holder's overlap";
+  sections.erase(sections.begin());  // the holder's, which its release reported lost
+  EXPECT_EQ(max_concurrent_sections(sections), 1);
 }
 
 }  // namespace

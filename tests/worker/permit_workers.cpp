@@ -98,10 +98,16 @@ int run_permit_hold(const WorkerOptions& options) {
     std::fprintf(stderr, "acquire: %s\n", describe_status(acquired).c_str());
     return 3;
   }
+  dlock_test::Section section;
+  section.owner = std::to_string(getpid()) + ".0";
+  section.start_ns = dlock_test::monotonic_ns();
   say(std::string("acquired ") + id);
   std::this_thread::sleep_for(std::chrono::milliseconds(options.hold_ms));
+  section.end_ns = dlock_test::monotonic_ns();
   const int released = dlock_permit_semaphore_release(semaphore.get(), id);
+  section.release_status = released;
   say("release " + std::to_string(released));
+  if (!options.log_path.empty()) dlock_test::SectionLog(options.log_path).append(section);
   if (released == DLOCK_E_LOST) {
     dlock_test::wait_until([&] { return lost.calls() > 0; }, std::chrono::milliseconds(2000));
     std::this_thread::sleep_for(std::chrono::milliseconds(300));  // a second (wrong) callback

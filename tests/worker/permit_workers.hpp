@@ -10,7 +10,8 @@ namespace dlock_worker {
 int run_permit_loop(const WorkerOptions& options);
 
 // One permit taken, reported as "acquired <id>", held for hold_ms, then
-// released: "release <status>" and "lost_callbacks <n>".
+// released: "release <status>" and "lost_callbacks <n>"; the section goes to
+// options.log_path when one is given.
 int run_permit_hold(const WorkerOptions& options);
 
 }  // namespace dlock_worker
