@@ -1,10 +1,14 @@
 """dlock run --permits N: at most N runs at once, each under a leased permit."""
+import os
+import signal
 import subprocess
 import sys
+import time
 import unittest
 
-from dlock_case import DLOCK, DlockTestCase
+from dlock_case import DLOCK, DlockTestCase, wait_until
 from sections import RECORDER
+from test_signals_and_loss import TRAPPING
 
 PERMITS = 2
 RUNNERS = 4
@@ -57,6 +61,30 @@ class Permits(DlockTestCase):
         self.assertEqual(self.redis.cli("ZCARD", "{pool}:timeout"), "0")
         code, _, _ = self.dlock("run", "--permits", "1", "-n", "pool", "--", "true")
         self.assertEqual(code, 0)
+
+    def test_taking_the_permit_away_stops_the_command(self):
+        marker = self.path("signal")
+        process = self.start_dlock("run", "--permits", "1", "--lease", "600ms", "pool", "--", "sh", "-c",
+                                   TRAPPING, "sh", marker)
+        wait_until(lambda: os.path.exists(marker + ".ready"), what="the command to start")
+        self.redis.cli("DEL", "{pool}:timeout")
+        self.assertEqual(process.wait(timeout=10), 79)
+        with open(marker) as f:
+            self.assertEqual(f.read().strip(), "TERM")
+        self.assertIn("lost its permit of 'pool'", process.stderr.read())
+
+    def test_a_signal_while_waiting_for_a_permit_gives_up_the_wait(self):
+        self.start_dlock("run", "--permits", "1", "pool", "--", "sleep", "30")
+        wait_until(lambda: self.redis.cli("ZCARD", "{pool}:timeout") == "1", what="the permit to be taken")
+        waiter = self.start_dlock("run", "--permits", "1", "pool", "--", "touch", self.path("ran"))
+        time.sleep(0.3)
+        self.assertIsNone(waiter.poll(), "still waiting for a permit")
+        started = time.monotonic()
+        waiter.send_signal(signal.SIGINT)
+        self.assertEqual(waiter.wait(timeout=5), 128 + signal.SIGINT)
+        self.assertLess(time.monotonic() - started, 2.0)
+        self.assertFalse(os.path.exists(self.path("ran")))
+        self.assertEqual(self.redis.cli("ZCARD", "{pool}:timeout"), "1", "the holder's permit untouched")
 
     def test_bad_permit_counts_are_usage_errors(self):
         for bad in ("0", "-1", "x"):
