@@ -17,8 +17,7 @@ int with_latch(dlock_count_down_latch* latch, Work&& work) {
 extern "C" {
 
 int dlock_count_down_latch_new(dlock_client* client, const char* name, dlock_count_down_latch** out) {
-  return guarded(
-      [&] { return dlock::c_api::new_handle<dlock_count_down_latch, dlock::LatchKeys>(client, name, out); });
+  return guarded([&] { return dlock::c_api::new_handle(client, name, out); });
 }
 
 void dlock_count_down_latch_free(dlock_count_down_latch* latch) {

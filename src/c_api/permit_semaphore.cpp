@@ -30,9 +30,7 @@ void deliver_lost_permit(const char* name, uint64_t owner, uint64_t token, void*
 extern "C" {
 
 int dlock_permit_semaphore_new(dlock_client* client, const char* name, dlock_permit_semaphore** out) {
-  return guarded([&] {
-    return dlock::c_api::new_handle<dlock_permit_semaphore, dlock::PermitResource>(client, name, out);
-  });
+  return guarded([&] { return dlock::c_api::new_handle(client, name, out); });
 }
 
 void dlock_permit_semaphore_free(dlock_permit_semaphore* semaphore) {

@@ -18,8 +18,7 @@ int with_semaphore(dlock_semaphore* semaphore, Work&& work) {
 extern "C" {
 
 int dlock_semaphore_new(dlock_client* client, const char* name, dlock_semaphore** out) {
-  return guarded(
-      [&] { return dlock::c_api::new_handle<dlock_semaphore, dlock::SemaphoreKeys>(client, name, out); });
+  return guarded([&] { return dlock::c_api::new_handle(client, name, out); });
 }
 
 void dlock_semaphore_free(dlock_semaphore* semaphore) {

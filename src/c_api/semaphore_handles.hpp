@@ -3,7 +3,6 @@
 
 #include <memory>
 #include <string>
-#include <type_traits>
 
 #include "c_api/guarded.hpp"
 #include "c_api/handles.hpp"
@@ -14,9 +13,10 @@
 #include "primitives/permit_semaphore/permit_resource.hpp"
 #include "primitives/semaphore/semaphore.hpp"
 
+// Each handle's `state` is what its primitive's operations are built on.
 struct dlock_semaphore {
   std::shared_ptr<dlock::Client> client;
-  std::shared_ptr<const dlock::SemaphoreKeys> keys;
+  std::shared_ptr<const dlock::SemaphoreKeys> state;
 };
 
 // The user's lost-permit callback; the handle's LostCallback calls it through
@@ -28,27 +28,17 @@ struct dlock_permit_lost_sink {
 
 struct dlock_permit_semaphore {
   std::shared_ptr<dlock::Client> client;
-  std::shared_ptr<const dlock::PermitResource> resource;
+  std::shared_ptr<const dlock::PermitResource> state;
   std::shared_ptr<dlock::LostCallback> on_lost = std::make_shared<dlock::LostCallback>();
   dlock_permit_lost_sink lost_sink;
 };
 
 struct dlock_count_down_latch {
   std::shared_ptr<dlock::Client> client;
-  std::shared_ptr<const dlock::LatchKeys> keys;
+  std::shared_ptr<const dlock::LatchKeys> state;
 };
 
 namespace dlock::c_api {
-
-inline const std::shared_ptr<const SemaphoreKeys>& handle_state(const dlock_semaphore& handle) {
-  return handle.keys;
-}
-inline const std::shared_ptr<const PermitResource>& handle_state(const dlock_permit_semaphore& handle) {
-  return handle.resource;
-}
-inline const std::shared_ptr<const LatchKeys>& handle_state(const dlock_count_down_latch& handle) {
-  return handle.keys;
-}
 
 // Runs an operation of a primitive on the core behind its handle; the core
 // stays alive while it runs, even if another thread closes the client.
@@ -56,12 +46,12 @@ template <typename Ops, typename Handle, typename Work>
 int with_primitive(Handle* handle, const char* argument, Work&& work) {
   require(handle, argument);
   std::shared_ptr<ClientCore> core = handle->client->core();
-  Ops ops(*core, handle_state(*handle));
+  Ops ops(*core, handle->state);
   return work(ops);
 }
 
-// Makes a handle of `Handle` on `name`, with `State` built from the name.
-template <typename Handle, typename State>
+// Makes a handle of `Handle` on `name`, its state built from the name.
+template <typename Handle>
 int new_handle(dlock_client* client, const char* name, Handle** out) {
   require(out, "out");
   *out = nullptr;
@@ -70,12 +60,8 @@ int new_handle(dlock_client* client, const char* name, Handle** out) {
   client->client->core();  // DLOCK_E_CLOSED for a closed client
   auto handle = std::make_unique<Handle>();
   handle->client = client->client;
-  std::shared_ptr<const State> state = std::make_shared<const State>(name);
-  if constexpr (std::is_same_v<Handle, dlock_permit_semaphore>) {
-    handle->resource = std::move(state);
-  } else {
-    handle->keys = std::move(state);
-  }
+  using State = typename decltype(handle->state)::element_type;
+  handle->state = std::make_shared<State>(name);
   *out = handle.release();
   return DLOCK_OK;
 }
