@@ -191,7 +191,13 @@ void Subscriber::handle(const ReplyView& reply) {
     it->second.active = true;
     for (Waiter* waiter : it->second.waiters) waiter->signal();
   } else if (kind == "message") {
-    signal_first_unsignalled(it->second.waiters);
+    bool broadcast = false;
+    for (Waiter* waiter : it->second.waiters) {
+      if (!waiter->every_message) continue;
+      waiter->signal(true);
+      broadcast = true;
+    }
+    if (!broadcast) signal_first_unsignalled(it->second.waiters);
   }
 }
 

@@ -15,10 +15,13 @@ from dlock.arguments import (
     require_int,
     require_str,
 )
+from dlock.count_down_latch import CountDownLatch
 from dlock.errors import error_for_status
 from dlock.handles import LockHandles, LostCallback
 from dlock.lock import Lock
 from dlock.owner import new_owner
+from dlock.permit_semaphore import PermitExpirableSemaphore
+from dlock.semaphore import Semaphore
 from dlock.synchronized import F, synchronized
 
 # Clients still open at exit are closed while Python still runs: closing releases their
@@ -131,6 +134,27 @@ class Client:
         require_callable_or_none(on_lost, "on_lost")
         owner = None if thread_local else new_owner()
         return Lock(self._handles.get(name), lease, blocking_timeout, on_lost, owner)
+
+    def semaphore(self, name: str) -> Semaphore:
+        """A :class:`dlock.Semaphore` on ``name`` (Redisson's RSemaphore layout); no round
+        trip."""
+        return Semaphore(_dlock.Semaphore(self._native, require_str(name, "name")))
+
+    def permit_expirable_semaphore(
+        self, name: str, *, on_lost: Callable[[str, str], None] | None = None
+    ) -> PermitExpirableSemaphore:
+        """A :class:`dlock.PermitExpirableSemaphore` on ``name`` (Redisson's
+        RPermitExpirableSemaphore layout); no round trip. ``on_lost(name, permit_id)`` is
+        called once when a permit taken through this object is lost, on the client's
+        watchdog thread (or in the release that found the loss): it must return quickly."""
+        require_str(name, "name")
+        require_callable_or_none(on_lost, "on_lost")
+        return PermitExpirableSemaphore(_dlock.PermitSemaphore(self._native, name, on_lost))
+
+    def count_down_latch(self, name: str) -> CountDownLatch:
+        """A :class:`dlock.CountDownLatch` on ``name`` (Redisson's RCountDownLatch layout);
+        no round trip."""
+        return CountDownLatch(_dlock.CountDownLatch(self._native, require_str(name, "name")))
 
     def synchronized(
         self,

@@ -5,6 +5,7 @@
 
 #include "common/error.hpp"
 #include "common/log.hpp"
+#include "core/handle_holds.hpp"
 #include "primitives/lock/acquire_process.hpp"
 
 namespace dlock {
@@ -264,14 +265,7 @@ int64_t ReentrantLock::ttl_ms() {
 }
 
 void ReentrantLock::release_taken_through(const void* handle) {
-  for (const Hold& hold : core_.holds().taken_through(handle)) {
-    if (hold.lost) continue;
-    try {
-      run_release(hold, hold.releasing.empty() ? core_.request_id() : hold.releasing);
-    } catch (const Error&) {
-      // Unreachable or closing: the lease runs out on its own; nothing renews it.
-    }
-  }
+  release_holds_taken_through(core_, handle);
 }
 
 }  // namespace dlock
