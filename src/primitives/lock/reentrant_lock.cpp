@@ -196,6 +196,15 @@ int64_t ReentrantLock::ttl_ms() {
   });
 }
 
+void ReentrantLock::release_unrecorded(uint64_t owner) {
+  if (core_.holds().find(keys().name, owner)) return;
+  try {
+    run_release(core_.field(owner));
+  } catch (const Error&) {
+    // Unreachable or closing: an unrecorded grant lapses with its lease.
+  }
+}
+
 void ReentrantLock::release_taken_through(const void* handle) {
   for (const Hold& hold : core_.holds().taken_through(handle)) {
     if (hold.lost) continue;

@@ -42,6 +42,11 @@ class ReentrantLock {
   bool is_locked();
   int64_t ttl_ms();
 
+  // Releases, best effort, a grant `owner` may have been given without
+  // hearing of it (its reply was lost); touches nothing when the owner has a
+  // recorded hold.
+  void release_unrecorded(uint64_t owner);
+
   // Releases, best effort, the holds taken through `handle` (it is freed).
   void release_taken_through(const void* handle);
 
