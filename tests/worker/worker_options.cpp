@@ -13,8 +13,11 @@ WorkerOptions parse_worker_options(int argc, char** argv) {
   const std::map<std::string, std::function<void(const std::string&)>> setters = {
       {"--mode",
        [&](const std::string& v) {
-         if (v != "cycles" && v != "hold") throw std::invalid_argument("--mode is cycles or hold");
-         options.mode = v == "hold" ? Mode::hold : Mode::cycles;
+         const std::map<std::string, Mode> modes = {
+             {"cycles", Mode::cycles}, {"hold", Mode::hold}, {"multilock", Mode::multilock}, {"redlock", Mode::redlock}};
+         const auto mode = modes.find(v);
+         if (mode == modes.end()) throw std::invalid_argument("--mode is cycles, hold, multilock or redlock");
+         options.mode = mode->second;
        }},
       {"--url", [&](const std::string& v) { options.url = v; }},
       {"--name", [&](const std::string& v) { options.name = v; }},
@@ -27,6 +30,8 @@ WorkerOptions parse_worker_options(int argc, char** argv) {
       {"--min-sleep-us", [&](const std::string& v) { options.min_sleep_us = std::stoll(v); }},
       {"--max-sleep-us", [&](const std::string& v) { options.max_sleep_us = std::stoll(v); }},
       {"--hold-ms", [&](const std::string& v) { options.hold_ms = std::stoll(v); }},
+      {"--urls", [&](const std::string& v) { options.urls = v; }},
+      {"--wait-ms", [&](const std::string& v) { options.wait_ms = std::stoll(v); }},
   };
   for (int i = 1; i < argc; i += 2) {
     const auto setter = setters.find(argv[i]);
@@ -35,10 +40,10 @@ WorkerOptions parse_worker_options(int argc, char** argv) {
     }
     setter->second(argv[i + 1]);
   }
-  if (options.url.empty() || options.store_path.empty()) {
-    throw std::invalid_argument("--url and --store are required");
+  if ((options.url.empty() && options.urls.empty()) || options.store_path.empty()) {
+    throw std::invalid_argument("--url (or --urls) and --store are required");
   }
-  if (options.mode == Mode::cycles && options.log_path.empty()) {
+  if (options.mode != Mode::hold && options.log_path.empty()) {
     throw std::invalid_argument("--log is required in cycles mode");
   }
   return options;
