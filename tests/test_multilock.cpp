@@ -9,11 +9,11 @@
 #include <thread>
 
 #include "dlock.h"
+#include "fenced_store.hpp"
 #include "redis_fixture.hpp"
 #include "redis_inspect.hpp"
 #include "safety_checker.hpp"
 #include "section_log.hpp"
-#include "fenced_store.hpp"
 #include "status_assertions.hpp"
 #include "temp_dir.hpp"
 #include "wait_until.hpp"
@@ -97,7 +97,8 @@ TEST_F(MultiLockTest, WaitsForTheBusyMemberAndWakesOnItsRelease) {
   ASSERT_EQ(dlock_lock_release(c.get()), DLOCK_OK);
   const auto [status, acquired_at] = waiter.get();
   EXPECT_TRUE(status_is(status, DLOCK_OK));
-  EXPECT_LT(acquired_at - released_at, milliseconds(500)) << "woken by the release message, not the 20 s lease";
+  EXPECT_LT(acquired_at - released_at, milliseconds(500))
+      << "woken by the release message, not the 20 s lease";
 }
 
 TEST_F(MultiLockTest, ReentersEachMember) {
@@ -125,7 +126,8 @@ TEST_F(MultiLockTest, AMemberLostIsTheMultiLockLost) {
   const ClientHandle other = open();
   const LockHandle b = new_lock(other.get(), "ml-b");
   ASSERT_EQ(dlock_lock_force_release(b.get()), DLOCK_OK);
-  ASSERT_TRUE(wait_until([&] { return lost.calls.load() > 0; }, milliseconds(3000))) << "the watchdog found it";
+  ASSERT_TRUE(wait_until([&] { return lost.calls.load() > 0; }, milliseconds(3000)))
+      << "the watchdog found it";
   EXPECT_EQ(lost.name, "ml-a,ml-b,ml-c");
   EXPECT_TRUE(status_is(dlock_multilock_release(multilock.get()), DLOCK_E_LOST));
   EXPECT_EQ(lost.calls.load(), 1);
@@ -208,10 +210,11 @@ TEST_F(MultiLockTest, OverlappingSetsInDifferentOrdersAcrossProcesses) {
       {"x,y,z", "-1"}, {"z,y,x", "-1"}, {"y,x", "20"}, {"z,x", "20"}, {"y,z", "-1"}};
   std::vector<std::unique_ptr<ChildProcess>> workers;
   for (size_t i = 0; i < sets.size(); ++i) {
-    workers.push_back(start_worker({"--mode", "multilock", "--url", server().url(), "--name", sets[i].first,
-                                    "--wait-ms", sets[i].second, "--log", dir.file("log"), "--store",
-                                    dir.file("store"), "--threads", "2", "--cycles", "20", "--max-sleep-us", "1500"},
-                                   dir.file("worker-" + std::to_string(i))));
+    workers.push_back(
+        start_worker({"--mode", "multilock", "--url", server().url(), "--name", sets[i].first, "--wait-ms",
+                      sets[i].second, "--log", dir.file("log"), "--store", dir.file("store"), "--threads",
+                      "2", "--cycles", "20", "--max-sleep-us", "1500"},
+                     dir.file("worker-" + std::to_string(i))));
   }
   size_t failed_attempts = 0;
   for (size_t i = 0; i < workers.size(); ++i) {
@@ -219,7 +222,8 @@ TEST_F(MultiLockTest, OverlappingSetsInDifferentOrdersAcrossProcesses) {
     ASSERT_TRUE(status.has_value()) << "worker " << i << " did not finish: a deadlock?";
     const std::string output = read_text_file(dir.file("worker-" + std::to_string(i)));
     EXPECT_TRUE(WIFEXITED(*status) && WEXITSTATUS(*status) == 0) << output;
-    for (size_t at = output.find("not_acquired"); at != std::string::npos; at = output.find("not_acquired", at + 1)) {
+    for (size_t at = output.find("not_acquired"); at != std::string::npos;
+         at = output.find("not_acquired", at + 1)) {
       ++failed_attempts;
     }
   }

@@ -87,7 +87,8 @@ void run_thread(Shared& shared, int index) {
       for (dlock_lock* member : members) {
         int count = -1;
         dlock_lock_hold_count(member, &count);
-        if (count != 0) return fail(shared, std::string("a failed acquire left '") + dlock_lock_name(member) + "' held");
+        if (count != 0)
+          return fail(shared, std::string("a failed acquire left '") + dlock_lock_name(member) + "' held");
       }
       std::printf("not_acquired\n");
       continue;

@@ -13,8 +13,10 @@ WorkerOptions parse_worker_options(int argc, char** argv) {
   const std::map<std::string, std::function<void(const std::string&)>> setters = {
       {"--mode",
        [&](const std::string& v) {
-         const std::map<std::string, Mode> modes = {
-             {"cycles", Mode::cycles}, {"hold", Mode::hold}, {"multilock", Mode::multilock}, {"redlock", Mode::redlock}};
+         const std::map<std::string, Mode> modes = {{"cycles", Mode::cycles},
+                                                    {"hold", Mode::hold},
+                                                    {"multilock", Mode::multilock},
+                                                    {"redlock", Mode::redlock}};
          const auto mode = modes.find(v);
          if (mode == modes.end()) throw std::invalid_argument("--mode is cycles, hold, multilock or redlock");
          options.mode = mode->second;

@@ -8,8 +8,8 @@
 namespace dlock_worker {
 
 enum class Mode {
-  cycles,  // threads x cycles of acquire / read-modify-write / release
-  hold,    // one acquire, reported on stdout, held for hold_ms, then one write and a release
+  cycles,     // threads x cycles of acquire / read-modify-write / release
+  hold,       // one acquire, reported on stdout, held for hold_ms, then one write and a release
   multilock,  // cycles on a MultiLock over the comma-separated --name list (in the order given), one log and
               // store per name (<log>.<name>, <store>.<name>)
   redlock,    // cycles on a RedLock over the lock --name on each server of --urls (';'-separated)
@@ -23,13 +23,13 @@ struct WorkerOptions {
   std::string store_path;  // fenced store
   int threads = 1;
   int cycles = 10;
-  int64_t lease_ms = -1;             // -1: watchdog
-  int64_t watchdog_timeout_ms = 0;   // 0: the library default
-  int64_t min_sleep_us = 0;          // time spent inside a critical section,
-  int64_t max_sleep_us = 2000;       // uniformly random in [min, max]
+  int64_t lease_ms = -1;            // -1: watchdog
+  int64_t watchdog_timeout_ms = 0;  // 0: the library default
+  int64_t min_sleep_us = 0;         // time spent inside a critical section,
+  int64_t max_sleep_us = 2000;      // uniformly random in [min, max]
   int64_t hold_ms = 1000;
-  std::string urls;     // redlock: the servers, ';'-separated
-  int64_t wait_ms = -1; // multilock, redlock: each acquire's wait
+  std::string urls;      // redlock: the servers, ';'-separated
+  int64_t wait_ms = -1;  // multilock, redlock: each acquire's wait
 };
 
 // Parses --key value pairs; throws std::invalid_argument with a usage message.

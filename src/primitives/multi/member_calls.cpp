@@ -42,12 +42,18 @@ std::vector<MemberAnswer> MemberCalls::call(uint64_t owner, const std::vector<bo
       {
         std::lock_guard<std::mutex> lock(round->mutex);
         is_late = round->abandoned;
-        if (!is_late) round->answers[i] = answer;
+        if (!is_late) {
+          round->answers[i] = answer;
+          // Out of flight before the caller hears: it may call this member again at once.
+          std::lock_guard<std::mutex> flight_lock(in_flight->mutex);
+          in_flight->calls.erase({i, owner});
+        }
         --round->pending;
       }
       round->answered.notify_one();
-      if (is_late) late(i, answer);
-      std::lock_guard<std::mutex> lock(in_flight->mutex);
+      if (!is_late) return;
+      late(i, answer);
+      std::lock_guard<std::mutex> flight_lock(in_flight->mutex);
       in_flight->calls.erase({i, owner});
     }).detach();
   }
