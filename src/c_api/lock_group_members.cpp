@@ -8,7 +8,7 @@
 namespace dlock::c_api {
 
 std::vector<std::shared_ptr<LockMember>> members_from(dlock_lock* const* members, size_t count) {
-  require(members, "members");
+  if (count > 0) require(members, "members");  // none at all is the count's fault
   std::vector<std::shared_ptr<LockMember>> result;
   for (size_t i = 0; i < count; ++i) {
     const std::string label = "members[" + std::to_string(i) + "]";

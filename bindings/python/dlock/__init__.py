@@ -26,6 +26,7 @@ from dlock.errors import (
     UnsupportedError,
 )
 from dlock.lock import Lock
+from dlock.lock_group import MultiLock, RedLock
 from dlock.lock_info import Holder, LockInfo
 
 __version__ = _version()
@@ -45,7 +46,9 @@ __all__ = [
     "LockLostError",
     "LockNotOwnedError",
     "LockTimeoutError",
+    "MultiLock",
     "OutOfMemoryError",
     "ProtocolError",
+    "RedLock",
     "UnsupportedError",
 ]

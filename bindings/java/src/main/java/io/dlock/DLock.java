@@ -56,6 +56,11 @@ public final class DLock implements Lock {
     return name;
   }
 
+  /** Adds this lock's native handle to a MultiLock or RedLock being made (IllegalStateException once closed). */
+  void addTo(NativeLockGroup group) {
+    guard.run(() -> group.add(handle));
+  }
+
   /** Waits for the lock, ignoring interrupts; the watchdog keeps the hold alive. */
   @Override
   public void lock() {

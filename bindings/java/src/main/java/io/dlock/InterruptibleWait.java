@@ -23,24 +23,35 @@ final class InterruptibleWait extends AbstractInterruptibleChannel {
     this.cancel = cancel;
   }
 
+  /** A blocking native acquire that the cancel token cuts short. */
+  @FunctionalInterface
+  interface CancellableAcquire {
+    /** true: held; false: the wait ran out. */
+    boolean acquire(NativeCancel cancel);
+  }
+
   /** true: held; false: the wait ran out. */
   static boolean acquire(NativeLock lock, long owner, long waitMs, long leaseMs)
       throws InterruptedException {
+    return acquire(cancel -> lock.acquire(owner, waitMs, leaseMs, cancel));
+  }
+
+  /** true: held; false: the wait ran out. */
+  static boolean acquire(CancellableAcquire acquire) throws InterruptedException {
     NativeCancel cancel = new NativeCancel();
     try {
-      return new InterruptibleWait(cancel).run(lock, owner, waitMs, leaseMs);
+      return new InterruptibleWait(cancel).run(acquire);
     } finally {
       // Safe: end() has returned, so no interrupt can still reach the token.
       cancel.delete();
     }
   }
 
-  private boolean run(NativeLock lock, long owner, long waitMs, long leaseMs)
-      throws InterruptedException {
+  private boolean run(CancellableAcquire acquire) throws InterruptedException {
     boolean acquired;
     begin();
     try {
-      acquired = lock.acquire(owner, waitMs, leaseMs, cancel);
+      acquired = acquire.acquire(cancel);
     } catch (DLockException e) {
       if (e.getStatus() != DLockStatus.INTERRUPTED) {
         throw e;
