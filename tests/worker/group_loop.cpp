@@ -17,6 +17,7 @@
 #include "fenced_store.hpp"
 #include "monotonic_clock.hpp"
 #include "section_log.hpp"
+#include "worker_threads.hpp"
 
 namespace dlock_worker {
 namespace {
@@ -39,12 +40,11 @@ struct Shared {
   std::vector<std::string> guarded;  // names whose logs and stores a section writes
   std::vector<std::unique_ptr<dlock_test::SectionLog>> logs;
   std::vector<dlock_test::FencedStore> stores;
-  std::atomic<int> failures{0};
+  WorkerFailures failures;
 };
 
 void fail(Shared& shared, const std::string& message) {
-  std::fprintf(stderr, "worker %d: %s\n", static_cast<int>(getpid()), message.c_str());
-  shared.failures.fetch_add(1);
+  shared.failures.fail(message);
 }
 
 std::vector<dlock_lock*> raw(const std::vector<dlock_test::LockHandle>& handles) {
@@ -136,18 +136,9 @@ int run_group_loop(const WorkerOptions& options) {
     shared.logs.push_back(std::make_unique<dlock_test::SectionLog>(options.log_path + "." + name));
     shared.stores.emplace_back(options.store_path + "." + name);
   }
-  std::vector<std::thread> threads;
-  for (int index = 0; index < options.threads; ++index) {
-    threads.emplace_back([&shared, index] {
-      try {
-        run_thread(shared, index);
-      } catch (const std::exception& error) {
-        fail(shared, error.what());
-      }
-    });
-  }
-  for (std::thread& thread : threads) thread.join();
-  return shared.failures.load() == 0 ? 0 : 3;
+  run_threads(
+      options.threads, [&shared](int index) { run_thread(shared, index); }, shared.failures);
+  return shared.failures.exit_code();
 }
 
 }  // namespace dlock_worker

@@ -14,20 +14,18 @@ asynchronous group acquire yet); the event loop never waits on Redis.
 from __future__ import annotations
 
 import asyncio
-from types import TracebackType
-from typing import Callable, Optional, Type, TypeVar
+from typing import Callable, Optional
 
 from dlock import _dlock, timeouts
-from dlock.errors import DlockError, error_for_status
+from dlock.blocks import HeldInBlocks
 from dlock.lock import Lock
 from dlock.owner import current_owner
 from dlock.waiting import wait_in_thread, wait_in_thread_async
 
 GroupLostCallback = Callable[[str, int], object]
-_Self = TypeVar("_Self", bound="_LockGroup")
 
 
-class _LockGroup:
+class _LockGroup(HeldInBlocks):
     _MAJORITY = False
     _KIND = ""
 
@@ -97,52 +95,11 @@ class _LockGroup:
     def held(self) -> bool:
         return self.hold_count > 0
 
-    def _require_acquired(self, acquired: bool) -> None:
-        if not acquired:
-            raise error_for_status(
-                _dlock.NOT_ACQUIRED,
-                f"{self._KIND} {','.join(self.names)!r} not acquired within {self._blocking_timeout} s",
-            )
-
-    def __enter__(self: _Self) -> _Self:
-        self._require_acquired(self.acquire(timeout=self._blocking_timeout))
-        return self
-
-    def __exit__(
-        self,
-        exc_type: Optional[Type[BaseException]],
-        exc: Optional[BaseException],
-        traceback: Optional[TracebackType],
-    ) -> None:
-        try:
-            self.release()
-        except DlockError as error:
-            _raise_unless_block_failed(self._KIND, error, exc)
-
-    async def __aenter__(self: _Self) -> _Self:
-        self._require_acquired(await self.acquire_async(timeout=self._blocking_timeout))
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: Optional[Type[BaseException]],
-        exc: Optional[BaseException],
-        traceback: Optional[TracebackType],
-    ) -> None:
-        try:
-            await self.release_async()
-        except DlockError as error:
-            _raise_unless_block_failed(self._KIND, error, exc)
+    def _describe(self) -> str:
+        return f"{self._KIND} {','.join(self.names)!r}"
 
     def __repr__(self) -> str:
         return f"<dlock.{self._KIND} {self.names!r}>"
-
-
-def _raise_unless_block_failed(kind: str, error: DlockError, block_error: Optional[BaseException]) -> None:
-    """As Lock's: a failed release leaving a block is raised unless the block raised."""
-    if block_error is None or not hasattr(block_error, "add_note"):
-        raise error
-    block_error.add_note(f"while leaving the block, releasing the {kind} failed: {error}")
 
 
 class _LostRelay:

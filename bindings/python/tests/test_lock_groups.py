@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import signal
 import subprocess
 import sys
 import textwrap
@@ -214,3 +215,48 @@ def test_processes_never_overlap(kind: str, three_servers: list[RedisServer], na
             value, pid, start, end = json.loads(line)
             sections.append(Section(value, str(pid), start, end))
     assert_exclusive(sections, expected=3 * cycles)
+
+
+CTRL_C_CHILD = textwrap.dedent(
+    """
+    import signal, sys, time
+    import dlock
+
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    client = dlock.Client(sys.argv[1])
+    group = dlock.MultiLock(client.lock(sys.argv[2] + "a"), client.lock(sys.argv[2] + "b"))
+    print("waiting", flush=True)
+    try:
+        group.acquire()
+        print("acquired", flush=True)
+    except KeyboardInterrupt:
+        print(f"interrupted {time.monotonic()!r} {group.hold_count}", flush=True)
+    sys.stdin.readline()
+    """
+)
+
+
+def test_ctrl_c_interrupts_a_group_wait(
+    redis_server: RedisServer, client: dlock.Client, raw: redis.Redis, name: str
+) -> None:
+    holder = client.lock(name + "b")
+    holder.acquire()
+    child = subprocess.Popen(
+        [sys.executable, "-c", CTRL_C_CHILD, redis_server.url, name],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        assert child.stdout is not None and child.stdin is not None
+        assert child.stdout.readline().strip() == "waiting"
+        time.sleep(0.5)
+        sent_at = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        word, interrupted_at, hold_count = child.stdout.readline().split()
+        assert word == "interrupted" and hold_count == "0"
+        assert float(interrupted_at) - sent_at < 0.1
+        holder.release()
+        time.sleep(0.3)  # an abandoned wait that still ran would take both now
+        assert not raw.exists(name + "a") and not raw.exists(name + "b")
+    finally:
+        child.kill()
+        child.wait()

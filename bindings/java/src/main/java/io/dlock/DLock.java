@@ -35,7 +35,7 @@ import java.util.concurrent.locks.Lock;
  * Failures reaching Redis throw {@link DLockException}.
  */
 public final class DLock implements Lock {
-  private static final long WATCHDOG_LEASE = -1;
+  static final long WATCHDOG_LEASE = -1;
   static final long WAIT_FOREVER = -1;
 
   private final String name;
@@ -380,16 +380,16 @@ public final class DLock implements Lock {
   }
 
   /** Owners are Java threads, whatever OS thread runs the native call. */
-  private static long currentOwner() {
+  static long currentOwner() {
     return Thread.currentThread().getId();
   }
 
-  private static long waitMillis(long time, TimeUnit unit) {
+  static long waitMillis(long time, TimeUnit unit) {
     Objects.requireNonNull(unit, "unit");
     return time <= 0 ? 0 : Math.max(1, unit.toMillis(time));
   }
 
-  private static long leaseMillis(long leaseTime, TimeUnit unit) {
+  static long leaseMillis(long leaseTime, TimeUnit unit) {
     Objects.requireNonNull(unit, "unit");
     if (leaseTime == WATCHDOG_LEASE) {
       return WATCHDOG_LEASE;

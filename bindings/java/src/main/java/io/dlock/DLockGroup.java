@@ -21,8 +21,6 @@ import java.util.concurrent.locks.Lock;
  * carrier while it waits.
  */
 abstract class DLockGroup implements Lock, AutoCloseable {
-  static final long WATCHDOG_LEASE = -1;
-  private static final long WAIT_FOREVER = -1;
   private static final Cleaner CLEANER = Cleaner.create();
 
   private final NativeLockGroup handle;
@@ -64,35 +62,35 @@ abstract class DLockGroup implements Lock, AutoCloseable {
   /** Waits for every member (a majority for a RedLock), ignoring interrupts; the watchdog keeps them. */
   @Override
   public void lock() {
-    lock(WATCHDOG_LEASE, TimeUnit.MILLISECONDS);
+    lock(DLock.WATCHDOG_LEASE, TimeUnit.MILLISECONDS);
   }
 
   /** As {@link #lock()}; the holds end after {@code leaseTime} (-1: watchdog). */
   public void lock(long leaseTime, TimeUnit unit) {
-    long leaseMs = leaseMillis(leaseTime, unit);
-    live().acquire(currentOwner(), WAIT_FOREVER, leaseMs, null);
+    long leaseMs = DLock.leaseMillis(leaseTime, unit);
+    live().acquire(DLock.currentOwner(), DLock.WAIT_FOREVER, leaseMs, null);
   }
 
   @Override
   public void lockInterruptibly() throws InterruptedException {
-    acquireInterruptibly(WAIT_FOREVER, WATCHDOG_LEASE);
+    acquireInterruptibly(DLock.WAIT_FOREVER, DLock.WATCHDOG_LEASE);
   }
 
   /** One attempt, no waiting. */
   @Override
   public boolean tryLock() {
-    return live().acquire(currentOwner(), 0, WATCHDOG_LEASE, null);
+    return live().acquire(DLock.currentOwner(), 0, DLock.WATCHDOG_LEASE, null);
   }
 
   /** Waits at most {@code time} (0 or less: one attempt). */
   @Override
   public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
-    return acquireInterruptibly(waitMillis(time, unit), WATCHDOG_LEASE);
+    return acquireInterruptibly(DLock.waitMillis(time, unit), DLock.WATCHDOG_LEASE);
   }
 
   /** Waits at most {@code waitTime}; the holds end after {@code leaseTime} (-1: watchdog). */
   public boolean tryLock(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException {
-    return acquireInterruptibly(waitMillis(waitTime, unit), leaseMillis(leaseTime, unit));
+    return acquireInterruptibly(DLock.waitMillis(waitTime, unit), DLock.leaseMillis(leaseTime, unit));
   }
 
   /**
@@ -104,12 +102,12 @@ abstract class DLockGroup implements Lock, AutoCloseable {
    */
   @Override
   public void unlock() {
-    live().release(currentOwner());
+    live().release(DLock.currentOwner());
   }
 
   /** The calling thread's number of holds (0 when it holds none). */
   public int getHoldCount() {
-    return live().holdCount(currentOwner());
+    return live().holdCount(DLock.currentOwner());
   }
 
   public boolean isHeldByCurrentThread() {
@@ -152,32 +150,10 @@ abstract class DLockGroup implements Lock, AutoCloseable {
     if (Thread.interrupted()) {
       throw new InterruptedException();
     }
-    long owner = currentOwner();
+    long owner = DLock.currentOwner();
     if (waitMs == 0) {
       return live().acquire(owner, 0, leaseMs, null);
     }
     return InterruptibleWait.acquire(cancel -> live().acquire(owner, waitMs, leaseMs, cancel));
-  }
-
-  /** Owners are Java threads, whatever OS thread runs the native call. */
-  static long currentOwner() {
-    return Thread.currentThread().getId();
-  }
-
-  private static long waitMillis(long time, TimeUnit unit) {
-    Objects.requireNonNull(unit, "unit");
-    return time <= 0 ? 0 : Math.max(1, unit.toMillis(time));
-  }
-
-  private static long leaseMillis(long leaseTime, TimeUnit unit) {
-    Objects.requireNonNull(unit, "unit");
-    if (leaseTime == WATCHDOG_LEASE) {
-      return WATCHDOG_LEASE;
-    }
-    if (leaseTime <= 0) {
-      throw new IllegalArgumentException(
-          "leaseTime must be > 0, or -1 for a lease kept alive by the watchdog: " + leaseTime);
-    }
-    return Math.max(1, unit.toMillis(leaseTime));
   }
 }

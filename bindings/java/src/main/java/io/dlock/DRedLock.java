@@ -32,7 +32,7 @@ public final class DRedLock extends DLockGroup {
    * servers' leases; 0 when it holds nothing or the hold was lost.
    */
   public long remainingValidity(TimeUnit unit) {
-    return unit.convert(live().validityMs(currentOwner()), TimeUnit.MILLISECONDS);
+    return unit.convert(live().validityMs(DLock.currentOwner()), TimeUnit.MILLISECONDS);
   }
 
   @Override
