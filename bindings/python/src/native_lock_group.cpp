@@ -1,7 +1,9 @@
 #include "native_lock_group.hpp"
 
+#include <thread>
 #include <vector>
 
+#include "dlock_callback.hpp"
 #include "native_cancel.hpp"
 #include "native_lock.hpp"
 #include "status.hpp"
@@ -25,6 +27,17 @@ NativeLockGroup::NativeLockGroup(const py::list& locks, bool majority, py::objec
 }
 
 NativeLockGroup::~NativeLockGroup() {
+  if (InDlockCallback::on_this_thread()) {
+    // Dropped inside a callback from dlock, perhaps its own lost callback:
+    // freeing waits for that call to return, so it is done on a thread of its
+    // own, and the callable stays alive for good rather than die mid-call.
+    std::thread([multi = multi_, red = red_] {
+      dlock_multilock_free(multi);
+      dlock_redlock_free(red);
+    }).detach();
+    static_cast<void>(on_lost_.release());
+    return;
+  }
   // Freeing releases the holds still taken through the group (a round trip
   // each) and waits for a lost callback in progress, which needs the GIL.
   py::gil_scoped_release nogil;
