@@ -67,12 +67,15 @@ class RedLockTest : public ::testing::Test {
     return result;
   }
 
-  static size_t servers_holding(const std::string& name) {
-    size_t count = 0;
-    for (size_t i = 0; i < server_count; ++i) {
-      if (server(i).command({"EXISTS", name}).integer == 1) ++count;
+  static size_t servers_holding(const std::string& name) { return servers_holding_among(server_count, name); }
+
+  // Servers 0..count-1 holding `name`.
+  static size_t servers_holding_among(size_t count, const std::string& name) {
+    size_t holding = 0;
+    for (size_t i = 0; i < count; ++i) {
+      if (server(i).command({"EXISTS", name}).integer == 1) ++holding;
     }
-    return count;
+    return holding;
   }
 
   static std::vector<std::unique_ptr<RedisServer>> servers_;
@@ -194,6 +197,26 @@ TEST_F(RedLockTest, AServerPausedMidAcquireCostsOnlyItsPatience) {
       milliseconds(3000)));
   EXPECT_TRUE(status_is(dlock_redlock_release(a.redlock.get()), DLOCK_OK));
   EXPECT_EQ(servers_holding("rl-paused"), 0u);
+}
+
+TEST_F(RedLockTest, AReleaseWithAServerPausedReleasesTheMajorityPromptly) {
+  Side a = side("rl-paused-release");
+  ASSERT_EQ(dlock_redlock_acquire(a.redlock.get(), 0, 10000, nullptr), DLOCK_OK);
+  server(4).pause();
+  const auto started = Clock::now();
+  const int status = dlock_redlock_release(a.redlock.get());
+  const auto took = Clock::now() - started;
+  const size_t left = servers_holding_among(4, "rl-paused-release");
+  server(4).resume();
+  EXPECT_TRUE(status_is(status, DLOCK_OK)) << "4 of 5 released is a majority";
+  EXPECT_LT(took, milliseconds(1500)) << "the paused member costs its patience, not the command timeout";
+  EXPECT_EQ(left, 0u);
+  EXPECT_TRUE(wait_until(
+      [&] {
+        return server(4).command({"EXISTS", "rl-paused-release"}).integer == 0;
+      },
+      milliseconds(3000)))
+      << "the release sent to the paused server runs when it resumes";
 }
 
 // The known counter-example (Kleppmann 2016): a holds servers 0,1,2 (3 and 4

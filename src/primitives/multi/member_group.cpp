@@ -121,30 +121,37 @@ void MemberGroup::release_members(uint64_t owner, const std::vector<bool>& held)
   }
 }
 
-void MemberGroup::release(uint64_t owner) {
+void MemberGroup::count_release(MembersReleased& tally, const std::function<void()>& release_one) {
+  try {
+    release_one();
+    ++tally.released;
+  } catch (const LostError&) {
+  } catch (const NotOwnerError&) {
+  } catch (const Error&) {
+    if (!tally.error) tally.error = std::current_exception();
+  }
+}
+
+MemberGroup::MembersReleased MemberGroup::release_in_turn(uint64_t owner, const std::vector<bool>& held) {
+  MembersReleased tally;
+  for (size_t i = 0; i < members_.size(); ++i) {
+    if (held[i]) count_release(tally, [&] { members_[i]->release(owner); });
+  }
+  return tally;
+}
+
+void MemberGroup::release(uint64_t owner, const ReleaseHeld& outermost) {
   const std::optional<Hold> before = leave(owner);
   if (!before) throw NotOwnerError(std::string(kind_) + " '" + name_ + "': the caller does not hold it");
-  size_t released = 0;
-  std::exception_ptr connection_error;
-  for (size_t i = 0; i < members_.size(); ++i) {
-    if (!before->held[i]) continue;
-    try {
-      members_[i]->release(owner);
-      ++released;
-    } catch (const LostError&) {
-    } catch (const NotOwnerError&) {
-    } catch (const Error&) {
-      if (!connection_error) connection_error = std::current_exception();
-    }
-  }
-  if (before->lost || (before->count == 1 && released < needed_ && !connection_error)) {
-    // Found here first: the one and only notice.
-    if (!before->lost) on_lost_->call(name_, owner, 0);
-    throw LostError(std::string(kind_) + " '" + name_ + "': the hold was lost (" + std::to_string(released) +
-                    " of " + std::to_string(members_.size()) + " members still held, " +
-                    std::to_string(needed_) + " needed)");
-  }
-  if (connection_error) std::rethrow_exception(connection_error);
+  const bool inner = before->count > 1;
+  const MembersReleased tally = inner ? release_in_turn(owner, before->held) : outermost(owner, before->held);
+  if (!before->lost && (inner || tally.released >= needed_)) return;
+  if (!before->lost && tally.error) std::rethrow_exception(tally.error);
+  // Found here first: the one and only notice.
+  if (!before->lost) on_lost_->call(name_, owner, 0);
+  throw LostError(std::string(kind_) + " '" + name_ + "': the hold was lost (" +
+                  std::to_string(tally.released) + " of " + std::to_string(members_.size()) +
+                  " members still held, " + std::to_string(needed_) + " needed)");
 }
 
 void MemberGroup::release_all() noexcept {

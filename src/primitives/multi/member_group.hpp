@@ -9,6 +9,8 @@
 
 #include <chrono>
 #include <cstdint>
+#include <exception>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -65,10 +67,24 @@ class MemberGroup {
 
   // Releases each member `held` marks, best effort (a failed attempt's undo).
   void release_members(uint64_t owner, const std::vector<bool>& held) noexcept;
+  // What releasing the members of a hold came to.
+  struct MembersReleased {
+    size_t released = 0;       // members whose hold was still there
+    std::exception_ptr error;  // the first failure other than a loss (unreachable, closed)
+  };
+  // Counts one member's release, run by `release_one` (which throws as
+  // LockMember::release does) into `tally`.
+  static void count_release(MembersReleased& tally, const std::function<void()>& release_one);
+  // Releases the members `held` marks one after another.
+  MembersReleased release_in_turn(uint64_t owner, const std::vector<bool>& held);
+  using ReleaseHeld = std::function<MembersReleased(uint64_t owner, const std::vector<bool>& held)>;
+
   // The release of a group hold: releases one hold of each member it holds
-  // and throws NotOwnerError (nothing held) or LostError (the group hold was
-  // lost, or fewer than `needed` members were still held).
-  void release(uint64_t owner);
+  // (the outermost through `outermost`, inner ones in turn: they make no round
+  // trip). Succeeds when at least `needed` members were released; else throws
+  // LostError (the group hold was lost, or too few were still held) or the
+  // first error. NotOwnerError when the owner holds nothing.
+  void release(uint64_t owner, const ReleaseHeld& outermost);
 
   // Releases, best effort, every owner's holds (the group's handle is freed).
   void release_all() noexcept;

@@ -34,7 +34,11 @@ class MultiLock {
   // ProtocolError, LostError (re-entering a lost hold).
   bool acquire(const GroupRequest& request);
   // Throws NotOwnerError, LostError (a member was lost), ConnectionError.
-  void release(uint64_t owner) { group_.release(owner); }
+  void release(uint64_t owner) {
+    group_.release(owner, [this](uint64_t who, const std::vector<bool>& held) {
+      return group_.release_in_turn(who, held);
+    });
+  }
   MemberGroup& group() { return group_; }
 
  private:

@@ -19,6 +19,9 @@ milliseconds patience(int64_t lease_ms) {
   return milliseconds(std::clamp<int64_t>(lease_ms / 20, 50, 1000));
 }
 
+// How long a release waits for each member.
+constexpr milliseconds release_patience{1000};
+
 // The clocks' possible disagreement over a lease (Redis's RedLock description).
 int64_t drift_ms(int64_t lease_ms) {
   return lease_ms / 100 + 2;
@@ -188,7 +191,30 @@ std::optional<int64_t> RedLock::acquire(const GroupRequest& request) {
 }
 
 void RedLock::release(uint64_t owner) {
-  group_.release(owner);
+  // In parallel, as the acquire: a paused or lost server costs the release
+  // its patience, not the command timeout; its lease runs out on its own.
+  group_.release(owner, [this](uint64_t who, const std::vector<bool>& held) {
+    std::vector<std::shared_ptr<LockMember>> copies = group_.members();
+    const std::vector<MemberAnswer> answers = calls_.call(
+        who, held,
+        [copies, who](size_t i) {
+          copies[i]->release(who);
+          return LockMember::Outcome{true, -1};
+        },
+        [](size_t, const MemberAnswer&) {}, release_patience);
+    MemberGroup::MembersReleased tally;
+    for (size_t i = 0; i < held.size(); ++i) {
+      if (!held[i]) continue;
+      MemberGroup::count_release(tally, [&] {
+        if (!answers[i].answered) {
+          throw ConnectionError("release '" + copies[i]->name() + "' on " + copies[i]->server() +
+                                ": no answer within " + std::to_string(release_patience.count()) + " ms");
+        }
+        if (answers[i].error) std::rethrow_exception(answers[i].error);
+      });
+    }
+    return tally;
+  });
 }
 
 int64_t RedLock::validity_ms(uint64_t owner) {
