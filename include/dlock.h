@@ -592,9 +592,11 @@ DLOCK_API int dlock_redlock_acquire(dlock_redlock *redlock, int64_t wait_ms, int
 DLOCK_API int dlock_redlock_acquire_owner(dlock_redlock *redlock, uint64_t owner, int64_t wait_ms,
                                           int64_t lease_ms, dlock_cancel *cancel, int64_t *validity_ms_out);
 /**
- * Releases one hold of the caller (the outermost releases every member it
- * holds). DLOCK_E_NOT_OWNER nothing held; DLOCK_E_LOST fewer than a majority
- * of the members were still held.
+ * Releases one hold of the caller: the outermost releases every member it
+ * holds, in parallel, each given up to 1 s (a member that does not answer lets
+ * its hold lapse with its lease; nothing renews it). DLOCK_OK when a majority
+ * was released; DLOCK_E_NOT_OWNER nothing held; DLOCK_E_LOST fewer than a
+ * majority of the members were still held.
  */
 DLOCK_API int dlock_redlock_release(dlock_redlock *redlock);
 DLOCK_API int dlock_redlock_release_owner(dlock_redlock *redlock, uint64_t owner);
