@@ -110,6 +110,16 @@ TEST_F(RedLockTest, GrantsOnEveryServerWithAValidityBelowTheLease) {
   EXPECT_EQ(later, 0);
 }
 
+// A 2 ms lease leaves no validity after the drift (2 ms) and any elapsed
+// time: every member may grant, and it is still a failure.
+TEST_F(RedLockTest, AGrantWithNoValidityLeftIsAFailure) {
+  Side a = side("rl-no-validity");
+  int64_t validity = -1;
+  EXPECT_TRUE(status_is(dlock_redlock_acquire(a.redlock.get(), 0, 2, &validity), DLOCK_NOT_ACQUIRED));
+  EXPECT_EQ(validity, -1) << "untouched";
+  EXPECT_EQ(servers_holding("rl-no-validity"), 0u);
+}
+
 TEST_F(RedLockTest, AWaiterIsWokenByTheReleaseNotTheLease) {
   Side a = side("rl-wake");
   Side b = side("rl-wake");
