@@ -1,7 +1,6 @@
 #include "primitives/multi/member_calls.hpp"
 
 #include <condition_variable>
-#include <thread>
 
 namespace dlock {
 namespace {
@@ -29,8 +28,9 @@ std::vector<MemberAnswer> MemberCalls::call(uint64_t owner, const std::vector<bo
   }
   round->pending = started.size();
   for (size_t i : started) {
-    // Detached: a call on a paused server may outlive the round and the caller.
-    std::thread([round, i, owner, call, late, in_flight = in_flight_] {
+    // The task owns what it uses: a call on a paused server may outlive the
+    // round and the caller.
+    workers_[i].post([round, i, owner, call, late, in_flight = in_flight_] {
       MemberAnswer answer;
       answer.answered = true;
       try {
@@ -55,7 +55,7 @@ std::vector<MemberAnswer> MemberCalls::call(uint64_t owner, const std::vector<bo
       late(i, answer);
       std::lock_guard<std::mutex> flight_lock(in_flight->mutex);
       in_flight->calls.erase({i, owner});
-    }).detach();
+    });
   }
   std::unique_lock<std::mutex> lock(round->mutex);
   round->answered.wait_for(lock, patience, [&] { return round->pending == 0; });

@@ -1,10 +1,9 @@
-// Calls to a RedLock's members, in parallel, each bounded by a short
-// patience: a member on a paused or slow server costs the attempt that
-// patience, not the client's command timeout. A call that answers after the
-// caller stopped waiting for it is handed to a `late` function on its own
-// thread (a late grant is released there), and until it has finished the
-// (member, owner) pair is "in flight": the next round skips that member, so
-// no two calls of one owner on one member ever overlap.
+// Calls to a RedLock's members, in parallel (one worker thread per member,
+// member_worker.hpp), each bounded by a short patience: a member on a paused or slow server costs the attempt
+// that patience, not the client's command timeout. A call that answers after the caller stopped waiting for
+// it is handed to a `late` function on its own thread (a late grant is released there), and until it has
+// finished the (member, owner) pair is "in flight": the next round skips that member, so no two calls of one
+// owner on one member ever overlap.
 #pragma once
 
 #include <chrono>
@@ -18,6 +17,7 @@
 #include <vector>
 
 #include "core/lock_member.hpp"
+#include "primitives/multi/member_worker.hpp"
 
 namespace dlock {
 
@@ -29,6 +29,8 @@ struct MemberAnswer {
 
 class MemberCalls {
  public:
+  explicit MemberCalls(size_t members) : workers_(members) {}
+
   using Call = std::function<LockMember::Outcome(size_t)>;
   using Late = std::function<void(size_t, const MemberAnswer&)>;
 
@@ -43,6 +45,7 @@ class MemberCalls {
     std::set<std::pair<size_t, uint64_t>> calls;
   };
   std::shared_ptr<InFlight> in_flight_ = std::make_shared<InFlight>();
+  std::vector<MemberWorker> workers_;
 };
 
 }  // namespace dlock

@@ -63,7 +63,7 @@ class RedLock {
   bool ran_out(const Round& last) const;
 
   MemberGroup group_;
-  MemberCalls calls_;
+  MemberCalls calls_{group_.members().size()};
 };
 
 }  // namespace dlock
