@@ -28,6 +28,7 @@ ClientCore::ClientCore(const ClientConfig& config, bool server_answered)
       pool_(config),
       subscriber_(config, stats_),
       watchdog_(pool_, holds_, stats_, config),
+      wait_heartbeat_(pool_, config),
       answered_(server_answered) {}
 
 ClientCore::~ClientCore() {
@@ -81,6 +82,7 @@ void ClientCore::close() {
   subscriber_.poke_all();
   async_runner_.stop();  // its jobs see the client closed and tell their callers
   watchdog_.stop();
+  wait_heartbeat_.stop();
   release_all_best_effort();
   subscriber_.stop();
   pool_.close();

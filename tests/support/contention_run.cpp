@@ -9,7 +9,7 @@ namespace dlock_test {
 ContentionRun::ContentionRun(const ContentionSetup& setup) {
   for (int index = 0; index < setup.processes; ++index) {
     workers_.push_back(start_worker(
-        {"--mode", "cycles", "--url", setup.url, "--name", setup.name, "--log", dir_.file("sections"), "--store",
+        {"--mode", "cycles", "--url", setup.url, "--name", setup.name, "--kind", setup.kind, "--log", dir_.file("sections"), "--store",
          dir_.file("store"), "--threads", std::to_string(setup.threads), "--cycles", std::to_string(setup.cycles),
          "--lease-ms", std::to_string(setup.lease_ms), "--watchdog-timeout-ms",
          std::to_string(setup.watchdog_timeout_ms), "--min-sleep-us", std::to_string(setup.min_sleep_us),

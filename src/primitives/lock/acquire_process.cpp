@@ -25,14 +25,32 @@ AcquireProcess::Step AcquireProcess::first_step() {
   deadline_ = started_at_ + (request_.wait_ms < 0 ? far_future : std::chrono::milliseconds(request_.wait_ms));
   field_ = core.field(request_.owner);
   lease_ms_ = request_.lease_ms < 0 ? core.config().watchdog_timeout_ms : request_.lease_ms;
-  last_ = lock_.attempt(field_, lease_ms_);
+  last_ = lock_.attempt(field_, lease_ms_, request_.wait_ms != 0);
   if (last_.granted) return granted(last_);
   if (request_.wait_ms == 0) return {true, std::nullopt, {}};
   ClientStats::count(core.stats().waits);
   // Subscribed before the next attempt, which the confirmation triggers: a
   // release in between is not missed.
-  registration_.emplace(core.subscriber(), lock_.keys().channel, waiter_, request_.cancel);
+  channel_ = lock_.resource_->wake_channel(field_);
+  registration_.emplace(core.subscriber(), channel_, waiter_, request_.cancel);
+  if (const ServerQueue* queue = lock_.resource_->server_queue()) {
+    // A release by another kind of lock on the name (Redisson's RLock, say)
+    // knows nothing of the queue; its message on the lock's channel makes
+    // one waiter try, and that attempt grants the head.
+    other_releases_.emplace(core.subscriber(), lock_.keys().channel, waiter_, nullptr);
+    queued_ = true;
+    heartbeat_.emplace(core.wait_heartbeat(), std::shared_ptr<const ServerQueue>(lock_.resource_, queue),
+                       field_, waiter_);
+  }
   return waiting();
+}
+
+void AcquireProcess::stop_waiting(bool granted) {
+  heartbeat_.reset();
+  other_releases_.reset();
+  registration_.reset();
+  if (queued_ && !granted) lock_.leave_queue(field_);
+  queued_ = false;
 }
 
 AcquireProcess::Step AcquireProcess::step() {
@@ -40,10 +58,10 @@ AcquireProcess::Step AcquireProcess::step() {
   // caller hears of it: the caller may free the token at once.
   try {
     Step step = started_ ? next_step() : first_step();
-    if (step.done) registration_.reset();
+    if (step.done) stop_waiting(step.token.has_value());
     return step;
   } catch (...) {
-    registration_.reset();
+    stop_waiting(false);
     throw;
   }
 }
@@ -58,7 +76,7 @@ AcquireProcess::Step AcquireProcess::next_step() {
   const Clock::time_point now = Clock::now();
   if (!signalled && now < wake_at_) return {false, std::nullopt, wake_at_};  // news for another
   if (!signalled && now >= deadline_) return {true, std::nullopt, {}};
-  last_ = lock_.attempt(field_, lease_ms_);
+  last_ = lock_.attempt(field_, lease_ms_, true);
   if (!last_.granted) return waiting();
   lock_.count_wait(started_at_, signal.by_release);
   return granted(last_);

@@ -1,5 +1,6 @@
 #include "primitives/lock/lock_resource.hpp"
 
+#include "common/error.hpp"
 #include "primitives/lock/lock_lua.hpp"
 
 namespace dlock {
@@ -40,6 +41,17 @@ bool LockResource::release(Connection& connection, const std::string& field, con
   const Reply reply =
       LockScripts::release().run(connection, {keys.name, keys.channel, latch}, {field, window, request_id});
   return reply.integer_is_one("release '" + keys.name + "'");
+}
+
+LockAttempt LockResource::attempt(Connection& connection, const std::string& field,
+                                  const std::string& lease_ms, bool /*will_wait*/) const {
+  const Reply reply = LockScripts::acquire().run(connection, {keys.name, keys.counter}, {lease_ms, field});
+  const std::string what = "acquire '" + keys.name + "'";
+  // acquire.lua: the token when granted, {the holder's PTTL} when not.
+  if (!reply.is_array()) return {true, reply.integer(what)};
+  if (reply.array_size(what) != 1)
+    throw ProtocolError(what + ": expected 1 element, got " + reply.describe());
+  return {false, reply.element(0).integer(what)};
 }
 
 }  // namespace dlock

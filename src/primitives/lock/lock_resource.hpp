@@ -6,6 +6,7 @@
 #include <string>
 
 #include "core/held_resource.hpp"
+#include "core/wait_heartbeat.hpp"
 #include "primitives/lock/lock_keys.hpp"
 
 namespace dlock {
@@ -21,7 +22,15 @@ struct LockScripts {
   static Script& count_attempt();
 };
 
-class LockResource final : public HeldResource {
+// What one acquire attempt found.
+struct LockAttempt {
+  bool granted;
+  int64_t value;  // the token when granted, else the holder's PTTL (-1: wait for a message alone)
+};
+
+// The reentrant lock; a lock kind with the same hash but another way to
+// queue its waiters (the fair lock) overrides the acquire side.
+class LockResource : public HeldResource {
  public:
   explicit LockResource(std::string name) : keys(std::move(name)) {}
 
@@ -32,6 +41,15 @@ class LockResource final : public HeldResource {
   // keeps `request_id` under the owner's latch so a retry answers the same.
   bool release(Connection& connection, const std::string& field, const std::string& request_id,
                int64_t retry_window_ms) const override;
+
+  // One acquire attempt by `field` (acquire.lua); `will_wait` says whether
+  // the caller waits if it is not granted.
+  virtual LockAttempt attempt(Connection& connection, const std::string& field, const std::string& lease_ms,
+                              bool will_wait) const;
+  // The channel whose messages tell `field`'s waiter to try again.
+  virtual std::string wake_channel(const std::string& /*field*/) const { return keys.channel; }
+  // The queue on the server that waiters stand in, when the lock has one.
+  virtual const ServerQueue* server_queue() const { return nullptr; }
 
   const LockKeys keys;
 };

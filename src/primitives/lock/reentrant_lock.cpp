@@ -25,18 +25,24 @@ std::string lost_message(const char* operation, const std::string& name) {
 
 }  // namespace
 
-ReentrantLock::Attempt ReentrantLock::attempt(const std::string& field, int64_t lease_ms) {
+ReentrantLock::Attempt ReentrantLock::attempt(const std::string& field, int64_t lease_ms, bool will_wait) {
   const std::string lease = std::to_string(lease_ms);
   return core_.execute([&](Connection& connection) {
     const Clock::time_point sent_at = Clock::now();
-    const Reply reply = LockScripts::acquire().run(connection, {keys().name, keys().counter}, {lease, field});
-    const std::string what = "acquire '" + keys().name + "'";
-    // acquire.lua: the token when granted, {the holder's PTTL} when not.
-    if (!reply.is_array()) return Attempt{true, reply.integer(what), sent_at};
-    if (reply.array_size(what) != 1)
-      throw ProtocolError(what + ": expected 1 element, got " + reply.describe());
-    return Attempt{false, reply.element(0).integer(what), sent_at};
+    const LockAttempt found = resource_->attempt(connection, field, lease, will_wait);
+    return Attempt{found.granted, found.value, sent_at};
   });
+}
+
+void ReentrantLock::leave_queue(const std::string& field) {
+  const ServerQueue* queue = resource_->server_queue();
+  if (queue == nullptr) return;
+  try {
+    core_.execute([&](Connection& connection) { queue->leave(connection, field); });
+  } catch (const Error&) {
+    // Unreachable or closing: the server drops the waiter when its heartbeat
+    // stops, and a grant it never took when the grant's lease runs out.
+  }
 }
 
 uint64_t ReentrantLock::record_grant(const AcquireRequest& request, const std::string& field,

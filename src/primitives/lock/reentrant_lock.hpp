@@ -54,7 +54,10 @@ class ReentrantLock {
 
   // The steps of an acquire, taken by AcquireProcess.
   friend class AcquireProcess;
-  Attempt attempt(const std::string& field, int64_t lease_ms);
+  Attempt attempt(const std::string& field, int64_t lease_ms, bool will_wait);
+  // A waiter that stops waiting without the lock leaves the server's queue,
+  // when the lock has one (best effort).
+  void leave_queue(const std::string& field);
   uint64_t record_grant(const AcquireRequest& request, const std::string& field, int64_t lease_ms,
                         const Attempt& grant);
   bool run_release(const std::string& field);
