@@ -33,5 +33,8 @@ void bench_async_paths(const BenchContext& context);
 // 7. Uncontended acquire+release over TLS against plain text on one server,
 //    dlock and the bare hiredis loop (builds with TLS; a server of its own).
 void bench_uncontended_tls(const BenchContext& context);
+// 8. The fair lock's hand-off with 1, 10 and 1,000 waiters, in round trips,
+//    and the Redis commands per grant.
+void bench_fair_handoff(const BenchContext& context);
 
 }  // namespace dlock_bench
