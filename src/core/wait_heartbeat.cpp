@@ -29,6 +29,16 @@ void WaitHeartbeat::remove(Ticket ticket) {
   entries_.erase(ticket);
 }
 
+void WaitHeartbeat::leave(std::shared_ptr<const ServerQueue> queue, std::string field) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (stopping_) return;
+    leaving_.push_back({std::move(queue), std::move(field)});
+    if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
+  }
+  wake_.notify_one();
+}
+
 void WaitHeartbeat::stop() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -40,13 +50,34 @@ void WaitHeartbeat::stop() {
 
 void WaitHeartbeat::run() {
   std::unique_lock<std::mutex> lock(mutex_);
-  while (!stopping_) {
-    if (!entries_.empty()) {
-      lock.unlock();
-      beat();
-      lock.lock();
+  Clock::time_point next_beat = Clock::now();
+  for (;;) {
+    const std::vector<Leaving> leaving = std::move(leaving_);
+    leaving_.clear();
+    const bool stopping = stopping_;
+    const bool due = !stopping && Clock::now() >= next_beat;
+    const bool waiting = !entries_.empty();
+    lock.unlock();
+    if (!leaving.empty()) send_leaves(leaving);
+    if (due && waiting) beat();
+    lock.lock();
+    if (stopping) return;
+    if (due) next_beat = Clock::now() + wait_heartbeat_period;
+    wake_.wait_until(lock, next_beat, [&] { return stopping_ || !leaving_.empty(); });
+  }
+}
+
+void WaitHeartbeat::send_leaves(const std::vector<Leaving>& leaving) {
+  try {
+    ConnectionPool::Lease connection = pool_.acquire(Clock::now() + command_timeout_);
+    const TimeLimit limit(*connection, Clock::now() + command_timeout_, command_timeout_);
+    for (const Leaving& waiter : leaving) waiter.queue->leave(*connection, waiter.field);
+  } catch (const Error& error) {
+    // The server drops these waiters once their heartbeat has stopped, and
+    // a grant one of them never took when the grant's lease runs out.
+    if (log::enabled(DLOCK_LOG_DEBUG)) {
+      log::emit(DLOCK_LOG_DEBUG, std::string("leaving a fair lock's queue failed: ") + error.what());
     }
-    wake_.wait_for(lock, wait_heartbeat_period, [&] { return stopping_; });
   }
 }
 

@@ -3,7 +3,9 @@
 // drops from it the waiters not seen for a while, so a waiter that died
 // leaves the queue; every period this thread sends one pipelined round trip
 // with one script call per queue, naming all of this client's waiters on it,
-// and wakes those the server says must try again now.
+// and wakes those the server says must try again now. It also takes waiters
+// that gave up out of their queue, at once, so that giving up (a cancel, an
+// interrupt, a wait that ran out) never waits on the network.
 #pragma once
 
 #include <chrono>
@@ -14,6 +16,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "core/holds.hpp"
 #include "core/waiter.hpp"
@@ -54,6 +57,10 @@ class WaitHeartbeat {
   Ticket add(std::shared_ptr<const ServerQueue> queue, std::string field, Waiter* waiter);
   // After it returns, the waiter is no longer signalled.
   void remove(Ticket ticket);
+  // Takes `field` out of `queue` on the thread, now (best effort: a waiter
+  // left behind is dropped when its heartbeat stops).
+  void leave(std::shared_ptr<const ServerQueue> queue, std::string field);
+  // Ends the thread, after the leaves asked for until now.
   void stop();
 
  private:
@@ -63,14 +70,21 @@ class WaitHeartbeat {
     Waiter* waiter;
   };
 
+  struct Leaving {
+    std::shared_ptr<const ServerQueue> queue;
+    std::string field;
+  };
+
   void run();
   void beat();
+  void send_leaves(const std::vector<Leaving>& leaving);
 
   ConnectionPool& pool_;
   const std::chrono::milliseconds command_timeout_;
   std::mutex mutex_;
   std::condition_variable wake_;
   std::map<Ticket, Entry> entries_;
+  std::vector<Leaving> leaving_;
   Ticket next_ticket_ = 0;
   bool stopping_ = false;
   std::thread thread_;

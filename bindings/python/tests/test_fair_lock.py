@@ -99,7 +99,7 @@ def test_bounded_wait_gives_up_and_leaves_the_queue(
         started = time.monotonic()
         assert not other_client.fair_lock(name).acquire(timeout=0.3)
         assert 0.29 <= time.monotonic() - started < 1.5
-        assert not raw.exists(_queue(name))
+        assert _wait_for(lambda: not raw.exists(_queue(name)), timeout=0.3)
 
 
 def test_excludes_the_reentrant_lock_on_the_same_name(

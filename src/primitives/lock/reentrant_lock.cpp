@@ -37,12 +37,7 @@ ReentrantLock::Attempt ReentrantLock::attempt(const std::string& field, int64_t 
 void ReentrantLock::leave_queue(const std::string& field) {
   const ServerQueue* queue = resource_->server_queue();
   if (queue == nullptr) return;
-  try {
-    core_.execute([&](Connection& connection) { queue->leave(connection, field); });
-  } catch (const Error&) {
-    // Unreachable or closing: the server drops the waiter when its heartbeat
-    // stops, and a grant it never took when the grant's lease runs out.
-  }
+  core_.wait_heartbeat().leave(std::shared_ptr<const ServerQueue>(resource_, queue), field);
 }
 
 uint64_t ReentrantLock::record_grant(const AcquireRequest& request, const std::string& field,

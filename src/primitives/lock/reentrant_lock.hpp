@@ -56,7 +56,8 @@ class ReentrantLock {
   friend class AcquireProcess;
   Attempt attempt(const std::string& field, int64_t lease_ms, bool will_wait);
   // A waiter that stops waiting without the lock leaves the server's queue,
-  // when the lock has one (best effort).
+  // when the lock has one: sent by the client's heartbeat thread, so that
+  // giving up never waits on the network.
   void leave_queue(const std::string& field);
   uint64_t record_grant(const AcquireRequest& request, const std::string& field, int64_t lease_ms,
                         const Attempt& grant);

@@ -8,7 +8,8 @@ import java.util.Arrays;
  *   java -jar dlock-bench.jar REDIS_URL
  * prints uncontended lock+unlock pairs/s and contended hand-off latency
  * (8 threads in 2 JVMs) for each, and the ratios; for dlock also the pairs
- * through lockAsync()/unlockAsync() futures.
+ * through lockAsync()/unlockAsync() futures; and the same hand-off for
+ * dlock's fair lock against Redisson's RFairLock.
  */
 public final class LockBenchmark {
   private static final int ROUNDS = 3;
@@ -62,6 +63,14 @@ public final class LockBenchmark {
     print(LockSystem.REDISSON, redisson);
     System.out.printf("  ratio redisson/dlock: p50 %.2fx, p99 %.2fx (above 1: dlock hands off faster)%n",
         redisson.p50Micros() / dlock.p50Micros(), redisson.p99Micros() / dlock.p99Micros());
+
+    System.out.println("fair lock hand-off, the same threads (dlock getFairLock vs Redisson RFairLock):");
+    Handoffs.Result dlockFair = Handoffs.measure(LockSystem.DLOCK_FAIR, url);
+    Handoffs.Result redissonFair = Handoffs.measure(LockSystem.REDISSON_FAIR, url);
+    print(LockSystem.DLOCK_FAIR, dlockFair);
+    print(LockSystem.REDISSON_FAIR, redissonFair);
+    System.out.printf("  ratio redisson-fair/dlock-fair: p50 %.2fx, p99 %.2fx (above 1: dlock hands off faster)%n",
+        redissonFair.p50Micros() / dlockFair.p50Micros(), redissonFair.p99Micros() / dlockFair.p99Micros());
   }
 
   private static void print(String kind, Handoffs.Result result) {
