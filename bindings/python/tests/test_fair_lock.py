@@ -10,19 +10,12 @@ import pytest
 import redis
 
 import dlock
+from test_observability import _eventually
 
 
 def _queue(name: str) -> str:
     return f"dlock_fair_queue:{{{name}}}"
 
-
-def _wait_for(condition, timeout: float = 5.0) -> bool:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.005)
-    return True
 
 
 def test_acquire_release_reentry_and_with(client: dlock.Client, raw: redis.Redis, name: str) -> None:
@@ -59,7 +52,7 @@ def test_waiters_are_served_in_arrival_order(
         thread = threading.Thread(target=wait_turn)
         thread.start()
         threads.append(thread)
-        assert _wait_for(lambda: raw.zcard(_queue(name)) == index + 1)
+        assert _eventually(lambda: raw.zcard(_queue(name)) == index + 1)
     holder.release()
     for thread in threads:
         thread.join(10)
@@ -85,7 +78,7 @@ def test_a_passer_by_does_not_jump_the_queue(
 
     thread = threading.Thread(target=wait)
     thread.start()
-    assert _wait_for(lambda: raw.zcard(_queue(name)) == 1)
+    assert _eventually(lambda: raw.zcard(_queue(name)) == 1)
     holder.force_release()  # free, with somebody waiting
     assert not passer_by.acquire(blocking=False)
     assert got.wait(3)
@@ -99,7 +92,7 @@ def test_bounded_wait_gives_up_and_leaves_the_queue(
         started = time.monotonic()
         assert not other_client.fair_lock(name).acquire(timeout=0.3)
         assert 0.29 <= time.monotonic() - started < 1.5
-        assert _wait_for(lambda: not raw.exists(_queue(name)), timeout=0.3)
+        assert _eventually(lambda: not raw.exists(_queue(name)), timeout=0.3)
 
 
 def test_excludes_the_reentrant_lock_on_the_same_name(

@@ -75,7 +75,7 @@ class FairLockTest {
     assertFalse(fair.isLocked());
     try (LockHold hold = fair.acquire()) {
       assertTrue(fair.isHeldByCurrentThread());
-      assertTrue(fair.getFencingToken() > token);
+      assertTrue(hold.fencingToken() > token);
     }
     assertFalse(fair.isLocked());
   }
