@@ -16,6 +16,7 @@
 #include "background_acquire.hpp"
 #include "contention_run.hpp"
 #include "dlock.h"
+#include "lost_recorder.hpp"
 #include "monotonic_clock.hpp"
 #include "redis_fixture.hpp"
 #include "redis_inspect.hpp"
@@ -294,6 +295,31 @@ TEST_F(FairLock, ExcludesTheReentrantLockOnTheSameName) {
   ASSERT_TRUE(status_is(dlock_lock_release_owner(plain.get(), 2), DLOCK_OK));
   ASSERT_EQ(waiter.wait_for(milliseconds(2000)), std::future_status::ready);
   EXPECT_TRUE(status_is(waiter.get().status, DLOCK_OK));
+}
+
+TEST_F(FairLock, TheWatchdogKeepsAHandedOffHoldAndALapsedOneIsReported) {
+  const ClientHandle short_leases = open(300);
+  const LockHandle watched = new_fair_lock(short_leases.get(), kName);
+  ASSERT_TRUE(
+      status_is(dlock_lock_acquire_owner(holder_.get(), 1, 0, kLongLeaseMs, nullptr, nullptr), DLOCK_OK));
+  auto waiter = std::async(std::launch::async, [&] {
+    return dlock_lock_acquire_owner(watched.get(), 2, -1, -1, nullptr, nullptr);
+  });
+  ASSERT_TRUE(wait_until([&] { return queued() == 1; }, milliseconds(5000)));
+  ASSERT_TRUE(status_is(dlock_lock_release_owner(holder_.get(), 1), DLOCK_OK));
+  ASSERT_TRUE(status_is(waiter.get(), DLOCK_OK));
+  // Handed off, confirmed, then renewed by the watchdog well past its 300 ms lease.
+  std::this_thread::sleep_for(milliseconds(1000));
+  EXPECT_TRUE(key_exists(server(), kName));
+  EXPECT_GT(pttl(server(), kName), 0);
+  ASSERT_TRUE(status_is(dlock_lock_release_owner(watched.get(), 2), DLOCK_OK));
+
+  LostRecorder lost;
+  lost.attach(waiter_.get());
+  ASSERT_TRUE(status_is(dlock_lock_acquire_owner(waiter_.get(), 3, 0, 200, nullptr, nullptr), DLOCK_OK));
+  EXPECT_TRUE(wait_until([&] { return lost.calls() == 1; }, milliseconds(2000)));
+  EXPECT_TRUE(status_is(dlock_lock_release_owner(waiter_.get(), 3), DLOCK_E_LOST));
+  EXPECT_EQ(lost.calls(), 1);
 }
 
 TEST_F(FairLock, BadInputIsRefusedByName) {
