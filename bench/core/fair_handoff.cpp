@@ -30,6 +30,10 @@ namespace {
 constexpr int max_processes = 4;
 constexpr int measured_grants = 300;
 constexpr useconds_t hold_us = 1000;
+// After its release a thread waits this long before it queues again: the
+// reentrant lock's releaser would otherwise take the lock straight back (the
+// fair lock's joins the tail of the queue either way).
+constexpr useconds_t step_aside_us = 300;
 constexpr int64_t run_deadline_ns = 120000000000;
 constexpr double target_p50_round_trips = 3.0;
 const char* const lock_name = "bench:fair";
@@ -75,6 +79,7 @@ void contend(dlock_lock* lock, FairBoard& board, int contender) {
     usleep(hold_us);
     stamp.releasing_ns = monotonic_ns();
     require_ok(dlock_lock_release(lock), "dlock_lock_release (fair)");
+    usleep(step_aside_us);
   }
 }
 
@@ -173,6 +178,9 @@ void bench_fair_handoff(const BenchContext& context) {
     const FairRun fair = run(context, waiters, true);
     const FairRun lock = run(context, waiters, false);
     const std::string label = grouped(waiters) + (waiters == 1 ? " waiter" : " waiters");
+    if (fair.handoff_ns.empty() || lock.handoff_ns.empty()) {
+      throw std::runtime_error(label + ": no hand-off to measure (every release went back to its releaser)");
+    }
     for (const double p : {50.0, 99.0}) {
       const int64_t ours = percentile(fair.handoff_ns, p);
       const int64_t theirs = percentile(lock.handoff_ns, p);
