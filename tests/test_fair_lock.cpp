@@ -117,7 +117,8 @@ TEST_F(FairLock, AKilledWaiterLeavesTheQueueWithinTwoSeconds) {
   doomed->kill_and_reap();
   const int64_t killed_ns = monotonic_ns();
   ASSERT_TRUE(wait_until([&] { return queued() == 1; }, milliseconds(5000)));
-  EXPECT_LE(ms_between(killed_ns, monotonic_ns()), kDeadWaiterGoneMs + 100);
+  // Plus scheduling jitter on a loaded host.
+  EXPECT_LE(ms_between(killed_ns, monotonic_ns()), kDeadWaiterGoneMs + 250);
 
   // The release now goes straight to the survivor.
   const int64_t released_ns = monotonic_ns();
@@ -172,6 +173,26 @@ TEST_F(FairLock, ManyGrantsAcrossProcessesPassTheChecker) {
   EXPECT_EQ(store.value, static_cast<long long>(sections.size())) << "lost updates";
   EXPECT_FALSE(key_exists(server(), kName));
   EXPECT_FALSE(key_exists(server(), kQueue));
+}
+
+// Fair and reentrant locks on one name share the RLock hash: they exclude each other.
+TEST_F(FairLock, FairAndReentrantLockProcessesOnOneNamePassTheChecker) {
+  ContentionSetup setup;
+  setup.url = server().url();
+  setup.name = kName;
+  setup.kind = "mixed";
+  setup.processes = 4;
+  setup.threads = 2;
+  setup.cycles = 15;
+  ContentionRun run(setup);
+  ASSERT_EQ(run.wait(milliseconds(50000)), "");
+
+  const std::vector<Section> sections = run.sections();
+  ASSERT_EQ(sections.size(), static_cast<size_t>(setup.processes * setup.threads * setup.cycles));
+  const SafetyReport report = check_sections(sections);
+  EXPECT_TRUE(report.clean()) << report.summary();
+  EXPECT_EQ(run.store().value, static_cast<long long>(sections.size())) << "lost updates";
+  EXPECT_FALSE(key_exists(server(), kName));
 }
 
 TEST_F(FairLock, AReleaseWakesTheHeadAlone) {
