@@ -151,6 +151,32 @@ class FairLockTest {
   }
 
   @Test
+  void waitsItsTurnBehindRedissonsFairLock() throws Exception {
+    String name = "fair-rfairlock";
+    RLock rfair = redisson.getFairLock(name);
+    DLock fair = dlock.getFairLock(name);
+    rfair.lock();
+    try {
+      assertFalse(Threads.onOtherThread(() -> fair.tryLock()));
+      CompletableFuture<Boolean> waiter =
+          Threads.start(
+              () -> {
+                boolean got = fair.tryLock(5, TimeUnit.SECONDS);
+                if (got) fair.unlock();
+                return got;
+              });
+      try (Jedis jedis = redis.jedis()) {
+        waitFor(() -> jedis.zcard(queue(name)) == 1);
+      }
+      rfair.unlock();
+      // RFairLock wakes only its own queue: dlock's head is granted by its heartbeat.
+      assertTrue(waiter.get(10, TimeUnit.SECONDS));
+    } finally {
+      if (rfair.isHeldByCurrentThread()) rfair.unlock();
+    }
+  }
+
+  @Test
   void badInputIsRefused() {
     assertThrows(NullPointerException.class, () -> dlock.getFairLock(null));
     DLockException empty = assertThrows(DLockException.class, () -> dlock.getFairLock(""));
