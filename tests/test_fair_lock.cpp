@@ -77,6 +77,30 @@ class FairLock : public RedisFixture {
     return worker;
   }
 
+  // Worker processes of `kind` (ContentionSetup::kind) cycling on the lock,
+  // judged by the checker and the fenced store; no key is left behind.
+  void run_contention(const std::string& kind, int cycles) {
+    ContentionSetup setup;
+    setup.url = server().url();
+    setup.name = kName;
+    setup.kind = kind;
+    setup.processes = 4;
+    setup.threads = 2;
+    setup.cycles = cycles;
+    ContentionRun run(setup);
+    ASSERT_EQ(run.wait(milliseconds(50000)), "");
+
+    const std::vector<Section> sections = run.sections();
+    ASSERT_EQ(sections.size(), static_cast<size_t>(setup.processes * setup.threads * setup.cycles));
+    const SafetyReport report = check_sections(sections);
+    EXPECT_TRUE(report.clean()) << report.summary();
+    const FencedStoreState store = run.store();
+    EXPECT_EQ(store.stale_rejections, 0);
+    EXPECT_EQ(store.value, static_cast<long long>(sections.size())) << "lost updates";
+    EXPECT_FALSE(key_exists(server(), kName));
+    EXPECT_FALSE(key_exists(server(), kQueue));
+  }
+
   TempDir dir_;
   ClientHandle holder_client_;
   ClientHandle waiter_client_;
@@ -154,45 +178,12 @@ TEST_F(FairLock, AHeadKilledAfterItsGrantFreesTheLockWithinTheGrantLease) {
 }
 
 TEST_F(FairLock, ManyGrantsAcrossProcessesPassTheChecker) {
-  ContentionSetup setup;
-  setup.url = server().url();
-  setup.name = kName;
-  setup.kind = "fair";
-  setup.processes = 4;
-  setup.threads = 2;
-  setup.cycles = 25;
-  ContentionRun run(setup);
-  ASSERT_EQ(run.wait(milliseconds(50000)), "");
-
-  const std::vector<Section> sections = run.sections();
-  ASSERT_EQ(sections.size(), static_cast<size_t>(setup.processes * setup.threads * setup.cycles));
-  const SafetyReport report = check_sections(sections);
-  EXPECT_TRUE(report.clean()) << report.summary();
-  const FencedStoreState store = run.store();
-  EXPECT_EQ(store.stale_rejections, 0);
-  EXPECT_EQ(store.value, static_cast<long long>(sections.size())) << "lost updates";
-  EXPECT_FALSE(key_exists(server(), kName));
-  EXPECT_FALSE(key_exists(server(), kQueue));
+  run_contention("fair", 25);
 }
 
 // Fair and reentrant locks on one name share the RLock hash: they exclude each other.
 TEST_F(FairLock, FairAndReentrantLockProcessesOnOneNamePassTheChecker) {
-  ContentionSetup setup;
-  setup.url = server().url();
-  setup.name = kName;
-  setup.kind = "mixed";
-  setup.processes = 4;
-  setup.threads = 2;
-  setup.cycles = 15;
-  ContentionRun run(setup);
-  ASSERT_EQ(run.wait(milliseconds(50000)), "");
-
-  const std::vector<Section> sections = run.sections();
-  ASSERT_EQ(sections.size(), static_cast<size_t>(setup.processes * setup.threads * setup.cycles));
-  const SafetyReport report = check_sections(sections);
-  EXPECT_TRUE(report.clean()) << report.summary();
-  EXPECT_EQ(run.store().value, static_cast<long long>(sections.size())) << "lost updates";
-  EXPECT_FALSE(key_exists(server(), kName));
+  run_contention("mixed", 15);
 }
 
 TEST_F(FairLock, AReleaseWakesTheHeadAlone) {

@@ -60,6 +60,21 @@ class FairLockTest {
     }
   }
 
+  /** tryLock(5 s) then unlock on another thread, returned once that waiter is queued. */
+  private static CompletableFuture<Boolean> queuedTryLock(DLock fair, String name) throws Exception {
+    CompletableFuture<Boolean> waiter =
+        Threads.start(
+            () -> {
+              boolean got = fair.tryLock(5, TimeUnit.SECONDS);
+              if (got) fair.unlock();
+              return got;
+            });
+    try (Jedis jedis = redis.jedis()) {
+      waitFor(() -> jedis.zcard(queue(name)) == 1);
+    }
+    return waiter;
+  }
+
   @Test
   void isALockThatReentersAndReleases() throws Exception {
     Lock lock = dlock.getFairLock("fair-basic");
@@ -122,14 +137,7 @@ class FairLockTest {
       assertFalse(Threads.onOtherThread(() -> fair.tryLock()));
       assertFalse(Threads.onOtherThread(() -> fair.tryLock(200, TimeUnit.MILLISECONDS)));
       // A fair waiter queued behind Redisson's holder gets the lock after its unlock.
-      CompletableFuture<Boolean> waiter = Threads.start(() -> {
-        boolean got = fair.tryLock(5, TimeUnit.SECONDS);
-        if (got) fair.unlock();
-        return got;
-      });
-      try (Jedis jedis = redis.jedis()) {
-        waitFor(() -> jedis.zcard(queue(name)) == 1);
-      }
+      CompletableFuture<Boolean> waiter = queuedTryLock(fair, name);
       rlock.unlock();
       assertTrue(waiter.get(10, TimeUnit.SECONDS));
     } finally {
@@ -158,16 +166,7 @@ class FairLockTest {
     rfair.lock();
     try {
       assertFalse(Threads.onOtherThread(() -> fair.tryLock()));
-      CompletableFuture<Boolean> waiter =
-          Threads.start(
-              () -> {
-                boolean got = fair.tryLock(5, TimeUnit.SECONDS);
-                if (got) fair.unlock();
-                return got;
-              });
-      try (Jedis jedis = redis.jedis()) {
-        waitFor(() -> jedis.zcard(queue(name)) == 1);
-      }
+      CompletableFuture<Boolean> waiter = queuedTryLock(fair, name);
       rfair.unlock();
       // RFairLock wakes only its own queue: dlock's head is granted by its heartbeat.
       assertTrue(waiter.get(10, TimeUnit.SECONDS));

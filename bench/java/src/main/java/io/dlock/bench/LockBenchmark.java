@@ -57,20 +57,19 @@ public final class LockBenchmark {
 
     System.out.println("contended hand-off, " + Handoffs.JVMS * Handoffs.THREADS_PER_JVM + " threads in "
         + Handoffs.JVMS + " JVMs (release -> next waiter holds it):");
-    Handoffs.Result dlock = Handoffs.measure(LockSystem.DLOCK, url);
-    Handoffs.Result redisson = Handoffs.measure(LockSystem.REDISSON, url);
-    print(LockSystem.DLOCK, dlock);
-    print(LockSystem.REDISSON, redisson);
-    System.out.printf("  ratio redisson/dlock: p50 %.2fx, p99 %.2fx (above 1: dlock hands off faster)%n",
-        redisson.p50Micros() / dlock.p50Micros(), redisson.p99Micros() / dlock.p99Micros());
-
+    compareHandoffs(LockSystem.DLOCK, LockSystem.REDISSON, url);
     System.out.println("fair lock hand-off, the same threads (dlock getFairLock vs Redisson RFairLock):");
-    Handoffs.Result dlockFair = Handoffs.measure(LockSystem.DLOCK_FAIR, url);
-    Handoffs.Result redissonFair = Handoffs.measure(LockSystem.REDISSON_FAIR, url);
-    print(LockSystem.DLOCK_FAIR, dlockFair);
-    print(LockSystem.REDISSON_FAIR, redissonFair);
-    System.out.printf("  ratio redisson-fair/dlock-fair: p50 %.2fx, p99 %.2fx (above 1: dlock hands off faster)%n",
-        redissonFair.p50Micros() / dlockFair.p50Micros(), redissonFair.p99Micros() / dlockFair.p99Micros());
+    compareHandoffs(LockSystem.DLOCK_FAIR, LockSystem.REDISSON_FAIR, url);
+  }
+
+  /** Measures dlock's kind, then Redisson's, and prints both and their ratios. */
+  private static void compareHandoffs(String ours, String theirs, String url) throws Exception {
+    Handoffs.Result dlock = Handoffs.measure(ours, url);
+    Handoffs.Result redisson = Handoffs.measure(theirs, url);
+    print(ours, dlock);
+    print(theirs, redisson);
+    System.out.printf("  ratio %s/%s: p50 %.2fx, p99 %.2fx (above 1: dlock hands off faster)%n", theirs, ours,
+        redisson.p50Micros() / dlock.p50Micros(), redisson.p99Micros() / dlock.p99Micros());
   }
 
   private static void print(String kind, Handoffs.Result result) {
