@@ -229,14 +229,19 @@ TEST_F(FairLock, OneAttemptNeitherQueuesNorJumpsTheQueue) {
   EXPECT_TRUE(
       status_is(dlock_lock_acquire_owner(waiter_.get(), 2, 0, -1, nullptr, nullptr), DLOCK_NOT_ACQUIRED));
   EXPECT_EQ(queued(), 0);
-  auto queued_waiter = acquire_in_background(waiter_.get(), 3, -1);
+  // A waiter that keeps the lock once it has it.
+  auto queued_waiter = std::async(std::launch::async, [&] {
+    return dlock_lock_acquire_owner(waiter_.get(), 3, -1, kLongLeaseMs, nullptr, nullptr);
+  });
   ASSERT_TRUE(wait_until([&] { return queued() == 1; }, milliseconds(5000)));
-  // The lock comes free with somebody waiting: a passer-by does not take it.
+  // The lock comes free with somebody waiting: a passer-by does not take it,
+  // whether it comes before the waiter's own attempt (it grants the waiter) or after.
   ASSERT_TRUE(status_is(dlock_lock_force_release(holder_.get()), DLOCK_OK));
   EXPECT_TRUE(
       status_is(dlock_lock_acquire_owner(waiter_.get(), 2, 0, -1, nullptr, nullptr), DLOCK_NOT_ACQUIRED));
   ASSERT_EQ(queued_waiter.wait_for(milliseconds(3000)), std::future_status::ready);
-  EXPECT_TRUE(status_is(queued_waiter.get().status, DLOCK_OK));
+  EXPECT_TRUE(status_is(queued_waiter.get(), DLOCK_OK));
+  EXPECT_TRUE(status_is(dlock_lock_release_owner(waiter_.get(), 3), DLOCK_OK));
 }
 
 TEST_F(FairLock, AWaitThatRunsOutLeavesTheQueue) {
