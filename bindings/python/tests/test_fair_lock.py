@@ -126,6 +126,22 @@ def test_async_with_serves_tasks_in_order(client: dlock.Client, raw: redis.Redis
     assert asyncio.run(main()) == [0, 1, 2]
 
 
+def test_a_cancelled_task_leaves_the_queue(
+    client: dlock.Client, other_client: dlock.Client, raw: redis.Redis, name: str
+) -> None:
+    async def main() -> None:
+        with client.fair_lock(name):
+            task = asyncio.create_task(other_client.fair_lock(name).__aenter__())
+            while raw.zcard(_queue(name)) < 1:
+                await asyncio.sleep(0.005)
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+            assert _eventually(lambda: raw.zcard(_queue(name)) == 0, timeout=0.5)
+
+    asyncio.run(main())
+
+
 @pytest.mark.parametrize("bad", ["", "a}b", "{x}", "x" * 2000])
 def test_bad_names_are_refused(client: dlock.Client, bad: str) -> None:
     with pytest.raises(dlock.DlockError, match="name"):

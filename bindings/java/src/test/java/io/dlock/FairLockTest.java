@@ -176,6 +176,37 @@ class FairLockTest {
   }
 
   @Test
+  void anInterruptedWaiterReturnsPromptlyAndLeavesTheQueue() throws Exception {
+    String name = "fair-interrupt";
+    DLock holder = dlock.getFairLock(name);
+    DLock fair = other.getFairLock(name);
+    holder.lock();
+    try (Jedis jedis = redis.jedis()) {
+      CompletableFuture<Long> interruptedAfter = new CompletableFuture<>();
+      Thread waiter =
+          new Thread(
+              () -> {
+                try {
+                  fair.lockInterruptibly();
+                  fair.unlock();
+                  interruptedAfter.completeExceptionally(new AssertionError("acquired"));
+                } catch (InterruptedException expected) {
+                  interruptedAfter.complete(System.nanoTime());
+                }
+              });
+      waiter.start();
+      waitFor(() -> jedis.zcard(queue(name)) == 1);
+      long interrupted = System.nanoTime();
+      waiter.interrupt();
+      long returned = interruptedAfter.get(5, TimeUnit.SECONDS);
+      assertTrue(TimeUnit.NANOSECONDS.toMillis(returned - interrupted) < 50, "interrupt took too long");
+      waitFor(() -> jedis.zcard(queue(name)) == 0);
+    } finally {
+      holder.unlock();
+    }
+  }
+
+  @Test
   void badInputIsRefused() {
     assertThrows(NullPointerException.class, () -> dlock.getFairLock(null));
     DLockException empty = assertThrows(DLockException.class, () -> dlock.getFairLock(""));
