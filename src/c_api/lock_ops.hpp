@@ -19,4 +19,22 @@ int with_ops(dlock_lock* lock, Work&& work) {
   return work(ops, *core);
 }
 
+// dlock_lock_new and the constructors of the other lock kinds: a handle whose
+// resource is a `Resource` (a LockResource) on `name`.
+template <typename Resource>
+int new_lock_handle(dlock_client* client, const char* name, dlock_lock** out) {
+  return guarded([&] {
+    require(out, "out");
+    *out = nullptr;
+    require(client, "client");
+    require(name, "name");
+    const auto core = client->client->core();  // DLOCK_E_CLOSED for a closed client
+    auto lock = std::make_unique<dlock_lock>();
+    lock->client = client->client;
+    lock->resource = std::make_shared<const Resource>(name, core->config());
+    *out = lock.release();
+    return DLOCK_OK;
+  });
+}
+
 }  // namespace dlock::c_api

@@ -6,10 +6,19 @@
 
 namespace dlock_test {
 
+namespace {
+
+std::string kind_of(const ContentionSetup& setup, int index) {
+  if (setup.kind != "mixed") return setup.kind;
+  return index % 2 == 0 ? "fair" : "lock";
+}
+
+}  // namespace
+
 ContentionRun::ContentionRun(const ContentionSetup& setup) {
   for (int index = 0; index < setup.processes; ++index) {
     workers_.push_back(start_worker(
-        {"--mode", "cycles", "--url", setup.url, "--name", setup.name, "--log", dir_.file("sections"), "--store",
+        {"--mode", "cycles", "--url", setup.url, "--name", setup.name, "--kind", kind_of(setup, index), "--log", dir_.file("sections"), "--store",
          dir_.file("store"), "--threads", std::to_string(setup.threads), "--cycles", std::to_string(setup.cycles),
          "--lease-ms", std::to_string(setup.lease_ms), "--watchdog-timeout-ms",
          std::to_string(setup.watchdog_timeout_ms), "--min-sleep-us", std::to_string(setup.min_sleep_us),

@@ -16,6 +16,7 @@ namespace dlock_test {
 struct ContentionSetup {
   std::string url;
   std::string name = "contended";
+  std::string kind = "lock";  // or "fair", or "mixed": fair and reentrant in alternate processes
   int processes = 4;
   int threads = 2;
   int cycles = 50;

@@ -36,7 +36,7 @@ void fail(Shared& shared, const std::string& message) {
 
 void run_thread(Shared& shared, int index) {
   const WorkerOptions& options = shared.options;
-  const dlock_test::LockHandle lock = dlock_test::new_lock(shared.client, options.name);
+  const dlock_test::LockHandle lock = new_worker_lock(shared.client, options);
   const std::string owner = std::to_string(getpid()) + "." + std::to_string(index);
   std::mt19937_64 random(static_cast<uint64_t>(getpid()) * 1000 + static_cast<uint64_t>(index));
   std::uniform_int_distribution<int64_t> section_us(options.min_sleep_us, options.max_sleep_us);

@@ -41,7 +41,7 @@ void say(const std::string& line) {
 
 int run_single_hold(const WorkerOptions& options) {
   const dlock_test::ClientHandle client = dlock_test::open_client(options.url, client_options(options));
-  const dlock_test::LockHandle lock = dlock_test::new_lock(client.get(), options.name);
+  const dlock_test::LockHandle lock = new_worker_lock(client.get(), options);
   const dlock_test::FencedStore store(options.store_path);
   dlock_test::LostRecorder lost;
   lost.attach(lock.get());

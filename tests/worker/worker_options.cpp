@@ -26,6 +26,11 @@ WorkerOptions parse_worker_options(int argc, char** argv) {
        }},
       {"--url", [&](const std::string& v) { options.url = v; }},
       {"--name", [&](const std::string& v) { options.name = v; }},
+      {"--kind",
+       [&](const std::string& v) {
+         if (v != "lock" && v != "fair") throw std::invalid_argument("--kind is lock or fair");
+         options.fair = v == "fair";
+       }},
       {"--log", [&](const std::string& v) { options.log_path = v; }},
       {"--store", [&](const std::string& v) { options.store_path = v; }},
       {"--threads", [&](const std::string& v) { options.threads = std::stoi(v); }},
@@ -59,6 +64,10 @@ WorkerOptions parse_worker_options(int argc, char** argv) {
 dlock_client_options client_options(const WorkerOptions& options) {
   return options.watchdog_timeout_ms > 0 ? dlock_test::options_with_watchdog(options.watchdog_timeout_ms)
                                          : dlock_test::default_options();
+}
+
+dlock_test::LockHandle new_worker_lock(dlock_client* client, const WorkerOptions& options) {
+  return options.fair ? dlock_test::new_fair_lock(client, options.name) : dlock_test::new_lock(client, options.name);
 }
 
 }  // namespace dlock_worker

@@ -4,6 +4,7 @@
 #include <string>
 
 #include "dlock.h"
+#include "dlock_handles.hpp"
 
 namespace dlock_worker {
 
@@ -21,6 +22,7 @@ struct WorkerOptions {
   Mode mode = Mode::cycles;
   std::string url;
   std::string name = "contended";
+  bool fair = false;  // --kind fair: the fair lock instead of the reentrant lock
   std::string log_path;    // section log (optional in hold mode)
   std::string store_path;  // fenced store
   int threads = 1;
@@ -39,5 +41,8 @@ struct WorkerOptions {
 WorkerOptions parse_worker_options(int argc, char** argv);
 
 dlock_client_options client_options(const WorkerOptions& options);
+
+// A handle on the lock the options name, of the kind they name.
+dlock_test::LockHandle new_worker_lock(dlock_client* client, const WorkerOptions& options);
 
 }  // namespace dlock_worker

@@ -56,7 +56,10 @@ class Client:
     @property
     def closed(self) -> bool: ...
     def lock(
-        self, name: str, on_lost: Optional[Callable[[str, int, int], object]] = None
+        self,
+        name: str,
+        on_lost: Optional[Callable[[str, int, int], object]] = None,
+        fair: bool = False,
     ) -> Lock: ...
 
 class LockGroup:

@@ -91,6 +91,7 @@ class Client:
             sync_timeout_ms=timeouts.optional_positive_ms(sync_timeout, "sync_timeout"),
         )
         self._handles = LockHandles(self._native)
+        self._fair_handles = LockHandles(self._native, fair=True)
         _open_clients.add(self)
 
     def lock(
@@ -130,10 +131,42 @@ class Client:
         not with every name ever locked.
         """
         refuse_unknown_keywords("lock", unsupported)
+        return self._lock_on(self._handles, name, lease, blocking_timeout, thread_local, on_lost)
+
+    def fair_lock(
+        self,
+        name: str,
+        *,
+        lease: float | None = None,
+        blocking_timeout: float = -1,
+        thread_local: bool = True,
+        on_lost: LostCallback | None = None,
+        **unsupported: NoReturn,
+    ) -> Lock:
+        """A Lock object on the fair lock ``name``, with the options and behaviour of
+        :meth:`lock`, except that waiters are served first come, first served by their
+        arrival at the server: a release hands the lock to the longest waiter and wakes it
+        alone. A non-blocking ``acquire(blocking=False)`` succeeds only when the lock is
+        free and nobody waits. It shares Redisson's lock hash, so it excludes reentrant and
+        Redisson locks on the same name; see docs/fair-lock.md. No round trip."""
+        refuse_unknown_keywords("fair_lock", unsupported)
+        return self._lock_on(
+            self._fair_handles, name, lease, blocking_timeout, thread_local, on_lost
+        )
+
+    @staticmethod
+    def _lock_on(
+        handles: LockHandles,
+        name: str,
+        lease: float | None,
+        blocking_timeout: float,
+        thread_local: bool,
+        on_lost: LostCallback | None,
+    ) -> Lock:
         require_str(name, "name")
         require_callable_or_none(on_lost, "on_lost")
         owner = None if thread_local else new_owner()
-        return Lock(self._handles.get(name), lease, blocking_timeout, on_lost, owner)
+        return Lock(handles.get(name), lease, blocking_timeout, on_lost, owner)
 
     def semaphore(self, name: str) -> Semaphore:
         """A :class:`dlock.Semaphore` on ``name`` (Redisson's RSemaphore layout); no round
@@ -182,6 +215,7 @@ class Client:
         """Releases the locks still held through this client and closes it. Idempotent."""
         self._native.close()
         self._handles.clear()
+        self._fair_handles.clear()
         _open_clients.discard(self)
 
     @property

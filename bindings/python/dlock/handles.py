@@ -44,12 +44,14 @@ class SharedLock:
 
     __slots__ = ("native", "_handles", "_on_lost", "__weakref__")
 
-    def __init__(self, handles: LockHandles, native_client: _dlock.Client, name: str) -> None:
+    def __init__(
+        self, handles: LockHandles, native_client: _dlock.Client, name: str, fair: bool
+    ) -> None:
         self._handles = handles
         # (owner, fencing token) of a hold -> the on_lost of the object it was taken through.
         # Only holds taken through an object with an on_lost have an entry.
         self._on_lost: dict[tuple[int, int], LostCallback] = {}
-        self.native = native_client.lock(name, _LostDispatch(weakref.ref(self)))
+        self.native = native_client.lock(name, _LostDispatch(weakref.ref(self)), fair)
 
     def acquire(
         self, owner: int, wait_ms: int, lease_ms: int, cancel: Optional[_dlock.Cancel] = None
@@ -142,10 +144,12 @@ class _LostDispatch:
 
 
 class LockHandles:
-    """One client's SharedLocks by name: those referred to, and those pinned by a hold."""
+    """One client's SharedLocks by name: those referred to, and those pinned by a hold.
+    ``fair``: handles on fair locks (dlock_fair_lock_new), else on reentrant locks."""
 
-    def __init__(self, native_client: _dlock.Client) -> None:
+    def __init__(self, native_client: _dlock.Client, fair: bool = False) -> None:
         self._native_client = native_client
+        self._fair = fair
         self._mutex = threading.Lock()
         self._by_name: weakref.WeakValueDictionary[str, SharedLock] = (
             weakref.WeakValueDictionary()
@@ -158,7 +162,7 @@ class LockHandles:
         with self._mutex:
             shared = self._by_name.get(name)
             if shared is None:
-                shared = SharedLock(self, self._native_client, name)
+                shared = SharedLock(self, self._native_client, name, self._fair)
                 self._by_name[name] = shared
             return shared
 

@@ -14,11 +14,12 @@ namespace py = pybind11;
 
 namespace dlock_python {
 
-NativeLock::NativeLock(py::object client, const py::str& name, py::object on_lost)
+NativeLock::NativeLock(py::object client, const py::str& name, py::object on_lost, bool fair)
     : client_(std::move(client)) {
   const std::string text = name;
   dlock_client* native_client = client_.cast<NativeClient&>().get();
-  check_status(dlock_lock_new(native_client, c_string(text, "name"), &lock_));
+  const auto make = fair ? &dlock_fair_lock_new : &dlock_lock_new;
+  check_status(make(native_client, c_string(text, "name"), &lock_));
   if (on_lost.is_none()) return;
   on_lost_ = std::make_unique<LostCallback>(std::move(on_lost));
   check_status(

@@ -18,8 +18,9 @@ class NativeCancel;
 
 class NativeLock {
  public:
-  // `client` is the Python object of a NativeClient.
-  NativeLock(pybind11::object client, const pybind11::str& name, pybind11::object on_lost);
+  // `client` is the Python object of a NativeClient; `fair`: the fair lock
+  // (dlock_fair_lock_new), else the reentrant lock.
+  NativeLock(pybind11::object client, const pybind11::str& name, pybind11::object on_lost, bool fair = false);
   ~NativeLock();
   NativeLock(const NativeLock&) = delete;
   NativeLock& operator=(const NativeLock&) = delete;

@@ -1,5 +1,6 @@
 #include "primitives/lock/lock_resource.hpp"
 
+#include "common/error.hpp"
 #include "primitives/lock/lock_lua.hpp"
 
 namespace dlock {
@@ -40,6 +41,19 @@ bool LockResource::release(Connection& connection, const std::string& field, con
       connection, {keys.name, keys.channel, keys.owner_latch(field), keys.turn, keys.waiting},
       {field, window, request_id, yield_ms});
   return reply.integer_is_one("release '" + keys.name + "'");
+}
+
+LockAttempt LockResource::attempt(Connection& connection, const std::string& field, const std::string& lease_ms,
+                                  const std::string& request_id, bool will_wait) const {
+  const Reply reply =
+      LockScripts::acquire().run(connection, {keys.name, keys.counter, keys.owner_latch(field), keys.turn, keys.waiting},
+                                 {lease_ms, field, request_id, will_wait ? "1" : "0"});
+  const std::string what = "acquire '" + keys.name + "'";
+  // acquire.lua: the token when granted, {the holder's PTTL} when not.
+  if (!reply.is_array()) return {true, reply.integer(what)};
+  if (reply.array_size(what) != 1)
+    throw ProtocolError(what + ": expected 1 element, got " + reply.describe());
+  return {false, reply.element(0).integer(what)};
 }
 
 }  // namespace dlock

@@ -7,7 +7,9 @@
 #include <string>
 
 #include "core/held_resource.hpp"
+#include "core/wait_heartbeat.hpp"
 #include "primitives/lock/lock_keys.hpp"
+#include "redis/url.hpp"
 
 namespace dlock {
 
@@ -22,12 +24,20 @@ struct LockScripts {
   static Script& count_attempt();
 };
 
-class LockResource final : public HeldResource {
+// What one acquire attempt found.
+struct LockAttempt {
+  bool granted;
+  int64_t value;  // the token when granted, else the holder's PTTL (-1: wait for a message alone)
+};
+
+// The reentrant lock; a lock kind with the same hash but another way to
+// queue its waiters (the fair lock) overrides the acquire side.
+class LockResource : public HeldResource {
  public:
-  // `yield_ms`: how long a release that woke waiters leaves the lock to
-  // them (their turn, release.lua); 0 never.
-  LockResource(std::string name, int64_t yield_ms)
-      : keys(std::move(name)), yield_ms(std::to_string(yield_ms)) {}
+  // The client's release_yield_ms: how long a release that woke waiters
+  // leaves the lock to them (their turn, release.lua); 0 never.
+  LockResource(std::string name, const ClientConfig& config)
+      : keys(std::move(name)), yield_ms(std::to_string(config.release_yield_ms)) {}
 
   const std::string& name() const override { return keys.name; }
   Script& renewal_script() const override { return LockScripts::renew(); }
@@ -37,6 +47,15 @@ class LockResource final : public HeldResource {
   // and an older acquire of the owner that arrives late is refused.
   bool release(Connection& connection, const std::string& field, const std::string& request_id,
                int64_t retry_window_ms) const override;
+
+  // One acquire attempt by `field` (acquire.lua) under `request_id`;
+  // `will_wait` says whether the caller waits if it is not granted.
+  virtual LockAttempt attempt(Connection& connection, const std::string& field, const std::string& lease_ms,
+                              const std::string& request_id, bool will_wait) const;
+  // The channel whose messages tell `field`'s waiter to try again.
+  virtual std::string wake_channel(const std::string& /*field*/) const { return keys.channel; }
+  // The queue on the server that waiters stand in, when the lock has one.
+  virtual const ServerQueue* server_queue() const { return nullptr; }
 
   const LockKeys keys;
   const std::string yield_ms;

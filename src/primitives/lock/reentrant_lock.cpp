@@ -30,25 +30,15 @@ ReentrantLock::Attempt ReentrantLock::attempt(const AcquireRequest& request, con
                                               int64_t lease_ms) {
   const std::string lease = std::to_string(lease_ms);
   const std::string request_id = core_.request_id();
-  const std::string latch = keys().owner_latch(field);
-  const Argv lock_keys{keys().name, keys().counter, latch, keys().turn, keys().waiting};
-  const char* will_wait = request.wait_ms == 0 ? "0" : "1";
+  const bool will_wait = request.wait_ms != 0;
   try {
     return core_.execute([&](Connection& connection) {
       const Clock::time_point sent_at = Clock::now();
-      const Reply reply =
-          LockScripts::acquire().run(connection, lock_keys, {lease, field, request_id, will_wait});
-      const std::string what = "acquire '" + keys().name + "'";
-      // acquire.lua: the token when granted, {the holder's PTTL} when not.
-      if (!reply.is_array()) {
-        const int64_t token = reply.integer(what);
-        if (confirm_replicated(connection, field, lease_ms)) return Attempt{true, token, sent_at};
-        // Undone: retried like a busy lock whose holder has this long left.
-        return Attempt{false, core_.config().sync_timeout_ms, sent_at};
-      }
-      if (reply.array_size(what) != 1)
-        throw ProtocolError(what + ": expected 1 element, got " + reply.describe());
-      return Attempt{false, reply.element(0).integer(what), sent_at};
+      const LockAttempt found = resource_->attempt(connection, field, lease, request_id, will_wait);
+      if (!found.granted) return Attempt{false, found.value, sent_at};
+      if (confirm_replicated(connection, field, lease_ms)) return Attempt{true, found.value, sent_at};
+      // Undone: retried like a busy lock whose holder has this long left.
+      return Attempt{false, core_.config().sync_timeout_ms, sent_at};
     });
   } catch (const ConnectionError&) {
     withdraw(request, field, lease_ms);
@@ -70,6 +60,12 @@ bool ReentrantLock::confirm_replicated(Connection& connection, const std::string
                                    std::to_string(config.sync_timeout_ms) + " ms; undone");
   }
   return false;
+}
+
+void ReentrantLock::leave_queue(const std::string& field) {
+  const ServerQueue* queue = resource_->server_queue();
+  if (queue == nullptr) return;
+  core_.wait_heartbeat().leave(std::shared_ptr<const ServerQueue>(resource_, queue), field);
 }
 
 Hold ReentrantLock::new_hold(const AcquireRequest& request, const std::string& field,
