@@ -10,7 +10,7 @@ import pytest
 import redis
 
 import dlock
-from test_observability import _eventually
+from polling import eventually
 
 
 def _queue(name: str) -> str:
@@ -52,7 +52,7 @@ def test_waiters_are_served_in_arrival_order(
         thread = threading.Thread(target=wait_turn)
         thread.start()
         threads.append(thread)
-        assert _eventually(lambda: raw.zcard(_queue(name)) == index + 1)
+        assert eventually(lambda: raw.zcard(_queue(name)) == index + 1)
     holder.release()
     for thread in threads:
         thread.join(10)
@@ -78,7 +78,7 @@ def test_a_passer_by_does_not_jump_the_queue(
 
     thread = threading.Thread(target=wait)
     thread.start()
-    assert _eventually(lambda: raw.zcard(_queue(name)) == 1)
+    assert eventually(lambda: raw.zcard(_queue(name)) == 1)
     holder.force_release()  # free, with somebody waiting
     assert not passer_by.acquire(blocking=False)
     assert got.wait(3)
@@ -92,7 +92,7 @@ def test_bounded_wait_gives_up_and_leaves_the_queue(
         started = time.monotonic()
         assert not other_client.fair_lock(name).acquire(timeout=0.3)
         assert 0.29 <= time.monotonic() - started < 1.5
-        assert _eventually(lambda: not raw.exists(_queue(name)), timeout=0.3)
+        assert eventually(lambda: not raw.exists(_queue(name)), timeout=0.3)
 
 
 def test_excludes_the_reentrant_lock_on_the_same_name(
@@ -137,7 +137,7 @@ def test_a_cancelled_task_leaves_the_queue(
             task.cancel()
             with pytest.raises(asyncio.CancelledError):
                 await task
-            assert _eventually(lambda: raw.zcard(_queue(name)) == 0, timeout=0.5)
+            assert eventually(lambda: raw.zcard(_queue(name)) == 0, timeout=0.5)
 
     asyncio.run(main())
 
