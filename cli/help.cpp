@@ -5,6 +5,7 @@ namespace dlock_cli {
 const char* const help_text = R"(Usage:
   dlock run [options] NAME [--] COMMAND [ARGS...]
   dlock status [--url URL] [--json] NAME
+  dlock list [--url URL] [--json] [PREFIX]
   dlock release --force [--url URL] NAME
   dlock --help | --version
 
@@ -31,6 +32,11 @@ with COMMAND's status.
                             (others skip it); on failure release at once
   --max-attempts N          with --hold-after-success: give up once N
                             attempts were made in the current period
+
+dlock status shows NAME's holders (host and pid when a dlock run holds
+it), remaining lease and last fencing token; it exits 0 when NAME is
+held, 3 when it is not. dlock list shows every lock whose name starts
+with PREFIX, one line each: name, holder, lease left, last token.
 
 Durations: an integer and a unit, ms s m h d, possibly repeated: 500ms,
 30s, 5m, 1h, 1h30m.
