@@ -23,6 +23,7 @@ cleanup() {
 trap cleanup EXIT
 
 say() { printf '== %s\n' "$*"; }
+. "$here/tests/redis-servers.sh"
 
 say "lintian"
 lintian --fail-on error "$deb_dir"/*.deb
@@ -52,33 +53,22 @@ cc -std=c99 -Wall -Werror "$here/tests/consumer/main.c" $(pkg-config --cflags --
 "$work/consumer" "$version"
 
 say "dlock run against a local redis-server"
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --dir "$work" >/dev/null &
-redis_pid=$!
-until redis-cli -p "$port" ping >/dev/null 2>&1; do sleep 0.05; done
+start_plain_redis "$work"
+redis_pid=$plain_redis_pid
+port=$plain_port
 export DLOCK_URL="redis://127.0.0.1:$port"
 token=$(dlock run check -- sh -c 'echo "$DLOCK_FENCING_TOKEN"')
 [ "$token" = "$(redis-cli -p "$port" get 'redisson_lock_token:{check}')" ]
-dlock status check
+# status exits 3 for a lock nobody holds, 0 while one is held
+status=0
+dlock status check || status=$?
+[ "$status" = 3 ]
+dlock run check-held -- dlock status check-held >/dev/null
 
 if [ "$with_tls" = yes ]; then
   say "dlock run over rediss:// (TLS)"
-  (
-    cd "$work"
-    tls_key="-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes"
-    openssl req -x509 $tls_key -days 1 -subj /CN=check-ca -keyout ca.key -out ca.crt 2>/dev/null
-    openssl req $tls_key -subj /CN=localhost -keyout server.key -out server.csr 2>/dev/null
-    printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\n' >server.ext
-    openssl x509 -req -days 1 -in server.csr -CA ca.crt -CAkey ca.key -CAcreateserial \
-      -extfile server.ext -out server.crt 2>/dev/null
-  )
-  tls_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-  redis-server --port 0 --tls-port "$tls_port" --bind 127.0.0.1 --save '' --appendonly no --dir "$work" \
-    --tls-cert-file "$work/server.crt" --tls-key-file "$work/server.key" --tls-ca-cert-file "$work/ca.crt" \
-    --tls-auth-clients no >/dev/null &
-  tls_redis_pid=$!
-  tls_cli="redis-cli --tls --cacert $work/ca.crt -p $tls_port"
-  until $tls_cli ping >/dev/null 2>&1; do sleep 0.05; done
+  start_tls_redis "$work"
+  tls_cli="redis-cli --tls --cacert $tls_ca -p $tls_port"
   token=$(DLOCK_URL="rediss://127.0.0.1:$tls_port?tls_ca=$work/ca.crt" \
     dlock run check-tls -- sh -c 'echo "$DLOCK_FENCING_TOKEN"')
   [ "$token" = "$($tls_cli get 'redisson_lock_token:{check-tls}')" ]
