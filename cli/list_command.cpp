@@ -48,21 +48,12 @@ void print_line(const LockStatus& status) {
 }  // namespace
 
 int list_command(Arguments& args) {
-  std::string url;
-  bool json = false;
-  while (args.at_option()) {
-    if (args.take_value("--url", url)) continue;
-    if (args.take_flag("--json")) {
-      json = true;
-      continue;
-    }
-    reject_unknown(args, "list");
-  }
+  InspectOptions options = read_inspect_options(args, "list");
   const std::string prefix = args.done() ? "" : args.next();
-  if (args.take_flag("--json")) json = true;
-  if (!args.done()) reject_unknown(args, "list");
+  finish_inspect_options(args, options, "list");
+  const bool json = options.json;
 
-  const ClientHandle client = open_client(resolve_url(url));
+  const ClientHandle client = open_client(resolve_url(options.url));
   std::string listing;
   for (const std::string& name : hash_names(client.get(), prefix)) {
     LockStatus status;

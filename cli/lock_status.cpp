@@ -71,6 +71,24 @@ std::string json_or_null(const std::string& text) {
 
 }  // namespace
 
+InspectOptions read_inspect_options(Arguments& args, const std::string& command) {
+  InspectOptions options;
+  while (args.at_option()) {
+    if (args.take_value("--url", options.url)) continue;
+    if (args.take_flag("--json")) {
+      options.json = true;
+      continue;
+    }
+    reject_unknown(args, command);
+  }
+  return options;
+}
+
+void finish_inspect_options(Arguments& args, InspectOptions& options, const std::string& command) {
+  if (args.take_flag("--json")) options.json = true;
+  if (!args.done()) reject_unknown(args, command);
+}
+
 LockStatus read_status(dlock_lock* lock, const std::string& name) {
   LockStatus status;
   const int read = try_read_status(lock, name, status);

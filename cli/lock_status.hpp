@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "arguments.hpp"
 #include "dlock.h"
 
 namespace dlock_cli {
@@ -23,6 +24,15 @@ struct LockStatus {
   int64_t lease_ms = -2;   // PTTL: -2 not locked, -1 no expiry
   std::string last_token;  // empty when none was ever granted
 };
+
+// The options `status` and `list` share: --url URL and --json, before their
+// one operand, and --json after it.
+struct InspectOptions {
+  std::string url;
+  bool json = false;
+};
+InspectOptions read_inspect_options(Arguments& args, const std::string& command);  // up to the operand
+void finish_inspect_options(Arguments& args, InspectOptions& options, const std::string& command);
 
 // DLOCK_OK with `status` filled, or DLOCK_E_PROTOCOL when the key is not a
 // lock; throws a Failure for any other error (an unreachable server...).

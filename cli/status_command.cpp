@@ -10,24 +10,14 @@
 namespace dlock_cli {
 
 int status_command(Arguments& args) {
-  std::string url;
-  bool json = false;
-  while (args.at_option()) {
-    if (args.take_value("--url", url)) continue;
-    if (args.take_flag("--json")) {
-      json = true;
-      continue;
-    }
-    reject_unknown(args, "status");
-  }
+  InspectOptions options = read_inspect_options(args, "status");
   if (args.done()) throw usage_error("dlock status: missing the lock NAME");
   const std::string name = args.next();
-  if (args.take_flag("--json")) json = true;
-  if (!args.done()) reject_unknown(args, "status");
+  finish_inspect_options(args, options, "status");
 
-  const LockSession session(resolve_url(url), name);
+  const LockSession session(resolve_url(options.url), name);
   const LockStatus status = read_status(session.lock(), session.name());
-  if (json) {
+  if (options.json) {
     std::printf("%s\n", json_of(status).c_str());
   } else {
     print_text(status);
