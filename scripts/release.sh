@@ -36,7 +36,7 @@ cp "$build_root/python"/*.tar.gz "$out/"
 # auditwheel grafts the shared libraries the extension needs beyond the
 # manylinux policy (OpenSSL) into the wheel and tags it with the oldest glibc
 # its symbols allow; hiredis is linked in statically already.
-"$tools/bin/auditwheel" repair -w "$out" "$build_root/python"/*.whl >/dev/null
+PATH="$tools/bin:$PATH" "$tools/bin/auditwheel" repair -w "$out" "$build_root/python"/*.whl >/dev/null
 
 step "Java: jar (natives inside), sources and javadoc jars, pom"
 bindings/java/build.sh "$build_root/java" -q -DskipTests package
