@@ -8,6 +8,14 @@
 #   libdlock1-<v>-1.<arch>.rpm, libdlock-devel-..., dlock-tools-...  RPM packages
 #   dlock-<v>-linux-<arch>.tar.gz                relocatable tree (bin, include, lib)
 # and SHA256SUMS. scripts/check-release.sh OUT installs and uses each one.
+#
+# The wheel here is built with the system compiler, so its tag is the glibc of
+# this machine (manylinux_2_34 on Debian 12). scripts/wheel-manylinux.sh builds
+# the manylinux_2_28 one with Zig (OpenSSL from source: about 15 minutes on two
+# cores, then cached); set DLOCK_MANYLINUX=1 to have this script add it.
+# Not built here yet: aarch64 artefacts and wheels for CPythons other than the
+# running one (Zig can target aarch64-linux-gnu.2.28 the same way; testing them
+# needs qemu-user-static and an arm64 Python/JVM).
 # Usage: scripts/release.sh OUT [BUILD_ROOT]   (BUILD_ROOT default build/release)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -37,6 +45,11 @@ cp "$build_root/python"/*.tar.gz "$out/"
 # manylinux policy (OpenSSL) into the wheel and tags it with the oldest glibc
 # its symbols allow; hiredis is linked in statically already.
 PATH="$tools/bin:$PATH" "$tools/bin/auditwheel" repair -w "$out" "$build_root/python"/*.whl >/dev/null
+
+if [[ "${DLOCK_MANYLINUX:-0}" == 1 ]]; then
+  step "Python: the manylinux_2_28 wheel, built with Zig for glibc 2.28"
+  scripts/wheel-manylinux.sh "$out" "$build_root/manylinux" >/dev/null
+fi
 
 step "Java: jar (natives inside), sources and javadoc jars, pom"
 bindings/java/build.sh "$build_root/java" -q -DskipTests package
