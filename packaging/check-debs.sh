@@ -1,10 +1,11 @@
 #!/bin/sh
-# Checks the built .deb packages on this machine: lintian reports no errors;
+# Checks the built .deb packages on this machine: lintian reports no errors or warnings;
 # they install (with their dependencies); a C program builds against the
 # installed libdlock-dev with pkg-config and runs; the installed dlock command
 # runs a command under a lock on a redis-server started here (and, when
 # libdlock1 embeds hiredis with TLS, over rediss:// with certificates made
-# here); they remove cleanly. Needs root, apt, lintian, a C compiler, redis-server and python3.
+# here); a C program links statically against libdlock.a; they remove cleanly.
+# Needs root, apt, lintian, a C compiler, redis-server and python3.
 # Usage: packaging/check-debs.sh DIR_WITH_DEBS
 set -eu
 deb_dir=$(cd "$1" && pwd)
@@ -26,7 +27,7 @@ say() { printf '== %s\n' "$*"; }
 . "$here/tests/redis-servers.sh"
 
 say "lintian"
-lintian --fail-on error "$deb_dir"/*.deb
+lintian --fail-on error,warning "$deb_dir"/*.deb
 
 say "dependencies"
 # hiredis is either a shared dependency (Debian's, no TLS) or embedded with TLS
@@ -51,6 +52,13 @@ say "C program built with pkg-config against the installed package"
 cc -std=c99 -Wall -Werror "$here/tests/consumer/main.c" $(pkg-config --cflags --libs dlock) \
   -o "$work/consumer"
 "$work/consumer" "$version"
+
+say "C program linked statically against libdlock.a (pkg-config --static)"
+libdir=$(pkg-config --variable=libdir dlock)
+cc -std=c99 -Wall -Werror "$here/tests/consumer/main.c" $(pkg-config --cflags dlock) "$libdir/libdlock.a" \
+  $(pkg-config --static --libs dlock | sed 's/-ldlock//; s/-L[^ ]*//') -o "$work/static-consumer"
+! ldd "$work/static-consumer" | grep -q libdlock
+"$work/static-consumer" "$version"
 
 say "dlock run against a local redis-server"
 start_plain_redis "$work"
