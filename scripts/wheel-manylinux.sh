@@ -6,7 +6,10 @@
 # libc++ statically. auditwheel then checks the wheel against the policy.
 #   scripts/wheel-manylinux.sh OUT [BUILD_ROOT]   (BUILD_ROOT default build/manylinux)
 # Sources: OpenSSL from Debian's source packages (apt-get source, as
-# deps-hiredis.sh fetches hiredis), cached under BUILD_ROOT.
+# deps-hiredis.sh fetches hiredis), cached under BUILD_ROOT. The embedded OpenSSL
+# looks for the system's CA certificates under /etc/ssl (OPENSSLDIR), as
+# Debian's, Ubuntu's and SUSE's do; SSL_CERT_FILE / SSL_CERT_DIR or tls_ca
+# point it elsewhere (e.g. /etc/pki/tls/cert.pem on RHEL).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 [[ $# -ge 1 ]] || { echo "usage: scripts/wheel-manylinux.sh OUT [BUILD_ROOT]" >&2; exit 64; }
@@ -49,7 +52,8 @@ if [[ ! -f "$prefix/lib/libssl.a" ]]; then
   echo "Building OpenSSL (static, $target)"
   (cd "$build_root/openssl" &&
     CC="$bin/zig-cc" AR="$bin/zig-ar" RANLIB="$bin/zig-ranlib" ./Configure "linux-$arch" \
-      no-shared no-tests no-docs no-apps no-asm no-module -fPIC --prefix="$prefix" --libdir=lib >/dev/null &&
+      no-shared no-tests no-docs no-apps no-asm no-module -fPIC --prefix="$prefix" --libdir=lib \
+      --openssldir=/etc/ssl >/dev/null &&
     make -j "$jobs" build_libs >/dev/null && make install_dev >/dev/null)
 fi
 
