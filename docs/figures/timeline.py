@@ -77,9 +77,9 @@ def picture() -> str:
                        colour="#b42318"))
     parts.append(text(x(59) - 4, 330, "A wakes, writes with token 33: refused (34 seen)",
                       anchor="end", size=11, colour="#b42318"))
-    parts.append(text(x(62) + 4, LANES["client A"] - 14,
-                      "watchdog: field gone, on_lost, release = LOST", anchor="middle", size=11,
-                      colour="#b42318"))
+    parts.append(text(RIGHT, LANES["client A"] - 14,
+                      "A's watchdog: hold gone, on_lost called, release returns LOST", anchor="end",
+                      size=11, colour="#b42318"))
     # The axis.
     axis_y = HEIGHT - 30
     parts.append(f'<line x1="{LEFT}" y1="{axis_y}" x2="{RIGHT}" y2="{axis_y}" stroke="#222"/>')
@@ -87,7 +87,7 @@ def picture() -> str:
         parts.append(f'<line x1="{x(second):.1f}" y1="{axis_y}" x2="{x(second):.1f}" '
                      f'y2="{axis_y + 5}" stroke="#222"/>')
         parts.append(text(x(second), axis_y + 18, f"{second} s", size=11))
-    parts.append(text(LEFT - 10, axis_y + 18, "time", anchor="end", size=11))
+    parts.append(text(LEFT - 10, axis_y + 4, "time", anchor="end", size=13))
     parts.append("</svg>")
     return "\n".join(parts) + "\n"
 
