@@ -13,6 +13,7 @@
 # this machine (manylinux_2_34 on Debian 12). scripts/wheel-manylinux.sh builds
 # the manylinux_2_28 one with Zig (OpenSSL from source: about 15 minutes on two
 # cores, then cached); set DLOCK_MANYLINUX=1 to have this script add it.
+# With it, the jar's native library is built by the same toolchain (glibc 2.28).
 # Not built here yet: aarch64 artefacts and wheels for CPythons other than the
 # running one (Zig can target aarch64-linux-gnu.2.28 the same way; testing them
 # needs qemu-user-static and an arm64 Python/JVM).
@@ -52,7 +53,17 @@ if [[ "${DLOCK_MANYLINUX:-0}" == 1 ]]; then
 fi
 
 step "Java: jar (natives inside), sources and javadoc jars, pom"
-bindings/java/build.sh "$build_root/java" -q -DskipTests package
+java_build="$build_root/java"
+if [[ "${DLOCK_MANYLINUX:-0}" == 1 ]]; then
+  # The JNI library from the same Zig toolchain and static OpenSSL and hiredis
+  # as the manylinux wheel: glibc 2.28, nothing but libc needed.
+  zig_root="$build_root/manylinux"
+  java_build="$build_root/java-glibc2.28"
+  # -s: Zig's libc++ carries debug information (25 MB of the library's 30).
+  export CC="$zig_root/bin/zig-cc" CXX="$zig_root/bin/zig-c++" DLOCK_DEPS_PREFIX="$zig_root/deps" \
+    OPENSSL_ROOT_DIR="$zig_root/deps" LDFLAGS="-s"
+fi
+bindings/java/build.sh "$java_build" -q -DskipTests package
 target=bindings/java/target
 cp "$target/dlock-$version.jar" "$target/dlock-$version-sources.jar" \
   "$target/dlock-$version-javadoc.jar" "$out/"

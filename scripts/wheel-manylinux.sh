@@ -81,5 +81,6 @@ rm -rf "$build_root/wheel"
   -C cmake.define.CMAKE_C_COMPILER="$bin/zig-cc" -C cmake.define.CMAKE_CXX_COMPILER="$bin/zig-c++" \
   -C cmake.define.CMAKE_AR="$bin/zig-ar" -C cmake.define.CMAKE_RANLIB="$bin/zig-ranlib" \
   -C cmake.define.DLOCK_DEPS_PREFIX="$prefix" -C cmake.define.OPENSSL_ROOT_DIR="$prefix" \
-  -C cmake.define.OPENSSL_USE_STATIC_LIBS=ON -C build-dir="$build_root/py" >/dev/null
+  -C cmake.define.OPENSSL_USE_STATIC_LIBS=ON -C cmake.define.CMAKE_SHARED_LINKER_FLAGS=-s \
+  -C build-dir="$build_root/py" >/dev/null
 PATH="$tools/bin:$PATH" "$tools/bin/auditwheel" repair --plat "manylinux_2_28_$arch" -w "$out" "$build_root/wheel"/*.whl
