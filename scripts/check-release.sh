@@ -33,21 +33,22 @@ pids+=("$tls_redis_pid")
 plain_url="redis://127.0.0.1:$plain_port"
 tls_url="rediss://127.0.0.1:$tls_port?tls_ca=$tls_ca"
 
-say "wheel: a fresh venv without a compiler, a lock over TLS"
-wheel=$(ls "$out"/dlock_redis-"$version"-*manylinux*.whl | head -n1)
-python3 -m venv "$work/venv"
-# PATH holds the venv alone: no cc, c++, cmake or make to fall back on.
-env -i HOME="$work" PATH="$work/venv/bin" "$work/venv/bin/pip" install -q --no-index \
-  --only-binary=:all: "$wheel"
-env -i HOME="$work" PATH="$work/venv/bin" DLOCK_URL="$tls_url" "$work/venv/bin/python" -I - <<'PY'
+for wheel in "$out"/dlock_redis-"$version"-*manylinux*.whl; do
+  say "wheel $(basename "$wheel"): a fresh venv without a compiler, a lock over TLS"
+  venv="$work/venv-$(basename "$wheel" .whl)"
+  python3 -m venv "$venv"
+  # PATH holds the venv alone: no cc, c++, cmake or make to fall back on.
+  env -i HOME="$work" PATH="$venv/bin" "$venv/bin/pip" install -q --no-index --only-binary=:all: "$wheel"
+  env -i HOME="$work" PATH="$venv/bin" DLOCK_URL="$tls_url" "$venv/bin/python" -I - <<'PY'
 import os, dlock
 with dlock.Client(os.environ["DLOCK_URL"]) as client:
     with client.lock("check-wheel") as lock:
         assert lock.fencing_token > 0
         print(f"dlock {dlock.__version__} over TLS: token {lock.fencing_token}")
 PY
-ldd "$work"/venv/lib/python3*/site-packages/dlock/_dlock*.so | grep -E "ssl|crypto|hiredis" |
-  grep -v "dlock_redis.libs" && { echo "the wheel's extension loads a system OpenSSL or hiredis" >&2; exit 1; }
+  ldd "$venv"/lib/python3*/site-packages/dlock/_dlock*.so | grep -E "ssl|crypto|hiredis" |
+    grep -v "dlock_redis.libs" && { echo "the wheel's extension loads a system OpenSSL or hiredis" >&2; exit 1; }
+done
 
 say "sdist: the core's sources and the licence are inside"
 sdist="$out/dlock_redis-$version.tar.gz"

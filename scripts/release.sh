@@ -11,8 +11,8 @@
 #
 # The wheel here is built with the system compiler, so its tag is the glibc of
 # this machine (manylinux_2_34 on Debian 12). scripts/wheel-manylinux.sh builds
-# the manylinux_2_28 one with Zig (OpenSSL from source: about 15 minutes on two
-# cores, then cached); set DLOCK_MANYLINUX=1 to have this script add it.
+# the manylinux_2_28 one with Zig (OpenSSL from source: 6 to 10 minutes on two
+# cores, once per machine under /opt/dlock-deps); DLOCK_MANYLINUX=1 adds it.
 # With it, the jar's native library is built by the same toolchain (glibc 2.28).
 # Not built here yet: aarch64 artefacts and wheels for CPythons other than the
 # running one (Zig can target aarch64-linux-gnu.2.28 the same way; testing them

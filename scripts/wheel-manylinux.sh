@@ -6,7 +6,7 @@
 # libc++ statically. auditwheel then checks the wheel against the policy.
 #   scripts/wheel-manylinux.sh OUT [BUILD_ROOT]   (BUILD_ROOT default build/manylinux)
 # Sources: OpenSSL from Debian's source packages (apt-get source, as
-# deps-hiredis.sh fetches hiredis), cached under BUILD_ROOT. The embedded OpenSSL
+# deps-hiredis.sh fetches hiredis), cached with the built archives. The embedded OpenSSL
 # looks for the system's CA certificates under /etc/ssl (OPENSSLDIR), as
 # Debian's, Ubuntu's and SUSE's do; SSL_CERT_FILE / SSL_CERT_DIR or tls_ca
 # point it elsewhere (e.g. /etc/pki/tls/cert.pem on RHEL).
@@ -36,16 +36,21 @@ done
 printf '#!/bin/sh\nexec "%s" ar "$@"\n' "$zig" >"$bin/zig-ar"
 printf '#!/bin/sh\nexec "%s" ranlib "$@"\n' "$zig" >"$bin/zig-ranlib"
 chmod +x "$bin/zig-ar" "$bin/zig-ranlib"
-prefix="$build_root/deps"
+# OpenSSL and hiredis for the target are built once per machine, beside
+# deps-hiredis.sh's prefix (a fresh clone, as CI's, reuses them), and linked in.
+prefix="${DLOCK_DEPS_PREFIX:-/opt/dlock-deps}/zig-$target"
+[[ -L "$build_root/deps" ]] || rm -rf "$build_root/deps"
+ln -sfn "$prefix" "$build_root/deps"
 
 if [[ ! -f "$prefix/lib/libssl.a" ]]; then
-  sources="$build_root/src"
+  sources="$prefix/src"
   mkdir -p "$sources"
   if ! ls "$sources"/openssl_*.orig.tar.gz >/dev/null 2>&1; then
     echo "Fetching OpenSSL's source package"
     (cd "$sources" && apt-get source -qq --download-only openssl 2>&1 | grep -v '^W: Download is performed unsandboxed' || true)
   fi
   tarball=$(ls "$sources"/openssl_*.orig.tar.gz | head -n1)
+  mkdir -p "$prefix"
   rm -rf "$build_root/openssl"
   mkdir -p "$build_root/openssl"
   tar -xzf "$tarball" -C "$build_root/openssl" --strip-components=1
@@ -53,8 +58,8 @@ if [[ ! -f "$prefix/lib/libssl.a" ]]; then
   (cd "$build_root/openssl" &&
     CC="$bin/zig-cc" AR="$bin/zig-ar" RANLIB="$bin/zig-ranlib" ./Configure "linux-$arch" \
       no-shared no-tests no-docs no-apps no-asm no-module -fPIC --prefix="$prefix" --libdir=lib \
-      --openssldir=/etc/ssl >/dev/null &&
-    make -j "$jobs" build_libs >/dev/null && make install_dev >/dev/null)
+      --openssldir=/etc/ssl >/dev/null 2>&1 &&
+    make -j "$jobs" build_libs >/dev/null 2>&1 && make install_dev >/dev/null 2>&1)
 fi
 
 if [[ ! -f "$prefix/lib/libhiredis_ssl.a" ]]; then
