@@ -32,6 +32,10 @@ with COMMAND's status.
                             (others skip it); on failure release at once
   --max-attempts N          with --hold-after-success: give up once N
                             attempts were made in the current period
+  --permits N               instead of the lock, hold one of N leased
+                            permits of the semaphore NAME (at most N
+                            runs at once; DLOCK_PERMIT_ID in COMMAND's
+                            environment instead of DLOCK_FENCING_TOKEN)
 
 dlock status shows NAME's holders (host and pid when a dlock run holds
 it), remaining lease and last fencing token; it exits 0 when NAME is

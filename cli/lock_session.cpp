@@ -45,6 +45,23 @@ LockSession::~LockSession() {
   dlock_lock_free(lock_);
 }
 
+PermitSession::PermitSession(const std::string& url, const std::string& name, int permits,
+                             int64_t watchdog_lease_ms)
+    : client_(open_client(url, watchdog_lease_ms)) {
+  int status = dlock_permit_semaphore_new(client_.get(), name.c_str(), &semaphore_);
+  int set = 0;
+  if (status == DLOCK_OK) status = dlock_permit_semaphore_try_set_permits(semaphore_, permits, &set);
+  if (status != DLOCK_OK) {
+    const std::string detail = dlock_last_error();
+    dlock_permit_semaphore_free(semaphore_);
+    fail_with_status(status, "semaphore '" + name + "'", detail);
+  }
+}
+
+PermitSession::~PermitSession() {
+  dlock_permit_semaphore_free(semaphore_);
+}
+
 std::string resolve_url(const std::string& from_option) {
   if (!from_option.empty()) return from_option;
   const char* from_environment = std::getenv("DLOCK_URL");

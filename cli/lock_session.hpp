@@ -41,6 +41,23 @@ class LockSession {
   dlock_lock* lock_ = nullptr;
 };
 
+// A client and one leased-permit semaphore handle on it (dlock run --permits),
+// closed on scope exit.
+class PermitSession {
+ public:
+  // Sets the semaphore to `permits` when it does not exist yet.
+  PermitSession(const std::string& url, const std::string& name, int permits, int64_t watchdog_lease_ms);
+  ~PermitSession();
+  PermitSession(const PermitSession&) = delete;
+  PermitSession& operator=(const PermitSession&) = delete;
+
+  dlock_permit_semaphore* semaphore() const { return semaphore_; }
+
+ private:
+  ClientHandle client_;
+  dlock_permit_semaphore* semaphore_ = nullptr;
+};
+
 // The URL from --url, else $DLOCK_URL, else the local default.
 std::string resolve_url(const std::string& from_option);
 

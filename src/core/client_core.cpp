@@ -23,12 +23,24 @@ std::string random_uuid() {
 }  // namespace
 
 ClientCore::ClientCore(const ClientConfig& config, bool server_answered)
-    : config_(config),
+    : config_(with_master_locator(config)),
       id_(random_uuid()),
-      pool_(config),
-      subscriber_(config, stats_),
-      watchdog_(pool_, holds_, stats_, config),
-      answered_(server_answered) {}
+      pool_(config_),
+      subscriber_(config_, stats_),
+      watchdog_(pool_, holds_, stats_, config_),
+      answered_(server_answered) {
+  pool_.on_reconnect([this] { watchdog_.renew_now(); });
+  if (config_.master_locator) follow_sentinel();
+}
+
+void ClientCore::follow_sentinel() {
+  config_.master_locator->on_move([this] {
+    ClientStats::count(stats_.failovers);
+    subscriber_.reconnect();
+    watchdog_.renew_now();
+  });
+  sentinel_watcher_ = std::make_unique<SentinelWatcher>(config_.master_locator, config_.command_timeout_ms);
+}
 
 ClientCore::~ClientCore() {
   close();
@@ -65,7 +77,9 @@ void ClientCore::release_all_best_effort() {
     ConnectionPool::Lease connection =
         pool_.acquire(Clock::now() + std::chrono::milliseconds(config_.command_timeout_ms));
     for (const Hold& hold : held) {
-      if (!hold.lost) hold.resource->release(*connection, hold.field, request_id(), retry_window_ms());
+      if (hold.lost) continue;
+      const std::string request = hold.releasing.empty() ? request_id() : hold.releasing;
+      hold.resource->release(*connection, hold.field, request, release_latch_ms(hold, retry_window_ms()));
     }
   } catch (const Error&) {
     // Unreachable: the leases run out on their own, and nothing renews them.
@@ -78,6 +92,7 @@ void ClientCore::close() {
     if (closed_.exchange(true)) return;
   }
   closing_.notify_all();
+  if (sentinel_watcher_) sentinel_watcher_->stop();
   subscriber_.poke_all();
   async_runner_.stop();  // its jobs see the client closed and tell their callers
   watchdog_.stop();

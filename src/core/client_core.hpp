@@ -17,6 +17,7 @@
 #include "core/subscriber.hpp"
 #include "core/watchdog.hpp"
 #include "redis/connection_pool.hpp"
+#include "redis/sentinel_watcher.hpp"
 #include "redis/url.hpp"
 
 namespace dlock {
@@ -42,9 +43,7 @@ class ClientCore {
   std::string field(uint64_t owner) const;
   // A request id unique across clients, for release latches.
   std::string request_id();
-  // How long a request's outcome is kept for its retries: longer than any
-  // retry of it can come (they all end within the command timeout).
-  int64_t retry_window_ms() const { return config_.command_timeout_ms * 2; }
+  int64_t retry_window_ms() const { return config_.retry_window_ms(); }
 
   // Runs `operation` on a pooled connection. A connection that breaks is
   // dropped and the operation retried on a fresh one, and a transient server
@@ -68,6 +67,9 @@ class ClientCore {
   // Sleeps for a retry's back-off; returns early when the client closes.
   void back_off(std::chrono::milliseconds delay);
   void release_all_best_effort();
+  // Sentinel: watches for the master's moves; on each one the waiters'
+  // channels are subscribed on the new master and the holds verified at once.
+  void follow_sentinel();
 
   const ClientConfig config_;
   const std::string id_;
@@ -78,6 +80,7 @@ class ClientCore {
   Subscriber subscriber_;
   Watchdog watchdog_;
   AsyncRunner async_runner_;
+  std::unique_ptr<SentinelWatcher> sentinel_watcher_;  // Sentinel only
   std::atomic<bool> closed_{false};
   std::atomic<bool> answered_{false};  // the server answered once: a refusal may be a restart
   std::mutex close_mutex_;

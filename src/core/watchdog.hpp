@@ -28,11 +28,22 @@ class Watchdog {
   // deadline): starts the thread if needed, and wakes it if it planned to
   // sleep past `due`. Most grants need no wake-up at all.
   void nudge(Clock::time_point due);
+  // Renews every watchdog hold at once, due or not (the master moved or the
+  // server came back): a hold the server lacks is reported lost now, not at
+  // its lease deadline.
+  void renew_now();
   void stop();
+
+  // How soon a failed renewal, or a release left pending, is tried again.
+  std::chrono::milliseconds retry_delay() const { return retry_delay_; }
 
  private:
   void run();
   void renew(const std::vector<Hold>& due);
+  // Retries releases left pending by an error (Holds::leave) and withdrawals
+  // of acquires that may have reached the server.
+  void settle_releases(const std::vector<Hold>& pending);
+  void give_up_releases(const std::vector<Hold>& abandoned);
   // A batch failed or went through: the first failure of a streak is logged,
   // and the first success after it.
   void renewals_failed(std::size_t holds, const std::string& what);
@@ -46,10 +57,12 @@ class Watchdog {
   const std::chrono::milliseconds command_timeout_;
   const std::chrono::milliseconds batch_window_;
   const std::chrono::milliseconds retry_delay_;
+  const int64_t retry_window_ms_;
 
   std::mutex mutex_;
   std::condition_variable wake_;
   bool nudged_ = false;
+  bool renew_all_ = false;
   Clock::time_point planned_wake_ = Clock::time_point::max();  // max: awake, every nudge counts
   bool stopping_ = false;
   std::thread thread_;

@@ -25,8 +25,11 @@ from dlock.errors import (
     ProtocolError,
     UnsupportedError,
 )
+from dlock.count_down_latch import CountDownLatch
 from dlock.lock import Lock
 from dlock.lock_info import Holder, LockInfo
+from dlock.permit_semaphore import Permit, PermitExpirableSemaphore
+from dlock.semaphore import Semaphore
 
 __version__ = _version()
 
@@ -36,6 +39,7 @@ __all__ = [
     "Client",
     "ClientClosedError",
     "ConnectionError",
+    "CountDownLatch",
     "DlockError",
     "Holder",
     "InternalError",
@@ -46,6 +50,9 @@ __all__ = [
     "LockNotOwnedError",
     "LockTimeoutError",
     "OutOfMemoryError",
+    "Permit",
+    "PermitExpirableSemaphore",
     "ProtocolError",
+    "Semaphore",
     "UnsupportedError",
 ]

@@ -35,10 +35,10 @@ Script& LockScripts::count_attempt() {
 
 bool LockResource::release(Connection& connection, const std::string& field, const std::string& request_id,
                            int64_t retry_window_ms) const {
-  const std::string latch = keys.latch + ":" + field;
   const std::string window = std::to_string(retry_window_ms);
-  const Reply reply =
-      LockScripts::release().run(connection, {keys.name, keys.channel, latch}, {field, window, request_id});
+  const Reply reply = LockScripts::release().run(
+      connection, {keys.name, keys.channel, keys.owner_latch(field), keys.turn, keys.waiting},
+      {field, window, request_id, yield_ms});
   return reply.integer_is_one("release '" + keys.name + "'");
 }
 

@@ -5,6 +5,7 @@
 
 #include "common/error.hpp"
 #include "common/log.hpp"
+#include "core/handle_holds.hpp"
 #include "primitives/lock/acquire_process.hpp"
 
 namespace dlock {
@@ -25,35 +26,84 @@ std::string lost_message(const char* operation, const std::string& name) {
 
 }  // namespace
 
-ReentrantLock::Attempt ReentrantLock::attempt(const std::string& field, int64_t lease_ms) {
+ReentrantLock::Attempt ReentrantLock::attempt(const AcquireRequest& request, const std::string& field,
+                                              int64_t lease_ms) {
   const std::string lease = std::to_string(lease_ms);
-  return core_.execute([&](Connection& connection) {
-    const Clock::time_point sent_at = Clock::now();
-    const Reply reply = LockScripts::acquire().run(connection, {keys().name, keys().counter}, {lease, field});
-    const std::string what = "acquire '" + keys().name + "'";
-    // acquire.lua: the token when granted, {the holder's PTTL} when not.
-    if (!reply.is_array()) return Attempt{true, reply.integer(what), sent_at};
-    if (reply.array_size(what) != 1)
-      throw ProtocolError(what + ": expected 1 element, got " + reply.describe());
-    return Attempt{false, reply.element(0).integer(what), sent_at};
-  });
+  const std::string request_id = core_.request_id();
+  const std::string latch = keys().owner_latch(field);
+  const Argv lock_keys{keys().name, keys().counter, latch, keys().turn, keys().waiting};
+  const char* will_wait = request.wait_ms == 0 ? "0" : "1";
+  try {
+    return core_.execute([&](Connection& connection) {
+      const Clock::time_point sent_at = Clock::now();
+      const Reply reply =
+          LockScripts::acquire().run(connection, lock_keys, {lease, field, request_id, will_wait});
+      const std::string what = "acquire '" + keys().name + "'";
+      // acquire.lua: the token when granted, {the holder's PTTL} when not.
+      if (!reply.is_array()) {
+        const int64_t token = reply.integer(what);
+        if (confirm_replicated(connection, field, lease_ms)) return Attempt{true, token, sent_at};
+        // Undone: retried like a busy lock whose holder has this long left.
+        return Attempt{false, core_.config().sync_timeout_ms, sent_at};
+      }
+      if (reply.array_size(what) != 1)
+        throw ProtocolError(what + ": expected 1 element, got " + reply.describe());
+      return Attempt{false, reply.element(0).integer(what), sent_at};
+    });
+  } catch (const ConnectionError&) {
+    withdraw(request, field, lease_ms);
+    throw;
+  }
 }
 
-uint64_t ReentrantLock::record_grant(const AcquireRequest& request, const std::string& field,
-                                     int64_t lease_ms, const Attempt& grant) {
+bool ReentrantLock::confirm_replicated(Connection& connection, const std::string& field, int64_t lease_ms) {
+  const ClientConfig& config = core_.config();
+  if (config.sync_replicas == 0) return true;
+  const std::string wanted = std::to_string(config.sync_replicas);
+  const int64_t reached =
+      connection.command({"WAIT", wanted, std::to_string(config.sync_timeout_ms)}).integer("WAIT " + wanted);
+  if (reached >= config.sync_replicas) return true;
+  resource_->release(connection, field, core_.request_id(), lease_ms + core_.retry_window_ms());
+  if (log::enabled(DLOCK_LOG_DEBUG)) {
+    log::emit(DLOCK_LOG_DEBUG, "acquire '" + keys().name + "': the grant reached " + std::to_string(reached) +
+                                   " of " + wanted + " replicas within " +
+                                   std::to_string(config.sync_timeout_ms) + " ms; undone");
+  }
+  return false;
+}
+
+Hold ReentrantLock::new_hold(const AcquireRequest& request, const std::string& field,
+                             int64_t lease_ms) const {
   Hold hold;
   hold.grant_id = next_grant_id();
   hold.resource = resource_;
   hold.owner = request.owner;
   hold.field = field;
   hold.count = 1;
-  hold.token = static_cast<uint64_t>(grant.value);
   hold.lease_ms = lease_ms;
+  hold.taken_through = request.handle;
+  return hold;
+}
+
+void ReentrantLock::withdraw(const AcquireRequest& request, const std::string& field, int64_t lease_ms) {
+  Hold withdrawal = new_hold(request, field, lease_ms);
+  // Tried until a grant it ran late could have lapsed on its own.
+  withdrawal.valid_until = Clock::now() + std::chrono::milliseconds(lease_ms + core_.retry_window_ms());
+  withdrawal.renew_at = Clock::now();
+  withdrawal.releasing = core_.request_id();
+  withdrawal.withdrawal = true;
+  core_.holds().insert(std::move(withdrawal));
+  core_.watchdog().nudge(Clock::now());
+}
+
+uint64_t ReentrantLock::record_grant(const AcquireRequest& request, const std::string& field,
+                                     int64_t lease_ms, const Attempt& grant) {
+  Hold hold = new_hold(request, field, lease_ms);
+  hold.token = static_cast<uint64_t>(grant.value);
   hold.watchdog = request.lease_ms < 0;
   hold.granted_at = grant.sent_at;
   hold.valid_until = grant.sent_at + trusted_validity(lease_ms);
   hold.renew_at = grant.sent_at + std::chrono::milliseconds(lease_ms / 3);
-  hold.taken_through = request.handle;
   hold.on_lost = request.on_lost;
   const Clock::time_point due = hold.watchdog ? hold.renew_at : hold.valid_until;
   core_.holds().insert(std::move(hold));
@@ -82,16 +132,24 @@ std::optional<uint64_t> ReentrantLock::acquire(const AcquireRequest& request) {
   }
 }
 
-bool ReentrantLock::run_release(const std::string& field) {
-  const std::string request_id = core_.request_id();
+bool ReentrantLock::run_release(const Hold& hold, const std::string& request_id) {
   return core_.execute([&](Connection& connection) {
-    return resource_->release(connection, field, request_id, core_.retry_window_ms());
+    return resource_->release(connection, hold.field, request_id,
+                              release_latch_ms(hold, core_.retry_window_ms()));
   });
+}
+
+void ReentrantLock::settle_pending_release(uint64_t owner) {
+  const std::optional<Hold> pending = core_.holds().pending_release(keys().name, owner);
+  if (!pending) return;
+  const bool released = run_release(*pending, pending->releasing);
+  core_.holds().release_settled(*pending);
+  if (!released && !pending->withdrawal) deliver_found_by_release(*pending);
 }
 
 void ReentrantLock::release(uint64_t owner) {
   core_.throw_if_closed();
-  const std::optional<Hold> before = core_.holds().leave(keys().name, owner);
+  const std::optional<Hold> before = core_.holds().leave(keys().name, owner, core_.request_id());
   if (!before) {
     throw NotOwnerError("release: the caller does not hold '" + keys().name + "'");
   }
@@ -99,13 +157,23 @@ void ReentrantLock::release(uint64_t owner) {
     if (before->lost) throw LostError(lost_message("release", keys().name));
     return;
   }
+  if (before->withdrawal) {
+    throw NotOwnerError("release: the caller does not hold '" + keys().name + "'");
+  }
   bool released = false;
   try {
-    released = run_release(before->field);
+    released = run_release(*before, before->lost ? core_.request_id() : before->releasing);
   } catch (const Error&) {
-    if (!before->lost) throw;
+    if (!before->lost) {
+      // Kept as a pending release: the watchdog retries it, and so does the
+      // caller's next release or acquire, under the same request id.
+      core_.holds().release_failed(*before, Clock::now() + core_.watchdog().retry_delay());
+      core_.watchdog().nudge(Clock::now() + core_.watchdog().retry_delay());
+      throw;
+    }
     // Lost already: the error that matters is the loss.
   }
+  if (!before->lost) core_.holds().release_settled(*before);
   if (!before->lost && !released) {
     // Found here first (e.g. the process was paused past its lease before
     // the watchdog could see it): the hold has left the table, so this is
@@ -197,14 +265,7 @@ int64_t ReentrantLock::ttl_ms() {
 }
 
 void ReentrantLock::release_taken_through(const void* handle) {
-  for (const Hold& hold : core_.holds().taken_through(handle)) {
-    if (hold.lost) continue;
-    try {
-      run_release(hold.field);
-    } catch (const Error&) {
-      // Unreachable or closing: the lease runs out on its own; nothing renews it.
-    }
-  }
+  release_holds_taken_through(core_, handle);
 }
 
 }  // namespace dlock
