@@ -5,7 +5,7 @@
 #   .rpm     RPM layout (libdir lib64)
 #   .tar.gz  one relocatable tree (libdir lib; bin/dlock finds it via $ORIGIN/../lib)
 # hiredis is linked in; what they need of the system is glibc >= 2.34,
-# libstdc++ of GCC >= 11 (GLIBCXX_3.4.29) and OpenSSL 3, as RHEL 9 has. (Linking libstdc++
+# libstdc++ of GCC >= 12 (GLIBCXX_3.4.30) and OpenSSL 3. (Linking libstdc++
 # statically would raise the glibc floor to 2.36: GCC 12's libstdc++.a calls
 # arc4random and its libgcc_eh _dl_find_object, both newer than 2.34.)
 # Usage: packaging/build-packages.sh OUT_DIR [BUILD_ROOT]
