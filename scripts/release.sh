@@ -10,7 +10,7 @@
 # and SHA256SUMS. scripts/check-release.sh OUT installs and uses each one.
 #
 # The wheel here is built with the system compiler, so its tag is the glibc of
-# this machine (manylinux_2_34 on Debian 12). scripts/wheel-manylinux.sh builds
+# this machine (manylinux_2_34 or later on Debian 12). scripts/wheel-manylinux.sh builds
 # the manylinux_2_28 one with Zig (OpenSSL from source: 6 to 10 minutes on two
 # cores, once per machine under /opt/dlock-deps); DLOCK_MANYLINUX=1 adds it.
 # With it, the jar's native library is built by the same toolchain (glibc 2.28).
