@@ -5,6 +5,7 @@ namespace dlock_cli {
 const char* const help_text = R"(Usage:
   dlock run [options] NAME [--] COMMAND [ARGS...]
   dlock status [--url URL] [--json] NAME
+  dlock list [--url URL] [--json] [PREFIX]
   dlock release --force [--url URL] NAME
   dlock --help | --version
 
@@ -35,6 +36,11 @@ with COMMAND's status.
                             permits of the semaphore NAME (at most N
                             runs at once; DLOCK_PERMIT_ID in COMMAND's
                             environment instead of DLOCK_FENCING_TOKEN)
+
+dlock status shows NAME's holders (host and pid when a dlock run holds
+it), remaining lease and last fencing token; it exits 0 when NAME is
+held, 3 when it is not. dlock list shows every lock whose name starts
+with PREFIX, one line each: name, holder, lease left, last token.
 
 Durations: an integer and a unit, ms s m h d, possibly repeated: 500ms,
 30s, 5m, 1h, 1h30m.

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 
 #include "dlock.h"
@@ -17,9 +18,11 @@ Failure failure_for_status(int status, const std::string& message);
 // by default dlock_last_error() of the calling thread.
 [[noreturn]] void fail_with_status(int status, const std::string& doing, const std::string& detail = "");
 
-// Opens a client of `url`; watchdog_lease_ms 0 keeps the default lease.
-// Throws a Failure when it cannot.
-dlock_client* open_client(const std::string& url, int64_t watchdog_lease_ms);
+// A client through the C ABI, closed on scope exit.
+using ClientHandle = std::unique_ptr<dlock_client, void (*)(dlock_client*)>;
+
+// watchdog_lease_ms: the lease the watchdog keeps alive; 0 for the default.
+ClientHandle open_client(const std::string& url, int64_t watchdog_lease_ms = 0);
 
 class LockSession {
  public:
@@ -34,7 +37,7 @@ class LockSession {
 
  private:
   std::string name_;
-  dlock_client* client_ = nullptr;
+  ClientHandle client_;
   dlock_lock* lock_ = nullptr;
 };
 
@@ -51,7 +54,7 @@ class PermitSession {
   dlock_permit_semaphore* semaphore() const { return semaphore_; }
 
  private:
-  dlock_client* client_ = nullptr;
+  ClientHandle client_;
   dlock_permit_semaphore* semaphore_ = nullptr;
 };
 

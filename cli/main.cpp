@@ -7,6 +7,7 @@
 #include "exit_codes.hpp"
 #include "failure.hpp"
 #include "help.hpp"
+#include "list_command.hpp"
 #include "release_command.hpp"
 #include "run_command.hpp"
 #include "signal_waiter.hpp"
@@ -18,7 +19,7 @@ namespace {
 int dispatch(int argc, char** argv) {
   // Before any thread starts, so that every thread inherits the signal mask.
   SignalWaiter signals;
-  if (argc < 2) throw usage_error("missing a command: run, status or release");
+  if (argc < 2) throw usage_error("missing a command: run, status, list or release");
   const std::string command = argv[1];
   Arguments args(argc, argv, 2);
   if (command == "--help" || command == "-h" || command == "help" || args.take_flag("--help", "-h")) {
@@ -31,8 +32,9 @@ int dispatch(int argc, char** argv) {
   }
   if (command == "run") return run_command(args, signals);
   if (command == "status") return status_command(args);
+  if (command == "list") return list_command(args);
   if (command == "release") return release_command(args);
-  throw usage_error("unknown command '" + command + "': expected run, status or release");
+  throw usage_error("unknown command '" + command + "': expected run, status, list or release");
 }
 
 int report(const Failure& failure) {

@@ -11,6 +11,7 @@
 #include "child_process.hpp"
 #include "exit_codes.hpp"
 #include "lock_session.hpp"
+#include "lock_status.hpp"
 #include "period_job.hpp"
 #include "run_options.hpp"
 
@@ -180,6 +181,11 @@ int run_command(Arguments& args, SignalWaiter& signals) {
                  options.name.c_str(), static_cast<long long>(options.max_attempts));
     return exit_code::max_attempts;
   }
+
+  // Who holds it, for dlock status and dlock list on other machines. Only a
+  // display aid: a failure here is no reason not to run the job (a real
+  // connection problem shows up in the renewals).
+  dlock_lock_note_holder(session.lock(), owner, holder_note_of_this_process().c_str());
 
   ChildProcess child(options.command, environment_for_command(options.name, acquisition.token),
                      signals.signals());

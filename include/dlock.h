@@ -749,6 +749,57 @@ DLOCK_API int dlock_redlock_set_lost_callback(dlock_redlock *redlock, dlock_lost
  */
 DLOCK_API int dlock_fair_lock_new(dlock_client *client, const char *name, dlock_lock **out);
 
+/* ---- Lock listing and holder notes (what `dlock list` and `dlock status` show) ---- */
+
+/** Called once per name by dlock_lock_list(); return non-zero to stop early. */
+typedef int (*dlock_lock_name_fn)(const char *name, size_t name_len, void *user_data);
+
+/**
+ * Calls `each` with the name of every hash on the client's server whose name
+ * starts with `prefix` ("" for all): the candidates for locks, found with
+ * SCAN ... MATCH <prefix>* TYPE hash (Redis >= 6), so the server is never
+ * blocked. Glob characters in `prefix` are matched literally. Names come in
+ * SCAN's order, each once; a key created or deleted during the scan may be
+ * missed. `each` runs on the calling thread after the scan, holding no
+ * connection; names are valid during the call only. Check each name with
+ * dlock_lock_inspect(): another hash under the prefix is reported as
+ * DLOCK_E_PROTOCOL there.
+ *
+ * DLOCK_E_INVALID NULL client, prefix or each, or a prefix longer than
+ * DLOCK_NAME_MAX; DLOCK_E_CONNECTION; DLOCK_E_CLOSED.
+ */
+DLOCK_API int dlock_lock_list(dlock_client *client, const char *prefix, dlock_lock_name_fn each,
+                              void *user_data);
+
+/**
+ * Records `note` (at most 1024 bytes, e.g. "host=web1 pid=4242") as what the
+ * hold of `owner` is, for tools that show who holds a lock. It is stored in
+ * the key `dlock_holder:{<name>}` (a string: the holder id, a newline, the
+ * note), apart from the lock's hash so that Redisson's layout is untouched,
+ * and written only while `owner` holds the lock (one round trip, never on the
+ * acquire path). The key has no expiry, like the fencing counter, and the next
+ * holder's note replaces it: readers compare its holder id with the lock's.
+ *
+ * DLOCK_OK noted; DLOCK_E_NOT_OWNER `owner` does not hold the lock (nothing
+ * written); DLOCK_E_INVALID; DLOCK_E_CONNECTION; DLOCK_E_CLOSED.
+ */
+DLOCK_API int dlock_lock_note_holder(dlock_lock *lock, uint64_t owner, const char *note);
+
+/**
+ * Reads the last note recorded with dlock_lock_note_holder(): *holder_id_out
+ * is the id (as dlock_lock_holders_get() gives it, without a kept hold's
+ * ":kept") of the owner that recorded it and *note_out the note, both
+ * NUL-terminated and freed with dlock_lock_holder_note_free(). Both are set to NULL (and
+ * DLOCK_OK returned) when no note was recorded.
+ *
+ * DLOCK_E_INVALID; DLOCK_E_PROTOCOL the note key is not dlock's;
+ * DLOCK_E_CONNECTION; DLOCK_E_CLOSED.
+ */
+DLOCK_API int dlock_lock_read_holder_note(dlock_lock *lock, char **holder_id_out, char **note_out);
+
+/** Frees a string of dlock_lock_read_holder_note(); NULL is ignored. */
+DLOCK_API void dlock_lock_holder_note_free(char *text);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,10 +1,11 @@
 #!/bin/sh
-# Checks the built .deb packages on this machine: lintian reports no errors;
+# Checks the built .deb packages on this machine: lintian reports no errors or warnings;
 # they install (with their dependencies); a C program builds against the
 # installed libdlock-dev with pkg-config and runs; the installed dlock command
 # runs a command under a lock on a redis-server started here (and, when
 # libdlock1 embeds hiredis with TLS, over rediss:// with certificates made
-# here); they remove cleanly. Needs root, apt, lintian, a C compiler, redis-server and python3.
+# here); a C program links statically against libdlock.a; they remove cleanly.
+# Needs root, apt, lintian, a C compiler, redis-server and python3.
 # Usage: packaging/check-debs.sh DIR_WITH_DEBS
 set -eu
 deb_dir=$(cd "$1" && pwd)
@@ -23,9 +24,10 @@ cleanup() {
 trap cleanup EXIT
 
 say() { printf '== %s\n' "$*"; }
+. "$here/tests/redis-servers.sh"
 
 say "lintian"
-lintian --fail-on error "$deb_dir"/*.deb
+lintian --fail-on error,warning "$deb_dir"/*.deb
 
 say "dependencies"
 # hiredis is either a shared dependency (Debian's, no TLS) or embedded with TLS
@@ -51,34 +53,30 @@ cc -std=c99 -Wall -Werror "$here/tests/consumer/main.c" $(pkg-config --cflags --
   -o "$work/consumer"
 "$work/consumer" "$version"
 
+say "C program linked statically against libdlock.a (pkg-config --static)"
+libdir=$(pkg-config --variable=libdir dlock)
+cc -std=c99 -Wall -Werror "$here/tests/consumer/main.c" $(pkg-config --cflags dlock) "$libdir/libdlock.a" \
+  $(pkg-config --static --libs dlock | sed 's/-ldlock//; s/-L[^ ]*//') -o "$work/static-consumer"
+! ldd "$work/static-consumer" | grep -q libdlock
+"$work/static-consumer" "$version"
+
 say "dlock run against a local redis-server"
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-redis-server --port "$port" --bind 127.0.0.1 --save '' --appendonly no --dir "$work" >/dev/null &
-redis_pid=$!
-until redis-cli -p "$port" ping >/dev/null 2>&1; do sleep 0.05; done
+start_plain_redis "$work"
+redis_pid=$plain_redis_pid
+port=$plain_port
 export DLOCK_URL="redis://127.0.0.1:$port"
 token=$(dlock run check -- sh -c 'echo "$DLOCK_FENCING_TOKEN"')
 [ "$token" = "$(redis-cli -p "$port" get 'redisson_lock_token:{check}')" ]
-dlock status check
+# status exits 3 for a lock nobody holds, 0 while one is held
+status=0
+dlock status check || status=$?
+[ "$status" = 3 ]
+dlock run check-held -- dlock status check-held >/dev/null
 
 if [ "$with_tls" = yes ]; then
   say "dlock run over rediss:// (TLS)"
-  (
-    cd "$work"
-    tls_key="-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes"
-    openssl req -x509 $tls_key -days 1 -subj /CN=check-ca -keyout ca.key -out ca.crt 2>/dev/null
-    openssl req $tls_key -subj /CN=localhost -keyout server.key -out server.csr 2>/dev/null
-    printf 'subjectAltName=IP:127.0.0.1,DNS:localhost\n' >server.ext
-    openssl x509 -req -days 1 -in server.csr -CA ca.crt -CAkey ca.key -CAcreateserial \
-      -extfile server.ext -out server.crt 2>/dev/null
-  )
-  tls_port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-  redis-server --port 0 --tls-port "$tls_port" --bind 127.0.0.1 --save '' --appendonly no --dir "$work" \
-    --tls-cert-file "$work/server.crt" --tls-key-file "$work/server.key" --tls-ca-cert-file "$work/ca.crt" \
-    --tls-auth-clients no >/dev/null &
-  tls_redis_pid=$!
-  tls_cli="redis-cli --tls --cacert $work/ca.crt -p $tls_port"
-  until $tls_cli ping >/dev/null 2>&1; do sleep 0.05; done
+  start_tls_redis "$work"
+  tls_cli="redis-cli --tls --cacert $tls_ca -p $tls_port"
   token=$(DLOCK_URL="rediss://127.0.0.1:$tls_port?tls_ca=$work/ca.crt" \
     dlock run check-tls -- sh -c 'echo "$DLOCK_FENCING_TOKEN"')
   [ "$token" = "$($tls_cli get 'redisson_lock_token:{check-tls}')" ]

@@ -1,14 +1,16 @@
 # Packages split as distributions split them:
 #   libdlock1     (component runtime) the shared library
-#   libdlock-dev  (component dev)     header, .so link, dlock.pc, CMake package
+#   libdlock-dev  (component dev)     header, .so link, libdlock.a, dlock.pc, CMake package
 #   dlock-tools   (component tools)   the dlock command and its man page
 # Build them with packaging/build-packages.sh: .deb and .rpm need different
 # library directories, so each comes from its own configure.
 set(CPACK_PACKAGE_NAME dlock)
 set(CPACK_PACKAGE_VENDOR "dlock")
-set(CPACK_PACKAGE_CONTACT "dlock maintainers <maintainers@dlock.dev>")
+# Who answers for the packages: a distributor sets their own.
+set(DLOCK_PACKAGE_CONTACT "dlock maintainers <maintainers@dlock.dev>" CACHE STRING
+  "Maintainer of the .deb/.rpm packages (Name <address>)")
+set(CPACK_PACKAGE_CONTACT "${DLOCK_PACKAGE_CONTACT}")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "${PROJECT_DESCRIPTION}")
-set(CPACK_PACKAGE_HOMEPAGE_URL "${PROJECT_HOMEPAGE_URL}")
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGING_INSTALL_PREFIX ${CMAKE_INSTALL_PREFIX})
 set(CPACK_STRIP_FILES ON)
@@ -17,10 +19,16 @@ if(TARGET dlock_cli)
   list(APPEND CPACK_COMPONENTS_ALL tools)
 endif()
 
+# The library directory says which package a build makes (build-packages.sh):
 if(CMAKE_INSTALL_LIBDIR MATCHES "^lib/.*-linux-gnu")
-  set(CPACK_GENERATOR DEB TGZ)  # Debian multiarch layout
+  set(CPACK_GENERATOR DEB)  # Debian multiarch layout
+elseif(CMAKE_INSTALL_LIBDIR STREQUAL "lib64")
+  set(CPACK_GENERATOR RPM)
 else()
-  set(CPACK_GENERATOR RPM TGZ)
+  # lib: one relocatable tree, bin/dlock finding lib/libdlock.so.1 through
+  # its $ORIGIN/../lib rpath wherever the archive is unpacked.
+  set(CPACK_GENERATOR TGZ)
+  set(CPACK_PACKAGING_INSTALL_PREFIX "")
 endif()
 
 set(CPACK_COMPONENT_RUNTIME_DESCRIPTION
@@ -30,8 +38,8 @@ stored in Redis, compatible with Redisson's RLock. Holds are reentrant, kept\n\
 alive while held, and carry strictly increasing fencing tokens.")
 set(CPACK_COMPONENT_DEV_DESCRIPTION
   "Distributed reentrant fenced locks on Redis (development files)\n\
-The C header, the libdlock.so link, dlock.pc and the CMake package\n\
-(find_package(dlock), target dlock::dlock).")
+The C header, the libdlock.so link, the static library libdlock.a, dlock.pc\n\
+and the CMake package (find_package(dlock), target dlock::dlock).")
 set(CPACK_COMPONENT_TOOLS_DESCRIPTION
   "Distributed reentrant fenced locks on Redis (command-line tool)\n\
 The dlock command: like flock(1) across machines, with once-per-period jobs\n\
@@ -47,6 +55,9 @@ set(CPACK_DEBIAN_ENABLE_COMPONENT_DEPENDS ON)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_NAME libdlock${DLOCK_ABI_VERSION})
 set(CPACK_DEBIAN_RUNTIME_PACKAGE_SECTION libs)
+# Multi-Arch (same for the libraries: lib/<multiarch> paths only, and the
+# changelog's date comes from SOURCE_DATE_EPOCH, so it is the same file on each
+# architecture) is added by deb/finish-deb.sh: CMake 3.25's CPack has no field for it.
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON)
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS_POLICY ">=")
 # The ldconfig trigger, as Debian policy asks of a shared library package.
@@ -69,7 +80,6 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS
 set(CPACK_RPM_COMPONENT_INSTALL ON)
 set(CPACK_RPM_FILE_NAME RPM-DEFAULT)
 set(CPACK_RPM_PACKAGE_LICENSE "MIT")
-set(CPACK_RPM_PACKAGE_URL "${PROJECT_HOMEPAGE_URL}")
 set(CPACK_RPM_RUNTIME_PACKAGE_NAME libdlock${DLOCK_ABI_VERSION})
 set(CPACK_RPM_DEV_PACKAGE_NAME libdlock-devel)
 set(CPACK_RPM_TOOLS_PACKAGE_NAME dlock-tools)
@@ -77,10 +87,10 @@ set(CPACK_RPM_TOOLS_PACKAGE_NAME dlock-tools)
 # so it names the library package it belongs with, as Fedora's -devel do.
 set(CPACK_RPM_DEV_PACKAGE_REQUIRES "${CPACK_RPM_RUNTIME_PACKAGE_NAME} = ${PROJECT_VERSION}")
 
-# .tar.gz: one archive per package as well
-set(CPACK_ARCHIVE_COMPONENT_INSTALL ON)
-set(CPACK_ARCHIVE_RUNTIME_FILE_NAME libdlock${DLOCK_ABI_VERSION}-${PROJECT_VERSION}-${CMAKE_SYSTEM_PROCESSOR})
-set(CPACK_ARCHIVE_DEV_FILE_NAME libdlock-dev-${PROJECT_VERSION}-${CMAKE_SYSTEM_PROCESSOR})
-set(CPACK_ARCHIVE_TOOLS_FILE_NAME dlock-tools-${PROJECT_VERSION}-${CMAKE_SYSTEM_PROCESSOR})
+# .tar.gz: everything in one tree, dlock-<version>-linux-<arch>/{bin,include,lib,share}
+set(CPACK_ARCHIVE_COMPONENT_INSTALL OFF)
+if(CPACK_GENERATOR STREQUAL "TGZ")
+  set(CPACK_PACKAGE_FILE_NAME dlock-${PROJECT_VERSION}-linux-${CMAKE_SYSTEM_PROCESSOR})
+endif()
 
 include(CPack)

@@ -1,6 +1,8 @@
 # Each package carries /usr/share/doc/<package>/{copyright,changelog.gz}, as
 # Debian policy asks of every binary package.
 find_program(GZIP_EXECUTABLE gzip REQUIRED)
+# The date honours SOURCE_DATE_EPOCH (scripts/release.sh sets it from the last
+# commit), so builds for different architectures ship the same changelog.gz.
 string(TIMESTAMP DLOCK_CHANGELOG_DATE "%a, %d %b %Y %H:%M:%S +0000" UTC)
 configure_file(changelog.in ${CMAKE_CURRENT_BINARY_DIR}/changelog @ONLY)
 add_custom_command(OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/changelog.gz

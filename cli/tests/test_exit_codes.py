@@ -112,7 +112,7 @@ class StatusAndRelease(DlockTestCase):
 
     def test_status_of_a_free_lock(self):
         code, out, _ = self.dlock("status", "--json", "never")
-        self.assertEqual(code, 0)
+        self.assertEqual(code, 3, "status exits 3 when nobody holds the lock")
         self.assertEqual(json.loads(out), {"name": "never", "locked": False, "holders": [],
                                            "lease_remaining_ms": None,
                                            "last_fencing_token": None})

@@ -61,6 +61,32 @@ class OncePerPeriod(DlockTestCase):
         self.assertEqual(self.run_job("exit 0", "--max-attempts", "3"), 0)
         self.assertEqual(self.run_job("exit 0", "--max-attempts", "3"), 75)
 
+    def test_nodes_fired_together_retry_with_wait_as_docs_cli_recommends(self):
+        # The crontab line of docs/cli.md: every node fires at once with --wait. The
+        # first node's run fails, so a waiting node takes the lock and tries again;
+        # its success keeps the lock, and the last node gives up when its wait ends.
+        runs = self.path("runs")
+        job = f"echo run >> {runs}; [ $(wc -l < {runs}) -ge 2 ]"
+        nodes = [self.start_dlock("run", "--wait", "3s", "--hold-after-success", "1d",
+                                  "--max-attempts", "3", "report", "--", "sh", "-c", job)
+                 for _ in range(3)]
+        codes = sorted(node.wait(timeout=30) for node in nodes)
+        self.assertEqual(codes, [0, 1, 75])
+        with open(runs) as ran:
+            self.assertEqual(len(ran.readlines()), 2)
+        self.assertTrue(self.redis.cli("HKEYS", "report").endswith(":kept"))
+
+    def test_nonblocking_nodes_fired_together_do_not_retry(self):
+        # Why the docs do not recommend -n for fleets: the others fail fast while the
+        # first node runs, so nobody is left to retry after its failure.
+        runs = self.path("runs")
+        job = f"echo run >> {runs}; sleep 0.5; exit 1"
+        nodes = [self.start_dlock("run", "-n", "--hold-after-success", "1d", "--max-attempts",
+                                  "3", "report", "--", "sh", "-c", job) for _ in range(3)]
+        codes = sorted(node.wait(timeout=30) for node in nodes)
+        self.assertEqual(codes, [1, 75, 75])
+        self.assertFalse(self.is_locked("report"))
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -11,5 +11,6 @@ extern const char* const force_release;
 extern const char* const keep;
 extern const char* const inspect;
 extern const char* const count_attempt;
+extern const char* const note_holder;
 
 }  // namespace dlock::lua::lock

@@ -1,0 +1,26 @@
+// A holder's note (host, pid) kept beside a lock for the tools that show who
+// holds it: the string dlock_holder:{name} = "<holder field>\n<note>", written
+// by the holder on request (never on the acquire path), replaced by the next.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "core/client_core.hpp"
+#include "primitives/lock/lock_keys.hpp"
+
+namespace dlock {
+
+struct HolderNote {
+  std::string holder;  // the field of the hold that wrote it
+  std::string note;
+};
+
+// Throws NotOwnerError when `owner` does not hold the lock (nothing written).
+void note_holder(ClientCore& core, const LockKeys& keys, uint64_t owner, const std::string& note);
+
+// The last note written, if any. Throws ProtocolError when the key is not one.
+std::optional<HolderNote> read_holder_note(ClientCore& core, const LockKeys& keys);
+
+}  // namespace dlock
