@@ -498,6 +498,35 @@ typedef struct dlock_client_stats {
  */
 DLOCK_API int dlock_client_stats_get(dlock_client *client, dlock_client_stats *out);
 
+/* ---- Read-write lock (Redisson RReadWriteLock layout) ----------------------
+ *
+ * Readers share, a writer excludes everyone; both sides are reentrant, and a
+ * writer may also take the read side (downgrade; releasing the write side then
+ * leaves its read hold). Each side is an ordinary dlock_lock handle: acquire
+ * (blocking, with an owner, asynchronous), release, is_held, hold_count,
+ * fencing_token, is_locked, ttl, force_release, the lost callback and
+ * dlock_lock_free work on it as on a lock; a MultiLock may take it as a member.
+ * The calls only a reentrant lock has (inspect, count_attempt,
+ * release_keeping) return DLOCK_E_UNSUPPORTED.
+ *
+ * Data: the hash `<name>` with `mode` = read|write and one field per owner
+ * (`<client-uuid>:<owner>` for a read hold, `...:write` for a write hold), a
+ * read hold's timeout key `{<name>}:<field>:rwlock_timeout:1`, the channel
+ * `redisson_rwlock:{<name>}`: a Redisson RReadWriteLock of the same name is
+ * the same lock. Fencing tokens (write and read grants) come from
+ * `dlock_rwlock_token:{<name>}`, one rising sequence for both sides. A dlock
+ * writer that waits sets `{<name>}:write_intent`; new dlock readers wait
+ * behind it (docs/read-write-lock.md).
+ *
+ * is_locked: the write side when a writer holds it; the read side when a
+ * reader holds it (Redisson's answers). The names follow dlock_lock_new's rules.
+ *
+ * DLOCK_E_INVALID: NULL client, name or out, or a bad name. DLOCK_E_CLOSED:
+ * the client is closed.
+ */
+DLOCK_API int dlock_rwlock_read_lock(dlock_client *client, const char *name, dlock_lock **out);
+DLOCK_API int dlock_rwlock_write_lock(dlock_client *client, const char *name, dlock_lock **out);
+
 #ifdef __cplusplus
 }
 #endif

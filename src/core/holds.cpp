@@ -50,7 +50,7 @@ std::optional<uint64_t> Holds::reenter(const std::string& name, uint64_t owner) 
 
 void Holds::insert(Hold hold) {
   std::lock_guard<std::mutex> lock(mutex_);
-  Key key{hold.resource->name(), hold.owner};
+  Key key{hold.resource->hold_key(), hold.owner};
   holds_[std::move(key)] = std::move(hold);
 }
 
@@ -136,7 +136,7 @@ Clock::time_point Holds::earliest_validity_end(Clock::time_point fallback) {
 }
 
 Hold* Holds::find_grant(const Hold& hold) {
-  const auto it = holds_.find({hold.resource->name(), hold.owner});
+  const auto it = holds_.find({hold.resource->hold_key(), hold.owner});
   if (it == holds_.end() || it->second.grant_id != hold.grant_id) return nullptr;
   return &it->second;
 }

@@ -42,6 +42,8 @@ class AcquireProcess {
   Step next_step();
   Step waiting();
   Step granted(const ReentrantLock::Attempt& grant);
+  // How long the caller will still wait: -1 forever.
+  int64_t wait_left_ms(Clock::time_point now) const;
 
   ReentrantLock lock_;
   const AcquireRequest request_;

@@ -1,5 +1,6 @@
 #include "primitives/lock/lock_resource.hpp"
 
+#include "common/error.hpp"
 #include "primitives/lock/lock_lua.hpp"
 
 namespace dlock {
@@ -40,6 +41,31 @@ bool LockResource::release(Connection& connection, const std::string& field, con
   const Reply reply =
       LockScripts::release().run(connection, {keys.name, keys.channel, latch}, {field, window, request_id});
   return reply.integer_is_one("release '" + keys.name + "'");
+}
+
+Lockable::Attempt LockResource::attempt(Connection& connection, const std::string& field, int64_t lease_ms,
+                                        int64_t) const {
+  const Reply reply =
+      LockScripts::acquire().run(connection, {keys.name, keys.counter}, {std::to_string(lease_ms), field});
+  const std::string what = "acquire '" + keys.name + "'";
+  // acquire.lua: the token when granted, {the holder's PTTL} when not.
+  if (!reply.is_array()) return {true, reply.integer(what)};
+  if (reply.array_size(what) != 1)
+    throw ProtocolError(what + ": expected 1 element, got " + reply.describe());
+  return {false, reply.element(0).integer(what)};
+}
+
+bool LockResource::force_release(Connection& connection) const {
+  const Reply reply = LockScripts::force_release().run(connection, {keys.name, keys.channel}, {});
+  return reply.integer_is_one("force release '" + keys.name + "'");
+}
+
+bool LockResource::is_locked(Connection& connection) const {
+  return connection.command({"EXISTS", keys.name}).integer_is_one("EXISTS " + keys.name);
+}
+
+int64_t LockResource::ttl_ms(Connection& connection) const {
+  return connection.command({"PTTL", keys.name}).integer("PTTL " + keys.name);
 }
 
 }  // namespace dlock

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "core/held_resource.hpp"
+#include "core/lockable.hpp"
 #include "primitives/lock/lock_keys.hpp"
 
 namespace dlock {
@@ -21,7 +21,7 @@ struct LockScripts {
   static Script& count_attempt();
 };
 
-class LockResource final : public HeldResource {
+class LockResource final : public Lockable {
  public:
   explicit LockResource(std::string name) : keys(std::move(name)) {}
 
@@ -32,6 +32,14 @@ class LockResource final : public HeldResource {
   // keeps `request_id` under the owner's latch so a retry answers the same.
   bool release(Connection& connection, const std::string& field, const std::string& request_id,
                int64_t retry_window_ms) const override;
+
+  const std::string& channel() const override { return keys.channel; }
+  // acquire.lua: grants with a fencing token or returns the holder's PTTL.
+  Attempt attempt(Connection& connection, const std::string& field, int64_t lease_ms,
+                  int64_t wait_left_ms) const override;
+  bool force_release(Connection& connection) const override;
+  bool is_locked(Connection& connection) const override;
+  int64_t ttl_ms(Connection& connection) const override;
 
   const LockKeys keys;
 };

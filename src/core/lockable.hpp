@@ -1,0 +1,38 @@
+// A primitive whose holds are taken, waited for, re-entered, renewed and let
+// go the way the reentrant lock's are: one field per owner on a key, a
+// wake-up channel, a script that grants or says how long the holder has
+// left. The lock's acquire steps and release run on any of them, so a
+// dlock_lock handle can stand for the lock or for either side of a
+// read-write lock.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "core/held_resource.hpp"
+
+namespace dlock {
+
+class Lockable : public HeldResource {
+ public:
+  struct Attempt {
+    bool granted;
+    int64_t value;  // the fencing token when granted, else the holder's PTTL (< 0: unknown)
+  };
+
+  // The owner's field on Redis, given the client's `<client-uuid>:<owner>`.
+  virtual std::string hold_field(const std::string& client_field) const { return client_field; }
+  // The channel a release is announced on, which waiters subscribe to.
+  virtual const std::string& channel() const = 0;
+  // One attempt for `field` with `lease_ms`; `wait_left_ms` is how long the
+  // caller will still wait (0 a single attempt, -1 forever).
+  virtual Attempt attempt(Connection& connection, const std::string& field, int64_t lease_ms,
+                          int64_t wait_left_ms) const = 0;
+  // Deletes the hold whoever has it; whether there was one.
+  virtual bool force_release(Connection& connection) const = 0;
+  virtual bool is_locked(Connection& connection) const = 0;
+  // The remaining lease, -2 when not held.
+  virtual int64_t ttl_ms(Connection& connection) const = 0;
+};
+
+}  // namespace dlock

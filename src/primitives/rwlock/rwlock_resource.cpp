@@ -1,0 +1,115 @@
+#include "primitives/rwlock/rwlock_resource.hpp"
+
+#include "common/error.hpp"
+#include "primitives/rwlock/rwlock_lua.hpp"
+
+namespace dlock {
+namespace {
+
+// Redisson's write lock owner: the read owner's field plus this.
+constexpr const char* write_suffix = ":write";
+
+}  // namespace
+
+Script& RwLockScripts::read_acquire() {
+  static Script script("rwlock_read_acquire", lua::rwlock::read_acquire);
+  return script;
+}
+Script& RwLockScripts::write_acquire() {
+  static Script script("rwlock_write_acquire", lua::rwlock::write_acquire);
+  return script;
+}
+Script& RwLockScripts::read_release() {
+  static Script script("rwlock_read_release", lua::rwlock::read_release);
+  return script;
+}
+Script& RwLockScripts::write_release() {
+  static Script script("rwlock_write_release", lua::rwlock::write_release);
+  return script;
+}
+Script& RwLockScripts::read_renew() {
+  static Script script("rwlock_read_renew", lua::rwlock::read_renew);
+  return script;
+}
+Script& RwLockScripts::write_renew() {
+  static Script script("rwlock_write_renew", lua::rwlock::write_renew);
+  return script;
+}
+Script& RwLockScripts::force_release() {
+  static Script script("rwlock_force_release", lua::rwlock::force_release);
+  return script;
+}
+Script& RwLockScripts::is_locked() {
+  static Script script("rwlock_is_locked", lua::rwlock::is_locked);
+  return script;
+}
+
+RwLockSide::RwLockSide(std::shared_ptr<const RwLockKeys> keys, const char* mode)
+    : keys_(std::move(keys)), mode_(mode), hold_key_(keys_->name + '\0' + mode) {}
+
+bool RwLockSide::force_release(Connection& connection) const {
+  return RwLockScripts::force_release()
+      .run(connection, {keys_->name, keys_->channel}, {mode_})
+      .integer_is_one("force release the " + std::string(mode_) + " side of '" + keys_->name + "'");
+}
+
+bool RwLockSide::is_locked(Connection& connection) const {
+  return RwLockScripts::is_locked()
+      .run(connection, {keys_->name}, {mode_})
+      .integer_is_one("is the " + std::string(mode_) + " side of '" + keys_->name + "' locked");
+}
+
+int64_t RwLockSide::ttl_ms(Connection& connection) const {
+  return connection.command({"PTTL", keys_->name}).integer("PTTL " + keys_->name);
+}
+
+Lockable::Attempt RwLockSide::parse_attempt(const Reply& reply) const {
+  const std::string what = std::string(mode_) + " acquire '" + keys_->name + "'";
+  if (!reply.is_array()) return {true, reply.integer(what)};
+  if (reply.array_size(what) != 1)
+    throw ProtocolError(what + ": expected 1 element, got " + reply.describe());
+  return {false, reply.element(0).integer(what)};
+}
+
+bool RwLockSide::released(const Reply& reply) const {
+  return reply.integer_is_one(std::string(mode_) + " release '" + keys_->name + "'");
+}
+
+Lockable::Attempt ReadSide::attempt(Connection& connection, const std::string& field, int64_t lease_ms,
+                                    int64_t) const {
+  const Reply reply = RwLockScripts::read_acquire().run(
+      connection, {keys_->name, keys_->timeout_prefix(field), keys_->counter, keys_->intent},
+      {std::to_string(lease_ms), field, field + write_suffix});
+  return parse_attempt(reply);
+}
+
+bool ReadSide::release(Connection& connection, const std::string& field, const std::string& request_id,
+                       int64_t retry_window_ms) const {
+  const Reply reply = RwLockScripts::read_release().run(
+      connection,
+      {keys_->name, keys_->channel, keys_->latch + ":" + field, keys_->timeout_prefix(field), keys_->tagged},
+      {field, std::to_string(retry_window_ms), request_id});
+  return released(reply);
+}
+
+Lockable::Attempt WriteSide::attempt(Connection& connection, const std::string& field, int64_t lease_ms,
+                                     int64_t wait_left_ms) const {
+  const Reply reply =
+      RwLockScripts::write_acquire().run(connection, {keys_->name, keys_->counter, keys_->intent},
+                                         {std::to_string(lease_ms), field, std::to_string(wait_left_ms)});
+  return parse_attempt(reply);
+}
+
+std::string WriteSide::hold_field(const std::string& client_field) const {
+  return client_field + write_suffix;
+}
+
+bool WriteSide::release(Connection& connection, const std::string& field, const std::string& request_id,
+                        int64_t retry_window_ms) const {
+  const Reply reply = RwLockScripts::write_release().run(
+      connection, {keys_->name, keys_->channel, keys_->latch + ":" + field},
+      {field, std::to_string(retry_window_ms), request_id});
+  return released(reply);
+}
+
+}  // namespace dlock
