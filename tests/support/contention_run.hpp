@@ -23,6 +23,7 @@ struct ContentionSetup {
   int64_t watchdog_timeout_ms = 0;
   int64_t min_sleep_us = 0;
   int64_t max_sleep_us = 2000;
+  std::string side = "lock";  // or a read-write lock's "read", "write", "mixed" (tests/worker)
 };
 
 // Worker processes in cycles mode contending for one lock, sharing a section log

@@ -27,6 +27,8 @@ WorkerOptions parse_worker_options(int argc, char** argv) {
       {"--min-sleep-us", [&](const std::string& v) { options.min_sleep_us = std::stoll(v); }},
       {"--max-sleep-us", [&](const std::string& v) { options.max_sleep_us = std::stoll(v); }},
       {"--hold-ms", [&](const std::string& v) { options.hold_ms = std::stoll(v); }},
+      {"--side", [&](const std::string& v) { options.side = v; }},
+      {"--write-one-in", [&](const std::string& v) { options.write_one_in = std::stoi(v); }},
   };
   for (int i = 1; i < argc; i += 2) {
     const auto setter = setters.find(argv[i]);
