@@ -527,6 +527,19 @@ DLOCK_API int dlock_client_stats_get(dlock_client *client, dlock_client_stats *o
 DLOCK_API int dlock_rwlock_read_lock(dlock_client *client, const char *name, dlock_lock **out);
 DLOCK_API int dlock_rwlock_write_lock(dlock_client *client, const char *name, dlock_lock **out);
 
+/**
+ * Writer preference of a write-side handle (on by default): while a writer
+ * taken through `write_side` waits, it keeps `{<name>}:write_intent` alive
+ * (until it is due to try again plus a second, never past its own wait), and
+ * dlock readers that hold nothing on the lock wait behind it; re-entries and
+ * a writer's own read (downgrade) never wait. Off (0): readers are preferred,
+ * as in Redisson, and a continuous stream of readers can starve a writer.
+ * Redisson's readers ignore the intent either way.
+ *
+ * DLOCK_E_INVALID: NULL, or not a handle from dlock_rwlock_write_lock().
+ */
+DLOCK_API int dlock_rwlock_set_writer_preference(dlock_lock *write_side, int enabled);
+
 #ifdef __cplusplus
 }
 #endif

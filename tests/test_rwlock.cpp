@@ -255,6 +255,24 @@ TEST_F(RwLock, AWaitingWriterHoldsBackNewReadersButNotReentries) {
   EXPECT_FALSE(key_exists(server(), "{rw}:write_intent")) << "the granted writer left its intent behind";
 }
 
+TEST_F(RwLock, WithoutWriterPreferenceReadersPassAWaitingWriter) {
+  const ClientHandle client = open();
+  const LockHandle read = read_side(client.get());
+  const LockHandle write = write_side(client.get());
+  EXPECT_TRUE(invalid_naming(dlock_rwlock_set_writer_preference(read.get(), 0), "write_side"));
+  EXPECT_TRUE(invalid_naming(dlock_rwlock_set_writer_preference(nullptr, 0), "write_side"));
+  ASSERT_TRUE(status_is(dlock_rwlock_set_writer_preference(write.get(), 0), DLOCK_OK));
+  ASSERT_TRUE(status_is(acquire(read.get(), kAlice, 0, 30000), DLOCK_OK));
+  auto writer = acquire_in_background(write.get(), kBob, 20000);
+  std::this_thread::sleep_for(milliseconds(200));
+  EXPECT_FALSE(key_exists(server(), "{rw}:write_intent"));
+  EXPECT_TRUE(status_is(acquire(read.get(), kCarol), DLOCK_OK)) << "readers are preferred without the intent";
+  ASSERT_TRUE(status_is(release(read.get(), kCarol), DLOCK_OK));
+  ASSERT_TRUE(status_is(release(read.get(), kAlice), DLOCK_OK));
+  ASSERT_EQ(writer.wait_for(milliseconds(3000)), std::future_status::ready);
+  EXPECT_TRUE(status_is(writer.get().status, DLOCK_OK));
+}
+
 TEST_F(RwLock, AWriterThatStopsWaitingLeavesNoLastingIntent) {
   const ClientHandle client = open();
   const LockHandle read = read_side(client.get());

@@ -44,4 +44,17 @@ int dlock_rwlock_write_lock(dlock_client* client, const char* name, dlock_lock**
   return new_side<dlock::WriteSide>(client, name, out);
 }
 
+int dlock_rwlock_set_writer_preference(dlock_lock* write_side, int enabled) {
+  return guarded([&] {
+    require(write_side, "write_side");
+    const auto* side = dynamic_cast<const dlock::WriteSide*>(write_side->resource.get());
+    if (side == nullptr) {
+      throw dlock::InvalidArgument(
+          "write_side: not the write side of a read-write lock (dlock_rwlock_write_lock)");
+    }
+    side->prefer_writers(enabled != 0);
+    return DLOCK_OK;
+  });
+}
+
 }  // extern "C"

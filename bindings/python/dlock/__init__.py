@@ -27,6 +27,7 @@ from dlock.errors import (
 )
 from dlock.lock import Lock
 from dlock.lock_info import Holder, LockInfo
+from dlock.read_write_lock import ReadWriteLock
 
 __version__ = _version()
 
@@ -47,5 +48,6 @@ __all__ = [
     "LockTimeoutError",
     "OutOfMemoryError",
     "ProtocolError",
+    "ReadWriteLock",
     "UnsupportedError",
 ]

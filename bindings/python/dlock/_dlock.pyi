@@ -54,7 +54,10 @@ class Client:
     @property
     def closed(self) -> bool: ...
     def lock(
-        self, name: str, on_lost: Optional[Callable[[str, int, int], object]] = None
+        self,
+        name: str,
+        on_lost: Optional[Callable[[str, int, int], object]] = None,
+        side: str = "lock",
     ) -> Lock: ...
 
 class Lock:

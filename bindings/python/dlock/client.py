@@ -19,6 +19,7 @@ from dlock.errors import error_for_status
 from dlock.handles import LockHandles, LostCallback
 from dlock.lock import Lock
 from dlock.owner import new_owner
+from dlock.read_write_lock import ReadWriteLock
 from dlock.synchronized import F, synchronized
 
 # Clients still open at exit are closed while Python still runs: closing releases their
@@ -122,6 +123,28 @@ class Client:
         require_callable_or_none(on_lost, "on_lost")
         owner = None if thread_local else new_owner()
         return Lock(self._handles.get(name), lease, blocking_timeout, on_lost, owner)
+
+    def read_write_lock(
+        self,
+        name: str,
+        *,
+        lease: float | None = None,
+        blocking_timeout: float = -1,
+        thread_local: bool = True,
+        on_lost: LostCallback | None = None,
+        **unsupported: NoReturn,
+    ) -> ReadWriteLock:
+        """A ReadWriteLock on ``name`` (Redisson's RReadWriteLock layout); no round trip.
+
+        Its ``read_lock()`` and ``write_lock()`` are Lock objects taking the arguments given
+        here as :meth:`lock` takes them (``thread_local=False``: both sides belong to the
+        object, so its writer can also read). See docs/read-write-lock.md.
+        """
+        refuse_unknown_keywords("read_write_lock", unsupported)
+        require_str(name, "name")
+        require_callable_or_none(on_lost, "on_lost")
+        owner = None if thread_local else new_owner()
+        return ReadWriteLock(self._handles, name, lease, blocking_timeout, on_lost, owner)
 
     def synchronized(
         self,

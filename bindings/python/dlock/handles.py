@@ -44,12 +44,14 @@ class SharedLock:
 
     __slots__ = ("native", "_handles", "_on_lost", "__weakref__")
 
-    def __init__(self, handles: LockHandles, native_client: _dlock.Client, name: str) -> None:
+    def __init__(
+        self, handles: LockHandles, native_client: _dlock.Client, name: str, side: str = "lock"
+    ) -> None:
         self._handles = handles
         # (owner, fencing token) of a hold -> the on_lost of the object it was taken through.
         # Only holds taken through an object with an on_lost have an entry.
         self._on_lost: dict[tuple[int, int], LostCallback] = {}
-        self.native = native_client.lock(name, _LostDispatch(weakref.ref(self)))
+        self.native = native_client.lock(name, _LostDispatch(weakref.ref(self)), side)
 
     def acquire(
         self, owner: int, wait_ms: int, lease_ms: int, cancel: Optional[_dlock.Cancel] = None
@@ -147,19 +149,23 @@ class LockHandles:
     def __init__(self, native_client: _dlock.Client) -> None:
         self._native_client = native_client
         self._mutex = threading.Lock()
-        self._by_name: weakref.WeakValueDictionary[str, SharedLock] = (
+        # By name for locks, by (side, name) for the sides of read-write locks.
+        self._by_name: weakref.WeakValueDictionary[str | tuple[str, str], SharedLock] = (
             weakref.WeakValueDictionary()
         )
         self._pinned: set[SharedLock] = set()
         _every_registry.add(self)
 
-    def get(self, name: str) -> SharedLock:
+    def get(self, name: str, side: str = "lock") -> SharedLock:
+        """The handle of the lock ``name``, or of the ``side`` ("read" or "write") of the
+        read-write lock ``name``."""
+        key: str | tuple[str, str] = name if side == "lock" else (side, name)
         # Under the mutex: two handles on one name would each count only their own holds.
         with self._mutex:
-            shared = self._by_name.get(name)
+            shared = self._by_name.get(key)
             if shared is None:
-                shared = SharedLock(self, self._native_client, name)
-                self._by_name[name] = shared
+                shared = SharedLock(self, self._native_client, name, side)
+                self._by_name[key] = shared
             return shared
 
     def pin(self, shared: SharedLock) -> None:

@@ -85,11 +85,11 @@ void bind_native_client(py::module_& module) {
       // to Python as str (Lock.name, lost-lock callbacks).
       .def(
           "lock",
-          [](NativeClient& client, const py::str& name, py::object on_lost) {
+          [](NativeClient& client, const py::str& name, py::object on_lost, const std::string& side) {
             py::object self = py::cast(&client, py::return_value_policy::reference);
-            return std::make_unique<NativeLock>(std::move(self), name, std::move(on_lost));
+            return std::make_unique<NativeLock>(std::move(self), name, std::move(on_lost), side);
           },
-          py::arg("name"), py::arg("on_lost") = py::none());
+          py::arg("name"), py::arg("on_lost") = py::none(), py::arg("side") = "lock");
 }
 
 }  // namespace dlock_python

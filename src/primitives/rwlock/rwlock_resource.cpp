@@ -94,9 +94,11 @@ bool ReadSide::release(Connection& connection, const std::string& field, const s
 
 Lockable::Attempt WriteSide::attempt(Connection& connection, const std::string& field, int64_t lease_ms,
                                      int64_t wait_left_ms) const {
+  // 0: this attempt leaves no intent.
+  const int64_t intent_ms = prefer_writers_.load(std::memory_order_relaxed) ? wait_left_ms : 0;
   const Reply reply =
       RwLockScripts::write_acquire().run(connection, {keys_->name, keys_->counter, keys_->intent},
-                                         {std::to_string(lease_ms), field, std::to_string(wait_left_ms)});
+                                         {std::to_string(lease_ms), field, std::to_string(intent_ms)});
   return parse_attempt(reply);
 }
 

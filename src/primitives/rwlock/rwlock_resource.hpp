@@ -3,6 +3,7 @@
 // batched renewals run on them unchanged; only the scripts differ.
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
 
@@ -72,6 +73,13 @@ class WriteSide final : public RwLockSide {
                int64_t retry_window_ms) const override;
   Attempt attempt(Connection& connection, const std::string& field, int64_t lease_ms,
                   int64_t wait_left_ms) const override;
+
+  // Whether a waiting writer sets the write intent that holds new dlock
+  // readers back (the default); off, readers are preferred, as in Redisson.
+  void prefer_writers(bool on) const { prefer_writers_.store(on, std::memory_order_relaxed); }
+
+ private:
+  mutable std::atomic<bool> prefer_writers_{true};
 };
 
 }  // namespace dlock

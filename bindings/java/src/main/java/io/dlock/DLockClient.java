@@ -35,6 +35,7 @@ public final class DLockClient implements AutoCloseable {
   private final NativeClient handle;
   private final HandleGuard guard = new HandleGuard();
   private final Map<String, DLock> locks = new ConcurrentHashMap<>();
+  private final Map<String, DReadWriteLock> readWriteLocks = new ConcurrentHashMap<>();
   private final Executor callbacks;
 
   private DLockClient(NativeClient handle, Executor callbacks) {
@@ -95,6 +96,26 @@ public final class DLockClient implements AutoCloseable {
     }
   }
 
+  /**
+   * The read-write lock named {@code name} (Redisson's RReadWriteLock layout;
+   * the names follow {@link #getLock(String)}'s rules). Makes no round trip;
+   * the same name always gives the same DReadWriteLock.
+   *
+   * @throws DLockException INVALID for a bad name
+   */
+  public DReadWriteLock getReadWriteLock(String name) {
+    Objects.requireNonNull(name, "name");
+    DReadWriteLock lock = readWriteLocks.get(name);
+    if (lock != null) {
+      guard.checkOpen();
+      return lock;
+    }
+    synchronized (this) {
+      guard.checkOpen();
+      return readWriteLocks.computeIfAbsent(name, n -> new DReadWriteLock(n, handle, guard, callbacks));
+    }
+  }
+
   public boolean isClosed() {
     return guard.isClosed();
   }
@@ -132,6 +153,9 @@ public final class DLockClient implements AutoCloseable {
       handle.delete();
     }
     OpenClients.remove(this);
-    guard.afterCalls(() -> locks.values().forEach(DLock::free));
+    guard.afterCalls(() -> {
+      locks.values().forEach(DLock::free);
+      readWriteLocks.values().forEach(DReadWriteLock::free);
+    });
   }
 }
