@@ -6,7 +6,7 @@ import atexit
 import os
 import weakref
 from types import TracebackType
-from typing import Callable, NoReturn, Optional, Type, Union
+from typing import Callable, Mapping, NoReturn, Optional, Type, Union
 
 from dlock import _dlock, timeouts
 from dlock.arguments import (
@@ -118,10 +118,7 @@ class Client:
         refers to it or something is held through it: memory grows with the names in use,
         not with every name ever locked.
         """
-        refuse_unknown_keywords("lock", unsupported)
-        require_str(name, "name")
-        require_callable_or_none(on_lost, "on_lost")
-        owner = None if thread_local else new_owner()
+        owner = _checked_owner("lock", name, thread_local, on_lost, unsupported)
         return Lock(self._handles.get(name), lease, blocking_timeout, on_lost, owner)
 
     def read_write_lock(
@@ -140,10 +137,7 @@ class Client:
         here as :meth:`lock` takes them (``thread_local=False``: both sides belong to the
         object, so its writer can also read). See docs/read-write-lock.md.
         """
-        refuse_unknown_keywords("read_write_lock", unsupported)
-        require_str(name, "name")
-        require_callable_or_none(on_lost, "on_lost")
-        owner = None if thread_local else new_owner()
+        owner = _checked_owner("read_write_lock", name, thread_local, on_lost, unsupported)
         return ReadWriteLock(self._handles, name, lease, blocking_timeout, on_lost, owner)
 
     def synchronized(
@@ -190,6 +184,21 @@ class Client:
 
     def __repr__(self) -> str:
         return f"<dlock.Client {'closed' if self.closed else 'open'}>"
+
+
+def _checked_owner(
+    method: str,
+    name: str,
+    thread_local: bool,
+    on_lost: LostCallback | None,
+    unsupported: Mapping[str, object],
+) -> Optional[int]:
+    """Checks what lock() and read_write_lock() take alike; the owner of an object-owned
+    lock (thread_local=False), None for per-thread (or task) ownership."""
+    refuse_unknown_keywords(method, unsupported)
+    require_str(name, "name")
+    require_callable_or_none(on_lost, "on_lost")
+    return None if thread_local else new_owner()
 
 
 def _pool_size(pool_size: int | None) -> int | None:

@@ -15,8 +15,7 @@
 local lock, channel, latch, timeout_prefix, key_prefix = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
 local owner, latch_ms, request = ARGV[1], ARGV[2], ARGV[3]
 
-local last = redis.call('get', latch)
-if last and (#last > #request or (#last == #request and last >= request)) then
+if already_released(latch, request) then
   return 1
 end
 local count = tonumber(redis.call('hget', lock, owner))

@@ -14,21 +14,17 @@
 local lock, counter, intent = KEYS[1], KEYS[2], KEYS[3]
 local lease, owner, wait_left = ARGV[1], ARGV[2], tonumber(ARGV[3])
 
--- DLOCK_DURATION_MAX_MS: a year.
-if not string.find(lease, '^[1-9]%d*$') or tonumber(lease) > 31536000000 then
-  return redis.error_reply('ERR write acquire: the lease must be a whole number of ms from 1 to 31536000000, got ' .. lease)
+local refused = bad_lease(lease)
+if refused then
+  return refused
 end
 
 local mode = redis.call('hget', lock, 'mode')
 if mode == false then
-  local now = redis.call('time')
-  local clock_us = now[1] * 1000000 + now[2]
-  local stored = redis.call('get', counter)
-  local last = tonumber(stored or 0)
-  if not last then
-    return redis.error_reply('ERR write acquire: the fencing counter ' .. counter .. ' holds ' .. stored .. ', not a number')
+  local token, bad_counter = next_token(counter)
+  if not token then
+    return bad_counter
   end
-  local token = redis.call('incrby', counter, math.max(clock_us - last, 1))
   redis.call('hset', lock, 'mode', 'write', owner, 1)
   redis.call('pexpire', lock, lease)
   if redis.call('get', intent) == owner then

@@ -12,8 +12,7 @@
 local lock, channel, latch = KEYS[1], KEYS[2], KEYS[3]
 local owner, latch_ms, request = ARGV[1], ARGV[2], ARGV[3]
 
-local last = redis.call('get', latch)
-if last and (#last > #request or (#last == #request and last >= request)) then
+if already_released(latch, request) then
   return 1
 end
 if redis.call('hget', lock, 'mode') ~= 'write' or redis.call('hexists', lock, owner) == 0 then

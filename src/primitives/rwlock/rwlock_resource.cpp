@@ -1,5 +1,7 @@
 #include "primitives/rwlock/rwlock_resource.hpp"
 
+#include <string>
+
 #include "common/error.hpp"
 #include "primitives/rwlock/rwlock_lua.hpp"
 
@@ -9,22 +11,31 @@ namespace {
 // Redisson's write lock owner: the read owner's field plus this.
 constexpr const char* write_suffix = ":write";
 
+// A script's text after the shared functions of common.lua.
+std::string with_common(const char* body) {
+  return std::string(lua::rwlock::common) + body;
+}
+
 }  // namespace
 
 Script& RwLockScripts::read_acquire() {
-  static Script script("rwlock_read_acquire", lua::rwlock::read_acquire);
+  static const std::string source = with_common(lua::rwlock::read_acquire);
+  static Script script("rwlock_read_acquire", source.c_str());
   return script;
 }
 Script& RwLockScripts::write_acquire() {
-  static Script script("rwlock_write_acquire", lua::rwlock::write_acquire);
+  static const std::string source = with_common(lua::rwlock::write_acquire);
+  static Script script("rwlock_write_acquire", source.c_str());
   return script;
 }
 Script& RwLockScripts::read_release() {
-  static Script script("rwlock_read_release", lua::rwlock::read_release);
+  static const std::string source = with_common(lua::rwlock::read_release);
+  static Script script("rwlock_read_release", source.c_str());
   return script;
 }
 Script& RwLockScripts::write_release() {
-  static Script script("rwlock_write_release", lua::rwlock::write_release);
+  static const std::string source = with_common(lua::rwlock::write_release);
+  static Script script("rwlock_write_release", source.c_str());
   return script;
 }
 Script& RwLockScripts::read_renew() {
