@@ -186,9 +186,9 @@ class LockHandles:
             self._by_name.clear()
 
     def names(self) -> list[str]:
-        """The names that have a handle now."""
+        """The names that have a handle now (a read-write lock's once per side)."""
         with self._mutex:
-            return list(self._by_name.keys())
+            return [key if isinstance(key, str) else key[1] for key in self._by_name.keys()]
 
 
 # A parent's thread holding a mutex at fork() does not exist in the child to release it.
