@@ -42,12 +42,6 @@ class RwLockSafety : public RedisFixture {
     return start_worker(arguments, output);
   }
 
-  static uint64_t wait_until_held(const std::string& output) {
-    const auto token = wait_for_output(output, "acquired", milliseconds(10000));
-    if (!token) throw std::runtime_error("the holder never acquired: " + read_text_file(output));
-    return std::stoull(*token);
-  }
-
   TempDir dir_;
 };
 
@@ -81,7 +75,7 @@ TEST_F(RwLockSafety, WritersExcludeEveryoneWhileHoldersAreKilled) {
   // A reader and a writer that die holding the lock: the others go on once their leases run out.
   const auto dead_reader = start_holder("read", dir_.file("reader.out"), dir_.file("dead-store"),
                                         dir_.file("dead-sections"), watchdog, 60000);
-  wait_until_held(dir_.file("reader.out"));
+  wait_until_acquired(dir_.file("reader.out"));
 
   ContentionSetup setup;
   setup.url = server().url();
@@ -98,7 +92,7 @@ TEST_F(RwLockSafety, WritersExcludeEveryoneWhileHoldersAreKilled) {
   dead_reader->kill_and_reap();
   const auto dead_writer = start_holder("write", dir_.file("writer.out"), dir_.file("dead-store"),
                                         dir_.file("dead-sections"), watchdog, 60000);
-  wait_until_held(dir_.file("writer.out"));
+  wait_until_acquired(dir_.file("writer.out"));
   dead_writer->kill_and_reap();
 
   const std::string failures = run.wait(milliseconds(120000));
@@ -129,7 +123,7 @@ TEST_P(PausedWriter, IsFencedAndTheCheckerFlagsTheOverlap) {
   const std::string output = dir_.file("writer.out");
   const auto writer =
       start_holder("write", output, dir_.file("store"), dir_.file("sections"), lease_arguments(), 300);
-  const uint64_t paused_token = wait_until_held(output);
+  const uint64_t paused_token = wait_until_acquired(output);
   writer->signal(SIGSTOP);
   const int64_t stopped_ms = monotonic_ms();
 

@@ -38,15 +38,14 @@ void fail(Shared& shared, const std::string& message) {
 
 // A read section must see the store unchanged from start to end: a write in
 // between means a writer overlapped it.
-bool read_section(Shared& shared, dlock_test::Section& section, std::chrono::microseconds length) {
+void read_section(Shared& shared, const dlock_test::Section& section, std::chrono::microseconds length) {
   const long long before = shared.store.read();
   std::this_thread::sleep_for(length);
   const long long after = shared.store.read();
-  if (after == before) return true;
+  if (after == before) return;
   fail(shared, "owner " + section.owner + " saw the store change from " + std::to_string(before) + " to " +
                    std::to_string(after) + " inside a read section (token " + std::to_string(section.token) +
                    ")");
-  return false;
 }
 
 void run_thread(Shared& shared, int index) {

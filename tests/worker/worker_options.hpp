@@ -20,10 +20,10 @@ struct WorkerOptions {
   std::string store_path;  // fenced store
   int threads = 1;
   int cycles = 10;
-  int64_t lease_ms = -1;            // -1: watchdog
-  int64_t watchdog_timeout_ms = 0;  // 0: the library default
-  int64_t min_sleep_us = 0;         // time spent inside a critical section,
-  int64_t max_sleep_us = 2000;      // uniformly random in [min, max]
+  int64_t lease_ms = -1;             // -1: watchdog
+  int64_t watchdog_timeout_ms = 0;   // 0: the library default
+  int64_t min_sleep_us = 0;          // time spent inside a critical section,
+  int64_t max_sleep_us = 2000;       // uniformly random in [min, max]
   int64_t hold_ms = 1000;
   // What is taken: "lock", or a side of the read-write lock: "read", "write",
   // or (cycles mode) "mixed": each cycle a write with probability 1/write_one_in, else a read.
