@@ -282,7 +282,37 @@ TEST_F(RwLock, AWriterThatStopsWaitingLeavesNoLastingIntent) {
   EXPECT_FALSE(key_exists(server(), "{rw}:write_intent")) << "a single attempt left an intent";
   EXPECT_TRUE(status_is(acquire(write.get(), kBob, 300), DLOCK_NOT_ACQUIRED));
   EXPECT_LE(pttl(server(), "{rw}:write_intent"), 300) << "the intent outlives the writer's wait";
-  ASSERT_TRUE(status_is(acquire(read.get(), kCarol, 1000), DLOCK_OK)) << "readers stayed held back";
+  EXPECT_TRUE(wait_until([&] { return !key_exists(server(), "{rw}:write_intent"); }, milliseconds(200)))
+      << "the writer that gave up left its intent";
+  ASSERT_TRUE(status_is(acquire(read.get(), kCarol), DLOCK_OK)) << "readers stayed held back";
+}
+
+TEST_F(RwLock, ACancelledWriterLetsTheReadersItHeldBackIn) {
+  const ClientHandle client = open();
+  const LockHandle read = read_side(client.get());
+  const LockHandle write = write_side(client.get());
+  ASSERT_TRUE(status_is(acquire(read.get(), kAlice, 0, 30000), DLOCK_OK));
+  const CancelHandle cancel = new_cancel();
+  auto writer = std::async(std::launch::async, [&] {
+    return dlock_lock_acquire_owner(write.get(), kBob, -1, -1, cancel.get(), nullptr);
+  });
+  ASSERT_TRUE(wait_until([&] { return key_exists(server(), "{rw}:write_intent"); }, milliseconds(3000)));
+  auto reader = std::async(std::launch::async, [&] {
+    const int status = acquire(read.get(), kCarol, 20000, 10000);
+    const int64_t returned = monotonic_ns();
+    if (status == DLOCK_OK) release(read.get(), kCarol);
+    return std::make_pair(status, returned);
+  });
+  std::this_thread::sleep_for(milliseconds(200));
+  ASSERT_EQ(reader.wait_for(milliseconds(0)), std::future_status::timeout)
+      << "the reader passed a waiting writer";
+  const int64_t cancelled_ns = monotonic_ns();
+  ASSERT_TRUE(status_is(dlock_cancel_trigger(cancel.get()), DLOCK_OK));
+  EXPECT_TRUE(status_is(writer.get(), DLOCK_E_INTERRUPTED));
+  const auto [status, returned] = reader.get();
+  EXPECT_TRUE(status_is(status, DLOCK_OK));
+  EXPECT_LT(ms_between(cancelled_ns, returned), 500) << "the reader waited out the cancelled writer's intent";
+  ASSERT_TRUE(status_is(release(read.get(), kAlice), DLOCK_OK));
 }
 
 TEST_F(RwLock, CancelEndsAWaitingWriterQuickly) {

@@ -33,6 +33,12 @@ class Lockable : public HeldResource {
   virtual bool is_locked(Connection& connection) const = 0;
   // The remaining lease, -2 when not held.
   virtual int64_t ttl_ms(Connection& connection) const = 0;
+
+  // Whether a waiting owner leaves a mark on Redis (the read-write lock's
+  // write intent) that withdraw_wait_mark() takes away when it stops
+  // waiting without the hold.
+  virtual bool marks_waits() const { return false; }
+  virtual void withdraw_wait_mark(Connection&, const std::string& /*field*/) const {}
 };
 
 }  // namespace dlock

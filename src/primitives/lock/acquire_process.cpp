@@ -40,11 +40,35 @@ AcquireProcess::Step AcquireProcess::step() {
   // caller hears of it: the caller may free the token at once.
   try {
     Step step = started_ ? next_step() : first_step();
-    if (step.done) registration_.reset();
+    if (step.done) {
+      if (!step.token) withdraw_wait_mark();
+      registration_.reset();
+    }
     return step;
   } catch (...) {
+    withdraw_wait_mark();
     registration_.reset();
     throw;
+  }
+}
+
+// A wait that ended without the hold takes away the mark it left on Redis (a
+// write intent), off this thread: a cancel still ends the call at once, and an
+// unreachable server costs the caller nothing (the mark then lapses on its own).
+void AcquireProcess::withdraw_wait_mark() {
+  if (!registration_ || !lock_.resource_->marks_waits()) return;
+  ClientCore* core = &lock_.core_;  // outlives its runner's jobs
+  try {
+    core->async_runner().submit([core, resource = lock_.resource_, field = field_] {
+      try {
+        core->execute([&](Connection& connection) { resource->withdraw_wait_mark(connection, field); });
+      } catch (const Error&) {
+        // Closed or unreachable: the mark lapses with its expiry.
+      }
+      return std::optional<Clock::time_point>();
+    });
+  } catch (const Error&) {
+    // The runner has stopped: the client is closing.
   }
 }
 

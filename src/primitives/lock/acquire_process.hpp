@@ -42,6 +42,8 @@ class AcquireProcess {
   Step next_step();
   Step waiting();
   Step granted(const ReentrantLock::Attempt& grant);
+  // Takes away what a wait that ended without the hold left on Redis.
+  void withdraw_wait_mark();
   // How long the caller will still wait: -1 forever.
   int64_t wait_left_ms(Clock::time_point now) const;
 

@@ -12,6 +12,7 @@ extern const char* const read_renew;
 extern const char* const write_renew;
 extern const char* const force_release;
 extern const char* const is_locked;
+extern const char* const withdraw_intent;
 // Functions the acquire and release scripts call, put before their text.
 extern const char* const common;
 

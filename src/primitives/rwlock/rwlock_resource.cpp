@@ -50,6 +50,10 @@ Script& RwLockScripts::force_release() {
   static Script script("rwlock_force_release", lua::rwlock::force_release);
   return script;
 }
+Script& RwLockScripts::withdraw_intent() {
+  static Script script("rwlock_withdraw_intent", lua::rwlock::withdraw_intent);
+  return script;
+}
 Script& RwLockScripts::is_locked() {
   static Script script("rwlock_is_locked", lua::rwlock::is_locked);
   return script;
@@ -115,6 +119,10 @@ Lockable::Attempt WriteSide::attempt(Connection& connection, const std::string& 
 
 std::string WriteSide::hold_field(const std::string& client_field) const {
   return client_field + write_suffix;
+}
+
+void WriteSide::withdraw_wait_mark(Connection& connection, const std::string& field) const {
+  RwLockScripts::withdraw_intent().run(connection, {keys_->intent, keys_->channel}, {field});
 }
 
 bool WriteSide::release(Connection& connection, const std::string& field, const std::string& request_id,

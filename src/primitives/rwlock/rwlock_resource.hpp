@@ -21,6 +21,7 @@ struct RwLockScripts {
   static Script& write_renew();
   static Script& force_release();
   static Script& is_locked();
+  static Script& withdraw_intent();
 };
 
 // What both sides share: the keys, and the calls that differ only by mode.
@@ -73,6 +74,10 @@ class WriteSide final : public RwLockSide {
                int64_t retry_window_ms) const override;
   Attempt attempt(Connection& connection, const std::string& field, int64_t lease_ms,
                   int64_t wait_left_ms) const override;
+
+  bool marks_waits() const override { return true; }
+  // withdraw_intent.lua: the writer's intent goes, and the readers it held back wake.
+  void withdraw_wait_mark(Connection& connection, const std::string& field) const override;
 
   // Whether a waiting writer sets the write intent that holds new dlock
   // readers back (the default); off, readers are preferred, as in Redisson.
