@@ -530,7 +530,8 @@ DLOCK_API int dlock_rwlock_write_lock(dlock_client *client, const char *name, dl
 /**
  * Writer preference of a write-side handle (on by default): while a writer
  * taken through `write_side` waits, it keeps `{<name>}:write_intent` alive
- * (until it is due to try again plus a second, never past its own wait), and
+ * (until it is due to try again plus a second, never past its own wait; a
+ * writer that stops waiting withdraws it), and
  * dlock readers that hold nothing on the lock wait behind it; re-entries and
  * a writer's own read (downgrade) never wait. Off (0): readers are preferred,
  * as in Redisson, and a continuous stream of readers can starve a writer.
