@@ -146,6 +146,11 @@ DLOCK_API void dlock_client_options_init(dlock_client_options *opts);
  *   redis://[user[:password]@]host[:port][/db][?options]
  *   unix:///path/to/redis.sock[?db=N&options]
  *   rediss://[user[:password]@]host[:port][/db][?options]   (TLS)
+ * Query options: connect_timeout_ms, command_timeout_ms, watchdog_timeout_ms,
+ * pool_size (as the fields above), db, and release_yield_ms (0-1000, default
+ * 10): after a release whose wake-up reached dlock waiters, the lock is
+ * theirs that long (until one of them takes it): the releasing owner and
+ * newcomers, which need no wake-up, wait their turn; 0 turns it off.
  * TLS options (the tls_* fields above, or the url's tls_ca=PATH, tls_cert=PATH,
  * tls_key=PATH, tls_sni=NAME, tls_verify=full|none; paths percent-encoded)
  * apply to rediss:// only; `rediss://` returns DLOCK_E_UNSUPPORTED in builds
@@ -246,7 +251,11 @@ DLOCK_API int dlock_lock_acquire_owner(dlock_lock *lock, uint64_t owner, int64_t
  * Releases one hold of the calling thread; the outermost release deletes the
  * key and wakes a waiter. DLOCK_E_NOT_OWNER when the caller holds nothing
  * (nothing is touched); DLOCK_E_LOST when its hold had been lost (the hold is
- * forgotten; another owner's hold is never touched).
+ * forgotten; another owner's hold is never touched). DLOCK_E_CONNECTION when
+ * the release could not be confirmed (timeout, a server busy or loading): it
+ * is then retried in the background under the same request id until it goes
+ * through or the lease runs out, and the caller may retry it at once by
+ * calling release again (or acquire, which finishes it first).
  */
 DLOCK_API int dlock_lock_release(dlock_lock *lock);
 DLOCK_API int dlock_lock_release_owner(dlock_lock *lock, uint64_t owner);

@@ -42,12 +42,20 @@ const std::vector<std::string> kRequired = {"+ping",
                                             "+del",
                                             "+type",
                                             "+publish",
+                                            "+zrange",
+                                            "+zrem",
+                                            "+zunionstore",
+                                            "+rename",
                                             "~orders:*",
                                             "~redisson_lock_token:*",
                                             "~redisson_unlock_latch:*",
+                                            "~dlock_turn:*",
+                                            "~dlock_waiting:*",
                                             "~redisson_lock__channel:*",
                                             "&redisson_lock__channel:*"};
-const std::vector<std::string> kWakeUps = {"+subscribe", "+unsubscribe"};
+// Waiting without these still works: by retrying at the holder's lease end
+// without the subscription; without a turn for woken waiters without +zadd.
+const std::vector<std::string> kWakeUps = {"+subscribe", "+unsubscribe", "+zadd"};
 
 // A call that did not succeed: which step, its status and dlock_last_error().
 struct Failure {
@@ -151,7 +159,7 @@ TEST_F(Acl, TheDocumentedPermissionsAllowEveryLockOperation) {
   EXPECT_TRUE(saw("eval")) << "the EVAL fallback did not run";
 }
 
-TEST_F(Acl, WithoutSubscribeWaitersStillAcquireByRetrying) {
+TEST_F(Acl, WithoutSubscribeOrZaddWaitersStillAcquire) {
   set_user(kRequired);
   const std::vector<Failure> failures = run_every_operation();
   EXPECT_TRUE(failures.empty()) << describe(failures);

@@ -32,7 +32,8 @@ class Cancel : public RedisFixture {
     RedisFixture::SetUp();
     client_ = open();
     lock_ = new_lock(client_.get(), "cancellable");
-    ASSERT_TRUE(status_is(dlock_lock_acquire_owner(lock_.get(), kHolder, 0, 20000, nullptr, nullptr), DLOCK_OK));
+    ASSERT_TRUE(
+        status_is(dlock_lock_acquire_owner(lock_.get(), kHolder, 0, 20000, nullptr, nullptr), DLOCK_OK));
   }
 
   struct Outcome {
@@ -65,9 +66,13 @@ class Cancel : public RedisFixture {
   LockHandle lock_;
 };
 
-TEST_F(Cancel, UnboundedWaitReturnsInterruptedPromptly) { expect_prompt_cancel(-1); }
+TEST_F(Cancel, UnboundedWaitReturnsInterruptedPromptly) {
+  expect_prompt_cancel(-1);
+}
 
-TEST_F(Cancel, BoundedWaitReturnsInterruptedPromptly) { expect_prompt_cancel(20000); }
+TEST_F(Cancel, BoundedWaitReturnsInterruptedPromptly) {
+  expect_prompt_cancel(20000);
+}
 
 TEST_F(Cancel, ATriggerBeforeTheWaitIsNotLostUntilReset) {
   const CancelHandle cancel = new_cancel();
@@ -82,7 +87,8 @@ TEST_F(Cancel, ATriggerBeforeTheWaitIsNotLostUntilReset) {
   EXPECT_TRUE(status_is(dlock_lock_acquire_owner(lock_.get(), kWaiter, 200, -1, cancel.get(), nullptr),
                         DLOCK_NOT_ACQUIRED));
   ASSERT_TRUE(status_is(dlock_lock_release_owner(lock_.get(), kHolder), DLOCK_OK));
-  EXPECT_TRUE(status_is(dlock_lock_acquire_owner(lock_.get(), kWaiter, 0, 5000, cancel.get(), nullptr), DLOCK_OK));
+  EXPECT_TRUE(
+      status_is(dlock_lock_acquire_owner(lock_.get(), kWaiter, 0, 5000, cancel.get(), nullptr), DLOCK_OK));
   EXPECT_TRUE(status_is(dlock_lock_release_owner(lock_.get(), kWaiter), DLOCK_OK));
 }
 
@@ -130,7 +136,8 @@ TEST_F(CancelStorm, CancelledWaitersLeaveNoKeyAndNoRenewals) {
       const int64_t lease_ms = i < 2 ? -1 : 10000;
       const uint64_t owner = 100 + static_cast<uint64_t>(i);
       while (storming) {
-        const int status = dlock_lock_acquire_owner(contested.get(), owner, wait_ms, lease_ms, cancels[i].get(), nullptr);
+        const int status =
+            dlock_lock_acquire_owner(contested.get(), owner, wait_ms, lease_ms, cancels[i].get(), nullptr);
         dlock_cancel_reset(cancels[i].get());
         if (status == DLOCK_E_INTERRUPTED) {
           ++interrupted;
@@ -154,7 +161,8 @@ TEST_F(CancelStorm, CancelledWaitersLeaveNoKeyAndNoRenewals) {
   waiters_done = true;
   canceller.join();
 
-  EXPECT_TRUE(failures.empty()) << failures.size() << " acquires ended otherwise, first: " << failures.front();
+  EXPECT_TRUE(failures.empty()) << failures.size()
+                                << " acquires ended otherwise, first: " << failures.front();
   EXPECT_GT(interrupted.load(), 100) << "the storm hardly ran";
   EXPECT_EQ(hash_fields(server(), "stormy"), holder_fields) << "a cancelled waiter left a field behind";
   for (int i = 0; i < kWaiters; ++i) {

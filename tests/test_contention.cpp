@@ -63,10 +63,11 @@ TEST_F(Contention, CanaryLeaseShorterThanTheSectionIsFlagged) {
 
   const std::vector<Section> sections = run.sections();
   const SafetyReport report = check_sections(sections);
-  EXPECT_GT(report.overlaps, 0u) << "the checker missed the overlaps of an unsafe setup: " << report.summary();
-  EXPECT_TRUE(std::any_of(sections.begin(), sections.end(),
-                          [](const Section& s) { return s.release_status == DLOCK_E_LOST; }))
-      << "holders whose lease ran out were not told";
+  EXPECT_GT(report.overlaps, 0u) << "the checker missed the overlaps of an unsafe setup: "
+                                 << report.summary();
+  EXPECT_TRUE(std::any_of(sections.begin(), sections.end(), [](const Section& s) {
+    return s.release_status == DLOCK_E_LOST;
+  })) << "holders whose lease ran out were not told";
   const FencedStoreState store = run.store();
   EXPECT_EQ(store.accepted_writes, count_if_accepted(sections));
 }

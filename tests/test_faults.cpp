@@ -35,10 +35,11 @@ constexpr int64_t kLeaseMs = 1000;
 class Faults : public RedisFixture {
  protected:
   // A worker process that takes the lock once and holds it for hold_ms.
-  std::unique_ptr<ChildProcess> start_holder(const std::vector<std::string>& lease_arguments, int64_t hold_ms) {
-    std::vector<std::string> arguments{"--mode", "hold", "--url", server().url(), "--name", kName,
-                                       "--store", store_path(), "--log", dir_.file("sections"),
-                                       "--hold-ms", std::to_string(hold_ms)};
+  std::unique_ptr<ChildProcess> start_holder(const std::vector<std::string>& lease_arguments,
+                                             int64_t hold_ms) {
+    std::vector<std::string> arguments{
+        "--mode",  "hold",       "--url", server().url(),        "--name",    kName,
+        "--store", store_path(), "--log", dir_.file("sections"), "--hold-ms", std::to_string(hold_ms)};
     arguments.insert(arguments.end(), lease_arguments.begin(), lease_arguments.end());
     return start_worker(arguments, holder_output());
   }
@@ -57,7 +58,8 @@ class Faults : public RedisFixture {
 };
 
 TEST_F(Faults, KilledHolderFreesTheLockWithinItsLease) {
-  const auto holder = start_holder({"--lease-ms", "-1", "--watchdog-timeout-ms", std::to_string(kLeaseMs)}, 60000);
+  const auto holder =
+      start_holder({"--lease-ms", "-1", "--watchdog-timeout-ms", std::to_string(kLeaseMs)}, 60000);
   const uint64_t holder_token = wait_until_held();
   const ClientHandle client = open();
   const LockHandle lock = new_lock(client.get(), kName);
@@ -179,7 +181,8 @@ TEST_F(Faults, RestartWithoutPersistenceKeepsTokensRising) {
   ASSERT_TRUE(status_is(dlock_lock_acquire(held.get(), 0, -1, &held_token), DLOCK_OK));
   highest = std::max(highest, held_token);
   std::vector<std::future<AcquireOutcome>> waiters;
-  for (uint64_t owner = 2; owner <= 3; ++owner) waiters.push_back(acquire_in_background(waiting.get(), owner, -1));
+  for (uint64_t owner = 2; owner <= 3; ++owner)
+    waiters.push_back(acquire_in_background(waiting.get(), owner, -1));
   std::this_thread::sleep_for(milliseconds(300));
 
   server().kill9();
@@ -228,7 +231,8 @@ TEST_F(AppendOnlyFaults, FixedLeaseHoldSurvivesARestart) {
   EXPECT_GT(after, 0);
   EXPECT_LE(after, before);
   EXPECT_EQ(string_value(server(), fencing_counter_key(kName)), std::to_string(token));
-  EXPECT_TRUE(status_is(dlock_lock_acquire_owner(rival.get(), 2, 0, 5000, nullptr, nullptr), DLOCK_NOT_ACQUIRED));
+  EXPECT_TRUE(
+      status_is(dlock_lock_acquire_owner(rival.get(), 2, 0, 5000, nullptr, nullptr), DLOCK_NOT_ACQUIRED));
 
   EXPECT_TRUE(status_is(dlock_lock_release(held.get()), DLOCK_OK));
   EXPECT_FALSE(key_exists(server(), kName));

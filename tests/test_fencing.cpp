@@ -53,7 +53,8 @@ TEST_F(Fencing, CounterHoldsTheLastTokenWithoutExpiry) {
 
 TEST_F(Fencing, TokensContinueFromARedissonCounter) {
   constexpr long long kRedissonToken = 1000000;
-  ASSERT_FALSE(server().command({"SET", fencing_counter_key("fenced"), std::to_string(kRedissonToken)}).is_error());
+  ASSERT_FALSE(
+      server().command({"SET", fencing_counter_key("fenced"), std::to_string(kRedissonToken)}).is_error());
   const ClientHandle client = open();
   const LockHandle lock = new_lock(client.get(), "fenced");
   EXPECT_GT(acquire_and_release(lock.get(), 1), static_cast<uint64_t>(kRedissonToken));

@@ -27,7 +27,8 @@ TEST_F(Lifecycle, FreeingALockHandleReleasesItsHolds) {
   LockHandle lock = new_lock(client.get(), "freed");
   ASSERT_TRUE(status_is(dlock_lock_acquire(lock.get(), 0, -1, nullptr), DLOCK_OK));
   ASSERT_TRUE(status_is(dlock_lock_acquire(lock.get(), 0, -1, nullptr), DLOCK_OK));
-  ASSERT_TRUE(status_is(dlock_lock_acquire_owner(lock.get(), 3, 0, -1, nullptr, nullptr), DLOCK_NOT_ACQUIRED));
+  ASSERT_TRUE(
+      status_is(dlock_lock_acquire_owner(lock.get(), 3, 0, -1, nullptr, nullptr), DLOCK_NOT_ACQUIRED));
   lock.reset();
   EXPECT_FALSE(key_exists(server(), "freed"));
   const LockHandle again = new_lock(client.get(), "freed");
@@ -118,7 +119,8 @@ TEST_F(Lifecycle, CloseWakesWaitersWithClosed) {
   const int64_t closing = monotonic_ms();
   waiter_client.reset();
   for (auto& waiter : waiters) {
-    ASSERT_EQ(waiter.wait_for(milliseconds(2000)), std::future_status::ready) << "close did not wake a waiter";
+    ASSERT_EQ(waiter.wait_for(milliseconds(2000)), std::future_status::ready)
+        << "close did not wake a waiter";
     EXPECT_TRUE(status_is(waiter.get(), DLOCK_E_CLOSED));
   }
   EXPECT_LT(monotonic_ms() - closing, 2000);

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "redis_connection.hpp"
@@ -25,6 +26,8 @@ std::string script(const std::string& file) {
 const std::string kLock = "orders:7";
 const std::string kCounter = "redisson_lock_token:{orders:7}";
 const std::string kChannel = "redisson_lock__channel:{orders:7}";
+const std::string kTurn = "dlock_turn:{orders:7}";
+const std::string kWaiting = "dlock_waiting:{orders:7}";
 const std::string kMine = "client-a:1";
 const std::string kTheirs = "client-b:1";
 // A release's request id: "<client id>:<count>", the client of kMine.
@@ -34,6 +37,8 @@ std::string request(int count) {
 std::string latch(const std::string& owner) {
   return "redisson_unlock_latch:{orders:7}:" + owner;
 }
+// An acquire's request id later than every release the tests send.
+const std::string kLateRequest = request(999999);
 
 std::vector<std::string> eval_argv(const std::string& file, const std::vector<std::string>& keys,
                                    const std::vector<std::string>& args) {
@@ -48,11 +53,15 @@ class LuaScripts : public RedisFixture {
   RedisReply eval(const std::string& file, std::vector<std::string> keys, std::vector<std::string> args) {
     return server().command(eval_argv(file, keys, args));
   }
-  RedisReply acquire(const std::string& owner, const std::string& lease_ms = "10000") {
-    return eval("acquire.lua", {kLock, kCounter}, {lease_ms, owner});
+  RedisReply acquire(const std::string& owner, const std::string& lease_ms = "10000",
+                     const std::string& request_id = kLateRequest, const std::string& will_wait = "0") {
+    return eval("acquire.lua", {kLock, kCounter, latch(owner), kTurn, kWaiting},
+                {lease_ms, owner, request_id, will_wait});
   }
-  RedisReply release(const std::string& owner, const std::string& request_id) {
-    return eval("release.lua", {kLock, kChannel, latch(owner)}, {owner, "5000", request_id});
+  RedisReply release(const std::string& owner, const std::string& request_id,
+                     const std::string& yield_ms = "0") {
+    return eval("release.lua", {kLock, kChannel, latch(owner), kTurn, kWaiting},
+                {owner, "5000", request_id, yield_ms});
   }
   bool exists(const std::string& key) { return server().command({"EXISTS", key}).integer == 1; }
   std::string get(const std::string& key) { return server().command({"GET", key}).str; }
@@ -235,13 +244,94 @@ TEST_F(LuaScripts, ReleaseOutOfMemoryStillReleases) {
   EXPECT_EQ(get(latch(kMine)), request(1));
 }
 
-TEST_F(LuaScripts, ReleaseByANonOwnerTouchesNothing) {
+TEST_F(LuaScripts, ReleaseByANonOwnerLeavesTheHoldAndOutranksTheOwnersOlderAcquires) {
   acquire(kTheirs);
   const long long before = pttl();
   EXPECT_EQ(release(kMine, request(2)).integer, 0);
   EXPECT_EQ(hgetall().elements[0].str, kTheirs);
   EXPECT_LE(pttl(), before);
-  EXPECT_FALSE(exists(latch(kMine)));
+  EXPECT_EQ(get(latch(kMine)), request(2)) << "a withdrawal that found nothing is remembered";
+}
+
+TEST_F(LuaScripts, AcquireOlderThanTheOwnersWithdrawalIsRefusedWhenItArrivesLate) {
+  // A timed-out acquire (request 4) withdrawn (request 5) before a paused
+  // server runs it: the acquire must then take nothing.
+  ASSERT_EQ(release(kMine, request(5)).integer, 0);
+  const RedisReply stale = acquire(kMine, "10000", request(4));
+  ASSERT_EQ(stale.elements.size(), 1u) << "refused, not granted";
+  EXPECT_EQ(stale.elements[0].integer, -1);
+  EXPECT_FALSE(exists(kLock));
+  EXPECT_FALSE(exists(kCounter)) << "no token spent";
+  EXPECT_EQ(acquire(kMine, "10000", request(6)).type, RedisReply::Type::integer)
+      << "a later acquire is granted";
+}
+
+TEST_F(LuaScripts, ReleaseThatWokeWaitersGivesThemATurn) {
+  const std::string kNewcomer = "client-c:1";
+  acquire(kMine);
+  ASSERT_EQ(acquire(kTheirs, "10000", kLateRequest, "1").elements.size(), 1u) << "a waiter finds it held";
+  RedisConnection listener = server().connect();
+  listener.command({"SUBSCRIBE", kChannel});
+  ASSERT_EQ(release(kMine, request(1), "5000").integer, 1);
+  EXPECT_FALSE(exists(kWaiting)) << "the waiters became the turn";
+  for (const std::string& owner : {kMine, kNewcomer}) {
+    const RedisReply refused = acquire(owner, "10000", kLateRequest, "1");
+    ASSERT_EQ(refused.elements.size(), 1u) << owner << " waits its turn";
+    EXPECT_GT(refused.elements[0].integer, 4000) << "for at most the turn";
+  }
+  EXPECT_FALSE(exists(kLock));
+  EXPECT_EQ(acquire(kTheirs, "10000", kLateRequest, "1").type, RedisReply::Type::integer)
+      << "a woken waiter takes it";
+  EXPECT_FALSE(exists(kTurn)) << "and the turn is over";
+}
+
+TEST_F(LuaScripts, TheLongestWaitingGoesFirstAndTheOthersKeepTheirPlace) {
+  const std::string kFirst = "client-c:1";
+  const std::string kSecond = "client-d:1";
+  acquire(kMine);
+  acquire(kFirst, "10000", kLateRequest, "1");
+  std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  acquire(kSecond, "10000", kLateRequest, "1");
+  RedisConnection listener = server().connect();
+  listener.command({"SUBSCRIBE", kChannel});
+  ASSERT_EQ(release(kMine, request(1), "5000").integer, 1);
+  EXPECT_EQ(acquire(kSecond, "10000", kLateRequest, "1").elements.size(), 1u) << "the later waiter waits";
+  ASSERT_EQ(acquire(kFirst, "10000", kLateRequest, "1").type, RedisReply::Type::integer);
+  const RedisReply waiting = server().command({"ZRANGE", kWaiting, "0", "-1"});
+  ASSERT_EQ(waiting.elements.size(), 1u);
+  EXPECT_EQ(waiting.elements[0].str, kSecond) << "the other waiter keeps its place for the next turn";
+}
+
+TEST_F(LuaScripts, ASingleAttemptWaitsItsTurnTooButIsNoWaiter) {
+  acquire(kMine);
+  acquire(kTheirs, "10000", kLateRequest, "1");
+  RedisConnection listener = server().connect();
+  listener.command({"SUBSCRIBE", kChannel});
+  ASSERT_EQ(release(kMine, request(1), "5000").integer, 1);
+  ASSERT_TRUE(exists(kTurn));
+  EXPECT_EQ(acquire(kMine).elements.size(), 1u) << "bindings try once before they wait: no barging then";
+  EXPECT_FALSE(exists(kWaiting)) << "a single attempt does not join the next turn";
+}
+
+TEST_F(LuaScripts, ATurnNeedsWaitersAListenerCanWake) {
+  acquire(kMine);
+  acquire(kTheirs, "10000", kLateRequest, "1");
+  ASSERT_EQ(release(kMine, request(1), "5000").integer, 1);
+  EXPECT_FALSE(exists(kTurn)) << "no subscriber heard the release";
+
+  RedisConnection listener = server().connect();
+  listener.command({"SUBSCRIBE", kChannel});
+  server().command({"DEL", kWaiting});
+  acquire(kMine);
+  acquire(kTheirs);  // one attempt, no wait: not a waiter
+  ASSERT_EQ(release(kMine, request(2), "5000").integer, 1);
+  EXPECT_FALSE(exists(kTurn)) << "an idle subscription is no waiter";
+
+  acquire(kMine);
+  acquire(kTheirs, "10000", kLateRequest, "1");
+  ASSERT_EQ(release(kMine, request(3), "0").integer, 1);
+  EXPECT_FALSE(exists(kTurn)) << "a turn of 0 ms is off";
+  EXPECT_EQ(acquire(kMine, "10000", kLateRequest, "1").type, RedisReply::Type::integer);
 }
 
 TEST_F(LuaScripts, RenewExtendsOnlyTheOwnersLease) {
@@ -389,7 +479,9 @@ class LuaScriptsUnderAcl : public LuaScripts {
 };
 
 TEST_F(LuaScriptsUnderAcl, AcquireWhosePexpireIsRefusedDeletesTheHashItWrote) {
-  const RedisReply reply = eval_as("no-pexpire", "acquire.lua", {kLock, kCounter}, {"10000", kMine});
+  const RedisReply reply =
+      eval_as("no-pexpire", "acquire.lua", {kLock, kCounter, latch(kMine), kTurn, kWaiting},
+              {"10000", kMine, kLateRequest, "0"});
   ASSERT_TRUE(reply.is_error());
   EXPECT_FALSE(exists(kLock)) << "a hash without an expiry is a lock nobody can take again";
 }
@@ -397,7 +489,8 @@ TEST_F(LuaScriptsUnderAcl, AcquireWhosePexpireIsRefusedDeletesTheHashItWrote) {
 TEST_F(LuaScriptsUnderAcl, ReleaseThatCannotPublishLeavesTheLockHeld) {
   acquire(kMine);
   const RedisReply reply =
-      eval_as("no-channel", "release.lua", {kLock, kChannel, latch(kMine)}, {kMine, "5000", request(1)});
+      eval_as("no-channel", "release.lua", {kLock, kChannel, latch(kMine), kTurn, kWaiting},
+              {kMine, "5000", request(1), "0"});
   ASSERT_TRUE(reply.is_error());
   EXPECT_EQ(holder(), kMine) << "deleted without waking the waiters";
   EXPECT_FALSE(exists(latch(kMine)));

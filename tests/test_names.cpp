@@ -46,9 +46,23 @@ class NameGenerator {
   int pick(int low, int high) { return std::uniform_int_distribution<int>(low, high)(random_); }
 
   std::string piece() {
-    static const std::vector<std::string> pieces = {
-        "{", "}", "{}", "{x}", "}{", "a", "b", "job", ":", "-", "42", "\xc3\xa9", "\xe9\x94\x81",
-        "\xf0\x9f\x94\x92", " ", "*", "redisson_lock_token"};
+    static const std::vector<std::string> pieces = {"{",
+                                                    "}",
+                                                    "{}",
+                                                    "{x}",
+                                                    "}{",
+                                                    "a",
+                                                    "b",
+                                                    "job",
+                                                    ":",
+                                                    "-",
+                                                    "42",
+                                                    "\xc3\xa9",
+                                                    "\xe9\x94\x81",
+                                                    "\xf0\x9f\x94\x92",
+                                                    " ",
+                                                    "*",
+                                                    "redisson_lock_token"};
     if (pick(0, 9) == 0) return std::string(1, static_cast<char>(pick(1, 255)));
     return pieces[static_cast<size_t>(pick(0, static_cast<int>(pieces.size()) - 1))];
   }
@@ -66,10 +80,30 @@ class NameGenerator {
 
 // Names that a few thousand random ones might miss.
 std::vector<std::string> chosen_names() {
-  return {"x",          "{x}",     "x{",     "x}",      "{x",       "}x",     "{}",   "{}x",  "x{}",
-          "{}{x}",      "{{x}}",   "{x}{y}", "a{b}c",   "a}b{c}",   "job{42", "job}", "}",    "{",
-          "\xff\xfe",   "a b",     "job{\xe9\x94\x81}",  std::string(DLOCK_NAME_MAX, 'n'),
-          std::string(DLOCK_NAME_MAX + 1, 'n'), "{t}" + std::string(DLOCK_NAME_MAX - 3, 'n')};
+  return {"x",
+          "{x}",
+          "x{",
+          "x}",
+          "{x",
+          "}x",
+          "{}",
+          "{}x",
+          "x{}",
+          "{}{x}",
+          "{{x}}",
+          "{x}{y}",
+          "a{b}c",
+          "a}b{c}",
+          "job{42",
+          "job}",
+          "}",
+          "{",
+          "\xff\xfe",
+          "a b",
+          "job{\xe9\x94\x81}",
+          std::string(DLOCK_NAME_MAX, 'n'),
+          std::string(DLOCK_NAME_MAX + 1, 'n'),
+          "{t}" + std::string(DLOCK_NAME_MAX - 3, 'n')};
 }
 
 std::vector<std::string> all_names() {
@@ -79,7 +113,9 @@ std::vector<std::string> all_names() {
   return names;
 }
 
-std::string printable(const std::string& name) { return printable_bytes(name, 60); }
+std::string printable(const std::string& name) {
+  return printable_bytes(name, 60);
+}
 
 // Collects the first few counterexamples of a property.
 class Counterexamples {
@@ -108,7 +144,9 @@ class Names : public RedisFixture {
     const RedisReply added = server().command({"CLUSTER", "ADDSLOTSRANGE", "0", "16383"});
     ASSERT_FALSE(added.is_error()) << added.str;
     ASSERT_TRUE(wait_until(
-        [&] { return server().command({"CLUSTER", "INFO"}).str.find("cluster_state:ok") != std::string::npos; },
+        [&] {
+          return server().command({"CLUSTER", "INFO"}).str.find("cluster_state:ok") != std::string::npos;
+        },
         milliseconds(10000)))
         << "the one-node cluster never came up";
     client_ = open();
@@ -175,7 +213,8 @@ TEST_F(Names, EveryAcceptedNameLocksAndUnlocks) {
       wrong.add(printable(name) + " acquire: " + describe_status(acquired));
       continue;
     }
-    if (hash_fields(server(), name).size() != 1) wrong.add(printable(name) + " held, but its key has no field");
+    if (hash_fields(server(), name).size() != 1)
+      wrong.add(printable(name) + " held, but its key has no field");
     if (string_value(server(), fencing_counter_key(name)) != std::to_string(token)) {
       wrong.add(printable(name) + " token " + std::to_string(token) + " is not in its counter key");
     }
@@ -199,8 +238,9 @@ TEST_F(Names, DistinctNamesHaveDistinctKeys) {
         {"lock key", name}, {"counter", fencing_counter_key(name)}, {"channel", release_channel(name)}};
     for (const auto& [kind, key] : keys) {
       const auto [at, inserted] = owner_of_key.emplace(std::string(kind) + " " + key, name);
-      if (!inserted) shared.add(std::string(kind) + " " + printable(key) + " of " + printable(name) +
-                                " and " + printable(at->second));
+      if (!inserted)
+        shared.add(std::string(kind) + " " + printable(key) + " of " + printable(name) + " and " +
+                   printable(at->second));
     }
   }
   EXPECT_EQ(shared.count(), 0) << "distinct names share keys:" << shared.text();
@@ -208,13 +248,15 @@ TEST_F(Names, DistinctNamesHaveDistinctKeys) {
 
 TEST_F(Names, LengthLimitIsExact) {
   dlock_lock* raw = nullptr;
-  ASSERT_TRUE(status_is(dlock_lock_new(client_.get(), std::string(DLOCK_NAME_MAX, 'n').c_str(), &raw), DLOCK_OK));
+  ASSERT_TRUE(
+      status_is(dlock_lock_new(client_.get(), std::string(DLOCK_NAME_MAX, 'n').c_str(), &raw), DLOCK_OK));
   dlock_lock_free(raw);
   raw = nullptr;
-  EXPECT_TRUE(invalid_naming(dlock_lock_new(client_.get(), std::string(DLOCK_NAME_MAX + 1, 'n').c_str(), &raw),
-                             "name"));
+  EXPECT_TRUE(invalid_naming(
+      dlock_lock_new(client_.get(), std::string(DLOCK_NAME_MAX + 1, 'n').c_str(), &raw), "name"));
   EXPECT_EQ(raw, nullptr);
-  EXPECT_TRUE(invalid_naming(dlock_lock_new(client_.get(), std::string(10 * 1024, 'n').c_str(), &raw), "name"));
+  EXPECT_TRUE(
+      invalid_naming(dlock_lock_new(client_.get(), std::string(10 * 1024, 'n').c_str(), &raw), "name"));
   EXPECT_TRUE(invalid_naming(dlock_lock_new(client_.get(), "", &raw), "name"));
   EXPECT_EQ(raw, nullptr);
 }

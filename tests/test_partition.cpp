@@ -53,8 +53,8 @@ TEST_F(Partition, CutOffHolderLosesTheLockAndNeverResurrectsIt) {
   Section taker{};
   taker.owner = "rival";
   auto taken = std::async(std::launch::async, [&] {
-    const int status = dlock_lock_acquire_owner(rival.get(), kRivalOwner, kPartitionMs, kRivalLeaseMs, nullptr,
-                                                &taker.token);
+    const int status = dlock_lock_acquire_owner(rival.get(), kRivalOwner, kPartitionMs, kRivalLeaseMs,
+                                                nullptr, &taker.token);
     taker.start_ns = monotonic_ns();
     return status;
   });
@@ -66,12 +66,14 @@ TEST_F(Partition, CutOffHolderLosesTheLockAndNeverResurrectsIt) {
       << "the loss was reported later than a lease after the last renewal";
 
   ASSERT_EQ(taken.wait_for(milliseconds(kPartitionMs)), std::future_status::ready);
-  ASSERT_TRUE(status_is(taken.get(), DLOCK_OK)) << "nobody got the lock after the cut-off holder's lease ran out";
+  ASSERT_TRUE(status_is(taken.get(), DLOCK_OK))
+      << "nobody got the lock after the cut-off holder's lease ran out";
   EXPECT_GE(ms_between(partition_ns, taker.start_ns), kWatchdogMs / 3)
       << "granted while the holder's last renewal was still valid";
   EXPECT_GT(taker.token, holder.token);
 
-  std::this_thread::sleep_for(milliseconds(std::max<int64_t>(0, kPartitionMs - ms_between(partition_ns, monotonic_ns()))));
+  std::this_thread::sleep_for(
+      milliseconds(std::max<int64_t>(0, kPartitionMs - ms_between(partition_ns, monotonic_ns()))));
   proxy.heal();
   const auto fields = hash_fields(server(), kName);
   const long long remaining = pttl(server(), kName);

@@ -99,7 +99,8 @@ TEST_F(Reentrancy, ExplicitOwnersAreCountedSeparately) {
   uint64_t token = 0;
   ASSERT_TRUE(status_is(dlock_lock_acquire_owner(lock.get(), 7, 0, -1, nullptr, &token), DLOCK_OK));
   ASSERT_TRUE(status_is(dlock_lock_acquire_owner(lock.get(), 7, 0, -1, nullptr, nullptr), DLOCK_OK));
-  EXPECT_TRUE(status_is(dlock_lock_acquire_owner(lock.get(), 8, 0, -1, nullptr, nullptr), DLOCK_NOT_ACQUIRED));
+  EXPECT_TRUE(
+      status_is(dlock_lock_acquire_owner(lock.get(), 8, 0, -1, nullptr, nullptr), DLOCK_NOT_ACQUIRED));
   EXPECT_TRUE(status_is(dlock_lock_acquire(lock.get(), 0, -1, nullptr), DLOCK_NOT_ACQUIRED))
       << "the calling thread is not owner 7";
 
@@ -125,7 +126,8 @@ TEST_F(Reentrancy, ExplicitOwnersAreCountedSeparately) {
   EXPECT_EQ(field.substr(field.rfind(':') + 1), "7") << "field is <client-uuid>:<owner-id>: " << field;
 
   EXPECT_TRUE(status_is(dlock_lock_release_owner(lock.get(), 7), DLOCK_OK));
-  EXPECT_TRUE(status_is(dlock_lock_acquire_owner(lock.get(), 8, 0, -1, nullptr, nullptr), DLOCK_NOT_ACQUIRED));
+  EXPECT_TRUE(
+      status_is(dlock_lock_acquire_owner(lock.get(), 8, 0, -1, nullptr, nullptr), DLOCK_NOT_ACQUIRED));
   EXPECT_TRUE(status_is(dlock_lock_release_owner(lock.get(), 7), DLOCK_OK));
   uint64_t next = 0;
   EXPECT_TRUE(status_is(dlock_lock_acquire_owner(lock.get(), 8, 0, -1, nullptr, &next), DLOCK_OK));

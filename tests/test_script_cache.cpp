@@ -27,7 +27,8 @@ TEST_F(ScriptCache, EveryOperationSurvivesAFlushBeforeIt) {
     flush_scripts();
     ASSERT_TRUE(status_is(dlock_lock_acquire(lock.get(), 0, 5000, nullptr), DLOCK_OK)) << round;
     flush_scripts();
-    EXPECT_TRUE(status_is(dlock_lock_acquire_owner(lock.get(), 5, 0, 5000, nullptr, nullptr), DLOCK_NOT_ACQUIRED))
+    EXPECT_TRUE(
+        status_is(dlock_lock_acquire_owner(lock.get(), 5, 0, 5000, nullptr, nullptr), DLOCK_NOT_ACQUIRED))
         << "a flushed script cache turned a held lock into a free one";
     flush_scripts();
     int locked = 0;

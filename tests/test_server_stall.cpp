@@ -86,13 +86,15 @@ TEST_P(ServerStall, HolderLearnsOfTheLossBeforeAnyoneElseHoldsTheLock) {
   ASSERT_TRUE(wait_until([&] { return lost.calls() > 0; }, milliseconds(kStallMs + 3 * kWatchdogMs)))
       << "the holder never learnt that its lease ran out during the stall";
   holder.end_ns = lost.last_call_ns();
-  EXPECT_LT(ms_between(stall_ns, holder.end_ns), kLostWithinMs) << "the loss was reported after the validity deadline";
+  EXPECT_LT(ms_between(stall_ns, holder.end_ns), kLostWithinMs)
+      << "the loss was reported after the validity deadline";
   EXPECT_EQ(lost.last_token(), holder.token);
   stall.get();
 
   ASSERT_EQ(rival_hold.wait_for(milliseconds(6 * kStallMs)), std::future_status::ready);
   const Section rival_section = rival_hold.get();
-  ASSERT_TRUE(status_is(rival_section.release_status, DLOCK_OK)) << "the rival never held and released the lock";
+  ASSERT_TRUE(status_is(rival_section.release_status, DLOCK_OK))
+      << "the rival never held and released the lock";
   EXPECT_GT(rival_section.token, holder.token);
   const SafetyReport report = check_sections({holder, rival_section});
   EXPECT_TRUE(report.clean()) << "two holders at once: " << report.summary();
@@ -102,8 +104,9 @@ TEST_P(ServerStall, HolderLearnsOfTheLossBeforeAnyoneElseHoldsTheLock) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Stall, ServerStall, ::testing::Values("debug-sleep", "client-pause"),
-                         [](const auto& info) { return std::string(info.param) == "client-pause" ? "ClientPause"
-                                                                                                 : "DebugSleep"; });
+                         [](const auto& info) {
+                           return std::string(info.param) == "client-pause" ? "ClientPause" : "DebugSleep";
+                         });
 
 }  // namespace
 }  // namespace dlock_test

@@ -41,19 +41,23 @@ class Waiting : public RedisFixture {
 };
 
 TEST_F(Waiting, BoundedWaitRunsOutOnTime) {
-  ASSERT_TRUE(status_is(dlock_lock_acquire_owner(holder_.get(), 1, 0, kLongLeaseMs, nullptr, nullptr), DLOCK_OK));
+  ASSERT_TRUE(
+      status_is(dlock_lock_acquire_owner(holder_.get(), 1, 0, kLongLeaseMs, nullptr, nullptr), DLOCK_OK));
   int64_t started = monotonic_ns();
-  EXPECT_TRUE(status_is(dlock_lock_acquire_owner(waiter_.get(), 2, 0, -1, nullptr, nullptr), DLOCK_NOT_ACQUIRED));
+  EXPECT_TRUE(
+      status_is(dlock_lock_acquire_owner(waiter_.get(), 2, 0, -1, nullptr, nullptr), DLOCK_NOT_ACQUIRED));
   EXPECT_LT(ms_between(started, monotonic_ns()), 500);
   started = monotonic_ns();
-  EXPECT_TRUE(status_is(dlock_lock_acquire_owner(waiter_.get(), 2, 400, -1, nullptr, nullptr), DLOCK_NOT_ACQUIRED));
+  EXPECT_TRUE(
+      status_is(dlock_lock_acquire_owner(waiter_.get(), 2, 400, -1, nullptr, nullptr), DLOCK_NOT_ACQUIRED));
   const int64_t waited = ms_between(started, monotonic_ns());
   EXPECT_GE(waited, 380);
   EXPECT_LT(waited, 1500);
 }
 
 TEST_F(Waiting, BoundedWaitSucceedsWhenTheLockFreesInTime) {
-  ASSERT_TRUE(status_is(dlock_lock_acquire_owner(holder_.get(), 1, 0, kLongLeaseMs, nullptr, nullptr), DLOCK_OK));
+  ASSERT_TRUE(
+      status_is(dlock_lock_acquire_owner(holder_.get(), 1, 0, kLongLeaseMs, nullptr, nullptr), DLOCK_OK));
   auto waiter = acquire_in_background(waiter_.get(), 2, 3000);
   std::this_thread::sleep_for(milliseconds(200));
   ASSERT_TRUE(status_is(dlock_lock_release_owner(holder_.get(), 1), DLOCK_OK));
@@ -62,7 +66,8 @@ TEST_F(Waiting, BoundedWaitSucceedsWhenTheLockFreesInTime) {
 
 TEST_F(Waiting, ReleaseWakesAWaiterPromptly) {
   for (int trial = 0; trial < 5; ++trial) {
-    ASSERT_TRUE(status_is(dlock_lock_acquire_owner(holder_.get(), 1, 0, kLongLeaseMs, nullptr, nullptr), DLOCK_OK));
+    ASSERT_TRUE(
+        status_is(dlock_lock_acquire_owner(holder_.get(), 1, 0, kLongLeaseMs, nullptr, nullptr), DLOCK_OK));
     auto waiter = acquire_in_background(waiter_.get(), 2, -1, kLongLeaseMs);
     std::this_thread::sleep_for(milliseconds(200));
     ASSERT_EQ(waiter.wait_for(milliseconds(0)), std::future_status::timeout);
@@ -90,9 +95,11 @@ TEST_F(Waiting, ARedissonReleaseWakesAWaiter) {
 
 TEST_F(Waiting, WaitersAcquireAfterTheirSubscriptionIsKilled) {
   constexpr int64_t kHolderLeaseMs = 3000;
-  ASSERT_TRUE(status_is(dlock_lock_acquire_owner(holder_.get(), 1, 0, kHolderLeaseMs, nullptr, nullptr), DLOCK_OK));
+  ASSERT_TRUE(
+      status_is(dlock_lock_acquire_owner(holder_.get(), 1, 0, kHolderLeaseMs, nullptr, nullptr), DLOCK_OK));
   std::vector<std::future<AcquireOutcome>> waiters;
-  for (uint64_t owner = 2; owner <= 3; ++owner) waiters.push_back(acquire_in_background(waiter_.get(), owner, -1));
+  for (uint64_t owner = 2; owner <= 3; ++owner)
+    waiters.push_back(acquire_in_background(waiter_.get(), owner, -1));
   std::this_thread::sleep_for(milliseconds(300));
   EXPECT_GE(server().command({"CLIENT", "KILL", "TYPE", "pubsub"}).integer, 1) << "no subscriber to kill";
   const long long remaining = pttl(server(), kName);
@@ -110,7 +117,8 @@ TEST_F(Waiting, WaitersAcquireAfterTheirSubscriptionIsKilled) {
 TEST_F(Waiting, WaitersDoNotPoll) {
   constexpr int64_t kHolderLeaseMs = 6000;
   constexpr int kWaiters = 4;
-  ASSERT_TRUE(status_is(dlock_lock_acquire_owner(holder_.get(), 1, 0, kHolderLeaseMs, nullptr, nullptr), DLOCK_OK));
+  ASSERT_TRUE(
+      status_is(dlock_lock_acquire_owner(holder_.get(), 1, 0, kHolderLeaseMs, nullptr, nullptr), DLOCK_OK));
   std::vector<std::future<AcquireOutcome>> waiters;
   for (uint64_t owner = 2; owner < 2 + kWaiters; ++owner) {
     waiters.push_back(acquire_in_background(waiter_.get(), owner, -1));
@@ -129,7 +137,8 @@ TEST_F(Waiting, WaitersDoNotPoll) {
 
 TEST_F(Waiting, ExpiredHolderIsReplacedWithoutARelease) {
   constexpr int64_t kHolderLeaseMs = 700;
-  ASSERT_TRUE(status_is(dlock_lock_acquire_owner(holder_.get(), 1, 0, kHolderLeaseMs, nullptr, nullptr), DLOCK_OK));
+  ASSERT_TRUE(
+      status_is(dlock_lock_acquire_owner(holder_.get(), 1, 0, kHolderLeaseMs, nullptr, nullptr), DLOCK_OK));
   const int64_t acquired_ns = monotonic_ns();
   auto waiter = acquire_in_background(waiter_.get(), 2, -1);
   ASSERT_EQ(waiter.wait_for(milliseconds(kHolderLeaseMs + 3000)), std::future_status::ready);

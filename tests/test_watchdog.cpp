@@ -112,7 +112,8 @@ TEST_P(LostWhileHeld, CallbackFiresOnceAndReleaseSaysLost) {
   EXPECT_EQ(lost.calls(), 1);
 
   uint64_t next = 0;
-  EXPECT_TRUE(status_is(dlock_lock_acquire(lock.get(), 0, -1, &next), DLOCK_OK)) << "a lost lock can be retaken";
+  EXPECT_TRUE(status_is(dlock_lock_acquire(lock.get(), 0, -1, &next), DLOCK_OK))
+      << "a lost lock can be retaken";
   EXPECT_GT(next, token);
   EXPECT_TRUE(status_is(dlock_lock_release(lock.get()), DLOCK_OK));
 }

@@ -25,11 +25,18 @@ BareLock::BareLock(const dlock::ClientConfig& server, const std::string& name, i
       field_(client_id_ + ":" + std::to_string(dlock_thread_owner())),
       latch_(keys_.latch + ":" + field_),
       request_prefix_(client_id_ + ":"),
-      latch_ms_(std::to_string(release_latch_ms())) {}
+      latch_ms_(std::to_string(release_latch_ms())),
+      yield_ms_(std::to_string(dlock::ClientConfig{}.release_yield_ms)) {}
+
+std::string BareLock::next_request() {
+  return request_prefix_ + std::to_string(++requests_);
+}
 
 BareLock::Attempt BareLock::try_acquire() {
+  const std::string request = next_request();
   const ScriptLink::Reply reply =
-      link_.evalsha({"EVALSHA", acquire_sha_, "2", keys_.name, keys_.counter, lease_, field_});
+      link_.evalsha({"EVALSHA", acquire_sha_, "5", keys_.name, keys_.counter, latch_, keys_.turn,
+                     keys_.waiting, lease_, field_, request, "0"});
   if (reply->type == REDIS_REPLY_INTEGER) return {true, reply->integer};
   if (reply->type != REDIS_REPLY_ARRAY || reply->elements != 1) {
     throw std::runtime_error("reference acquire: unexpected reply");
@@ -38,9 +45,10 @@ BareLock::Attempt BareLock::try_acquire() {
 }
 
 void BareLock::release() {
-  const std::string request = request_prefix_ + std::to_string(++requests_);
-  const ScriptLink::Reply reply = link_.evalsha(
-      {"EVALSHA", release_sha_, "3", keys_.name, keys_.channel, latch_, field_, latch_ms_, request});
+  const std::string request = next_request();
+  const ScriptLink::Reply reply =
+      link_.evalsha({"EVALSHA", release_sha_, "5", keys_.name, keys_.channel, latch_, keys_.turn,
+                     keys_.waiting, field_, latch_ms_, request, yield_ms_});
   if (reply->type != REDIS_REPLY_INTEGER || reply->integer != 1) {
     throw std::runtime_error("reference release: the caller did not hold the lock");
   }

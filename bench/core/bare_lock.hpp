@@ -37,7 +37,10 @@ class BareLock {
   const std::string latch_;           // the owner's release latch
   const std::string request_prefix_;  // request ids are "<client id>:<count>", as the core's
   const std::string latch_ms_;
+  const std::string yield_ms_;
   uint64_t requests_ = 0;
+
+  std::string next_request();
 };
 
 }  // namespace dlock_bench

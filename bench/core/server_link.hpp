@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
+#include "redis/url.hpp"
 #include "redis_connection.hpp"
 #include "redis_info.hpp"
-#include "redis/url.hpp"
 
 namespace dlock_bench {
 

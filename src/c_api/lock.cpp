@@ -84,10 +84,10 @@ int dlock_lock_new(dlock_client* client, const char* name, dlock_lock** out) {
     *out = nullptr;
     require(client, "client");
     require(name, "name");
-    client->client->core();  // DLOCK_E_CLOSED for a closed client
+    const auto core = client->client->core();  // DLOCK_E_CLOSED for a closed client
     auto lock = std::make_unique<dlock_lock>();
     lock->client = client->client;
-    lock->resource = std::make_shared<const dlock::LockResource>(name);
+    lock->resource = std::make_shared<const dlock::LockResource>(name, core->config().release_yield_ms);
     *out = lock.release();
     return DLOCK_OK;
   });

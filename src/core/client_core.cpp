@@ -65,7 +65,9 @@ void ClientCore::release_all_best_effort() {
     ConnectionPool::Lease connection =
         pool_.acquire(Clock::now() + std::chrono::milliseconds(config_.command_timeout_ms));
     for (const Hold& hold : held) {
-      if (!hold.lost) hold.resource->release(*connection, hold.field, request_id(), retry_window_ms());
+      if (hold.lost) continue;
+      const std::string request = hold.releasing.empty() ? request_id() : hold.releasing;
+      hold.resource->release(*connection, hold.field, request, release_latch_ms(hold, retry_window_ms()));
     }
   } catch (const Error&) {
     // Unreachable: the leases run out on their own, and nothing renews them.

@@ -42,9 +42,7 @@ class ClientCore {
   std::string field(uint64_t owner) const;
   // A request id unique across clients, for release latches.
   std::string request_id();
-  // How long a request's outcome is kept for its retries: longer than any
-  // retry of it can come (they all end within the command timeout).
-  int64_t retry_window_ms() const { return config_.command_timeout_ms * 2; }
+  int64_t retry_window_ms() const { return config_.retry_window_ms(); }
 
   // Runs `operation` on a pooled connection. A connection that breaks is
   // dropped and the operation retried on a fresh one, and a transient server

@@ -6,13 +6,9 @@
 #include "common/log.hpp"
 
 namespace dlock {
-namespace {
-
-LostNotice notice_for(const Hold& hold, const char* how) {
+LostNotice LostNotice::of(const Hold& hold, const char* how) {
   return {hold.on_lost, hold.resource->name(), hold.owner, hold.token, hold.granted_at, how};
 }
-
-}  // namespace
 
 void LostNotice::deliver(ClientStats& stats, const std::string& server) const {
   ClientStats::count(stats.locks_lost);
@@ -32,14 +28,21 @@ std::chrono::milliseconds trusted_validity(int64_t lease_ms) {
 std::optional<Hold> Holds::find(const std::string& name, uint64_t owner) {
   std::lock_guard<std::mutex> lock(mutex_);
   const auto it = holds_.find({name, owner});
-  if (it == holds_.end()) return std::nullopt;
+  if (it == holds_.end() || !it->second.releasing.empty()) return std::nullopt;
+  return it->second;
+}
+
+std::optional<Hold> Holds::pending_release(const std::string& name, uint64_t owner) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto it = holds_.find({name, owner});
+  if (it == holds_.end() || it->second.releasing.empty()) return std::nullopt;
   return it->second;
 }
 
 std::optional<uint64_t> Holds::reenter(const std::string& name, uint64_t owner) {
   std::lock_guard<std::mutex> lock(mutex_);
   const auto it = holds_.find({name, owner});
-  if (it == holds_.end()) return std::nullopt;
+  if (it == holds_.end() || !it->second.releasing.empty()) return std::nullopt;
   if (it->second.lost) {
     throw LostError("acquire: this owner's hold on '" + name +
                     "' was lost; release it before acquiring again");
@@ -54,19 +57,62 @@ void Holds::insert(Hold hold) {
   holds_[std::move(key)] = std::move(hold);
 }
 
-std::optional<Hold> Holds::leave(const std::string& name, uint64_t owner) {
+std::optional<Hold> Holds::leave(const std::string& name, uint64_t owner, const std::string& request_id) {
   std::lock_guard<std::mutex> lock(mutex_);
   const auto it = holds_.find({name, owner});
   if (it == holds_.end()) return std::nullopt;
-  Hold before = it->second;
-  if (--it->second.count == 0) holds_.erase(it);
-  return before;
+  Hold& hold = it->second;
+  if (hold.releasing.empty() && hold.count > 1) {
+    Hold before = hold;
+    --hold.count;
+    return before;
+  }
+  if (hold.lost) {
+    Hold before = std::move(hold);
+    holds_.erase(it);
+    return before;
+  }
+  if (hold.releasing.empty()) hold.releasing = request_id;
+  return hold;
+}
+
+void Holds::release_settled(const Hold& hold) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (find_grant(hold) != nullptr) holds_.erase({hold.resource->hold_key(), hold.owner});
+}
+
+void Holds::release_failed(const Hold& hold, Clock::time_point when) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (Hold* current = find_grant(hold)) current->renew_at = when;
+}
+
+std::vector<Hold> Holds::due_releases(Clock::time_point now) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<Hold> due;
+  for (const auto& [key, hold] : holds_) {
+    if (!hold.releasing.empty() && hold.renew_at <= now) due.push_back(hold);
+  }
+  return due;
+}
+
+std::vector<Hold> Holds::abandon_releases(Clock::time_point now) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<Hold> abandoned;
+  for (auto it = holds_.begin(); it != holds_.end();) {
+    if (!it->second.releasing.empty() && it->second.valid_until <= now) {
+      abandoned.push_back(std::move(it->second));
+      it = holds_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+  return abandoned;
 }
 
 std::optional<Hold> Holds::take_if_outermost(const std::string& name, uint64_t owner) {
   std::lock_guard<std::mutex> lock(mutex_);
   const auto it = holds_.find({name, owner});
-  if (it == holds_.end()) return std::nullopt;
+  if (it == holds_.end() || !it->second.releasing.empty()) return std::nullopt;
   Hold before = it->second;
   if (before.count == 1) holds_.erase(it);
   return before;
@@ -98,7 +144,8 @@ std::vector<Hold> Holds::due_for_renewal(Clock::time_point horizon) {
   std::lock_guard<std::mutex> lock(mutex_);
   std::vector<Hold> due;
   for (const auto& [key, hold] : holds_) {
-    if (hold.watchdog && !hold.lost && hold.renew_at <= horizon) due.push_back(hold);
+    if (hold.watchdog && !hold.lost && hold.releasing.empty() && hold.renew_at <= horizon)
+      due.push_back(hold);
   }
   return due;
 }
@@ -107,9 +154,9 @@ std::vector<LostNotice> Holds::expire(Clock::time_point now) {
   std::lock_guard<std::mutex> lock(mutex_);
   std::vector<LostNotice> notices;
   for (auto& [key, hold] : holds_) {
-    if (!hold.lost && hold.valid_until <= now) {
+    if (!hold.lost && hold.releasing.empty() && hold.valid_until <= now) {
       hold.lost = true;
-      notices.push_back(notice_for(hold, lost_at_deadline));
+      notices.push_back(LostNotice::of(hold, lost_at_deadline));
     }
   }
   return notices;
@@ -121,7 +168,7 @@ Clock::time_point Holds::next_deadline(Clock::time_point fallback) {
   for (const auto& [key, hold] : holds_) {
     if (hold.lost) continue;
     next = std::min(next, hold.valid_until);
-    if (hold.watchdog) next = std::min(next, hold.renew_at);
+    if (hold.watchdog || !hold.releasing.empty()) next = std::min(next, hold.renew_at);
   }
   return next;
 }
@@ -130,7 +177,7 @@ Clock::time_point Holds::earliest_validity_end(Clock::time_point fallback) {
   std::lock_guard<std::mutex> lock(mutex_);
   Clock::time_point earliest = fallback;
   for (const auto& [key, hold] : holds_) {
-    if (!hold.lost) earliest = std::min(earliest, hold.valid_until);
+    if (!hold.lost && hold.releasing.empty()) earliest = std::min(earliest, hold.valid_until);
   }
   return earliest;
 }
@@ -147,7 +194,7 @@ std::optional<LostNotice> Holds::renewed(const Hold& hold, bool still_owned, Clo
   if (current == nullptr || current->lost) return std::nullopt;  // released meanwhile
   if (!still_owned) {
     current->lost = true;
-    return notice_for(*current, lost_at_renewal);
+    return LostNotice::of(*current, lost_at_renewal);
   }
   current->valid_until = std::max(current->valid_until, sent_at + trusted_validity(current->lease_ms));
   current->renew_at = sent_at + std::chrono::milliseconds(current->lease_ms) / 3;
@@ -156,7 +203,8 @@ std::optional<LostNotice> Holds::renewed(const Hold& hold, bool still_owned, Clo
 
 void Holds::retry_renewal_at(const Hold& hold, Clock::time_point when) {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (Hold* current = find_grant(hold)) current->renew_at = when;
+  Hold* current = find_grant(hold);
+  if (current != nullptr && current->releasing.empty()) current->renew_at = when;
 }
 
 void Holds::extended(const Hold& hold, int64_t lease_ms, Clock::time_point sent_at) {

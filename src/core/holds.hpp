@@ -40,10 +40,23 @@ struct Hold {
   bool lost = false;
   Clock::time_point granted_at;  // when the granting request was sent
   Clock::time_point valid_until;
-  Clock::time_point renew_at;           // watchdog holds only
+  Clock::time_point renew_at;  // watchdog holds, and the next try of a pending release
+  // The request id of a release sent but not confirmed (a timeout, a
+  // restart): retried under the same id, which makes a retry idempotent,
+  // until confirmed or the hold's validity ends. Empty: not being released.
+  std::string releasing;
+  // A release of an acquire that failed after it may have reached the server
+  // (a paused server can still run it): the caller never held it.
+  bool withdrawal = false;
   const void* taken_through = nullptr;  // the handle whose free releases it
   std::shared_ptr<LostCallback> on_lost;
 };
+
+// How long a release's request id is kept for retries (release.lua's latch):
+// a pending release is retried until the hold's validity ends, within its lease.
+inline int64_t release_latch_ms(const Hold& hold, int64_t retry_window_ms) {
+  return hold.lease_ms + retry_window_ms;
+}
 
 // A hold found lost, with what its callback and the log record need.
 struct LostNotice {
@@ -53,6 +66,8 @@ struct LostNotice {
   uint64_t token;
   Clock::time_point granted_at;
   const char* how;  // static text: how the loss was found
+
+  static LostNotice of(const Hold& hold, const char* how);
 
   // Counts the loss, logs it (naming `server`) and calls the handle's callback.
   void deliver(ClientStats& stats, const std::string& server) const;
@@ -68,6 +83,8 @@ class Holds {
   using Key = std::pair<std::string, uint64_t>;
 
   // The hold of (name, owner), if any: a copy, since others may change it.
+  // A hold being released is no longer the caller's: find() and reenter()
+  // pass it over.
   std::optional<Hold> find(const std::string& name, uint64_t owner);
 
   // Counts a re-entry. Returns the hold's token, nullopt when there is no
@@ -77,8 +94,20 @@ class Holds {
   void insert(Hold hold);
 
   // Removes one re-entry. Returns the hold as it was, nullopt when there is
-  // none. The entry is erased when its count reaches zero.
-  std::optional<Hold> leave(const std::string& name, uint64_t owner);
+  // none. An outermost hold is erased if lost, else stays as a pending
+  // release under `request_id` (a pending one keeps its own id) until
+  // release_settled(); the hold returned carries the id to send.
+  std::optional<Hold> leave(const std::string& name, uint64_t owner, const std::string& request_id);
+  // The pending release of (name, owner), if any.
+  std::optional<Hold> pending_release(const std::string& name, uint64_t owner);
+  // A pending release was confirmed (or found the hold gone): forgets it.
+  void release_settled(const Hold& hold);
+  // A pending release failed: the watchdog tries it again at `when`.
+  void release_failed(const Hold& hold, Clock::time_point when);
+  // Watchdog: the pending releases to try now, and those given up on (their
+  // hold's validity ended, so its lease has run out on the server), forgotten.
+  std::vector<Hold> due_releases(Clock::time_point now);
+  std::vector<Hold> abandon_releases(Clock::time_point now);
   // Removes the hold when it is not re-entered (count 1). Returns the hold as
   // it was, removed or not; nullopt when there is none.
   std::optional<Hold> take_if_outermost(const std::string& name, uint64_t owner);

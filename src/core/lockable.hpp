@@ -24,10 +24,11 @@ class Lockable : public HeldResource {
   virtual std::string hold_field(const std::string& client_field) const { return client_field; }
   // The channel a release is announced on, which waiters subscribe to.
   virtual const std::string& channel() const = 0;
-  // One attempt for `field` with `lease_ms`; `wait_left_ms` is how long the
-  // caller will still wait (0 a single attempt, -1 forever).
+  // One attempt for `field` with `lease_ms`, sent as `request_id`;
+  // `wait_left_ms` is how long the caller will still wait (0 a single
+  // attempt, -1 forever).
   virtual Attempt attempt(Connection& connection, const std::string& field, int64_t lease_ms,
-                          int64_t wait_left_ms) const = 0;
+                          int64_t wait_left_ms, const std::string& request_id) const = 0;
   // Deletes the hold whoever has it; whether there was one.
   virtual bool force_release(Connection& connection) const = 0;
   virtual bool is_locked(Connection& connection) const = 0;

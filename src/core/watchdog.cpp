@@ -23,7 +23,8 @@ Watchdog::Watchdog(ConnectionPool& pool, Holds& holds, ClientStats& stats, const
       server_(config.describe()),
       command_timeout_(config.command_timeout_ms),
       batch_window_(config.watchdog_timeout_ms / 6),
-      retry_delay_(std::clamp<int64_t>(config.watchdog_timeout_ms / 10, 10, 1000)) {}
+      retry_delay_(std::clamp<int64_t>(config.watchdog_timeout_ms / 10, 10, 1000)),
+      retry_window_ms_(config.retry_window_ms()) {}
 
 Watchdog::~Watchdog() {
   stop();
@@ -56,6 +57,9 @@ void Watchdog::run() {
     lock.unlock();
     const Clock::time_point now = Clock::now();
     deliver(holds_.expire(now));
+    give_up_releases(holds_.abandon_releases(now));
+    const std::vector<Hold> pending = holds_.due_releases(now);
+    if (!pending.empty()) settle_releases(pending);
     const std::vector<Hold> due = holds_.due_for_renewal(now + batch_window_);
     if (!due.empty()) renew(due);
     const Clock::time_point next = holds_.next_deadline(Clock::now() + idle_wait);
@@ -111,6 +115,37 @@ void Watchdog::renew(const std::vector<Hold>& due) {
     renewals_failed(due.size(), error.what());
   }
   deliver(lost);
+}
+
+void Watchdog::settle_releases(const std::vector<Hold>& pending) {
+  std::vector<LostNotice> lost;
+  for (const Hold& hold : pending) {
+    try {
+      const Clock::time_point deadline = std::min(Clock::now() + command_timeout_, hold.valid_until);
+      ConnectionPool::Lease connection = pool_.acquire(deadline);
+      const TimeLimit limit(*connection, deadline, command_timeout_);
+      const bool released = hold.resource->release(*connection, hold.field, hold.releasing,
+                                                   release_latch_ms(hold, retry_window_ms_));
+      holds_.release_settled(hold);
+      // A release that finds the hold gone after an error: never silent.
+      if (!released && !hold.withdrawal) lost.push_back(LostNotice::of(hold, lost_at_release));
+    } catch (const Error& error) {
+      holds_.release_failed(hold, Clock::now() + retry_delay_);
+      if (log::enabled(DLOCK_LOG_DEBUG)) {
+        log::emit(DLOCK_LOG_DEBUG, "watchdog: releasing '" + hold.resource->name() + "' on " + server_ +
+                                       " failed again: " + error.what());
+      }
+    }
+  }
+  deliver(lost);
+}
+
+void Watchdog::give_up_releases(const std::vector<Hold>& abandoned) {
+  for (const Hold& hold : abandoned) {
+    if (hold.withdrawal || !log::enabled(DLOCK_LOG_WARN)) continue;
+    log::emit(DLOCK_LOG_WARN, "release of '" + hold.resource->name() + "' on " + server_ +
+                                  " never went through; its lease has run out on the server");
+  }
 }
 
 void Watchdog::renewals_failed(std::size_t holds, const std::string& what) {

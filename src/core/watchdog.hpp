@@ -30,9 +30,16 @@ class Watchdog {
   void nudge(Clock::time_point due);
   void stop();
 
+  // How soon a failed renewal, or a release left pending, is tried again.
+  std::chrono::milliseconds retry_delay() const { return retry_delay_; }
+
  private:
   void run();
   void renew(const std::vector<Hold>& due);
+  // Retries releases left pending by an error (Holds::leave) and withdrawals
+  // of acquires that may have reached the server.
+  void settle_releases(const std::vector<Hold>& pending);
+  void give_up_releases(const std::vector<Hold>& abandoned);
   // A batch failed or went through: the first failure of a streak is logged,
   // and the first success after it.
   void renewals_failed(std::size_t holds, const std::string& what);
@@ -46,6 +53,7 @@ class Watchdog {
   const std::chrono::milliseconds command_timeout_;
   const std::chrono::milliseconds batch_window_;
   const std::chrono::milliseconds retry_delay_;
+  const int64_t retry_window_ms_;
 
   std::mutex mutex_;
   std::condition_variable wake_;

@@ -115,6 +115,8 @@ void apply_query(const std::string& query, ClientConfig& config) {
       config.command_timeout_ms = parse_integer(value, 1, day_ms, key);
     } else if (key == "watchdog_timeout_ms") {
       config.watchdog_timeout_ms = parse_integer(value, 30, day_ms, key);
+    } else if (key == "release_yield_ms") {
+      config.release_yield_ms = parse_integer(value, 0, 1000, key);
     } else if (key == "pool_size") {
       config.pool_size = static_cast<int32_t>(parse_integer(value, 1, 1024, key));
     } else if (!apply_tls_option(key, value, config.tls)) {

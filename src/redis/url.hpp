@@ -40,9 +40,17 @@ struct ClientConfig {
   int64_t command_timeout_ms = 3000;
   int64_t watchdog_timeout_ms = 30000;
   int32_t pool_size = 8;
+  // How long a release that woke waiters leaves the lock to them, against
+  // newcomers and the owner that released it, which need no wake-up and
+  // would otherwise always win. 0: never.
+  int64_t release_yield_ms = 10;
   TlsSettings tls;
   // Made from `tls` by attach_tls_context(); copies of the config share it.
   std::shared_ptr<const TlsContext> tls_context;
+
+  // How long a request's outcome is kept for its retries: longer than any
+  // retry of it can come (they all end within the command timeout).
+  int64_t retry_window_ms() const { return command_timeout_ms * 2; }
 
   // Where the server is, for messages: never includes the password.
   std::string describe() const;

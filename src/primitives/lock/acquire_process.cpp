@@ -17,6 +17,7 @@ AcquireProcess::Step AcquireProcess::first_step() {
   started_ = true;
   ClientCore& core = lock_.core_;
   core.throw_if_closed();
+  lock_.settle_pending_release(request_.owner);
   if (std::optional<uint64_t> token = core.holds().reenter(lock_.hold_key(), request_.owner)) {
     ClientStats::count(core.stats().reentries);
     return {true, token, {}};
@@ -25,7 +26,7 @@ AcquireProcess::Step AcquireProcess::first_step() {
   deadline_ = started_at_ + (request_.wait_ms < 0 ? far_future : std::chrono::milliseconds(request_.wait_ms));
   field_ = lock_.resource_->hold_field(core.field(request_.owner));
   lease_ms_ = request_.lease_ms < 0 ? core.config().watchdog_timeout_ms : request_.lease_ms;
-  last_ = lock_.attempt(field_, lease_ms_, request_.wait_ms);
+  last_ = lock_.attempt(request_, field_, lease_ms_, request_.wait_ms);
   if (last_.granted) return granted(last_);
   if (request_.wait_ms == 0) return {true, std::nullopt, {}};
   ClientStats::count(core.stats().waits);
@@ -82,7 +83,7 @@ AcquireProcess::Step AcquireProcess::next_step() {
   const Clock::time_point now = Clock::now();
   if (!signalled && now < wake_at_) return {false, std::nullopt, wake_at_};  // news for another
   if (!signalled && now >= deadline_) return {true, std::nullopt, {}};
-  last_ = lock_.attempt(field_, lease_ms_, wait_left_ms(now));
+  last_ = lock_.attempt(request_, field_, lease_ms_, wait_left_ms(now));
   if (!last_.granted) return waiting();
   lock_.count_wait(started_at_, signal.by_release);
   return granted(last_);
@@ -90,7 +91,8 @@ AcquireProcess::Step AcquireProcess::next_step() {
 
 int64_t AcquireProcess::wait_left_ms(Clock::time_point now) const {
   if (request_.wait_ms < 0) return -1;
-  return std::max<int64_t>(0, std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - now).count());
+  // At least 1: a retry is a waiter's, whose wait may end any moment now.
+  return std::max<int64_t>(1, std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - now).count());
 }
 
 AcquireProcess::Step AcquireProcess::granted(const ReentrantLock::Attempt& grant) {

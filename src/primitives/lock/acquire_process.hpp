@@ -44,7 +44,7 @@ class AcquireProcess {
   Step granted(const ReentrantLock::Attempt& grant);
   // Takes away what a wait that ended without the hold left on Redis.
   void withdraw_wait_mark();
-  // How long the caller will still wait: -1 forever.
+  // How long the caller of a retry will still wait: -1 forever, else at least 1.
   int64_t wait_left_ms(Clock::time_point now) const;
 
   ReentrantLock lock_;

@@ -56,6 +56,8 @@ LockKeys::LockKeys(std::string lock_name) : name(std::move(lock_name)) {
   channel = prefixed("redisson_lock__channel", name);
   counter = prefixed("redisson_lock_token", name);
   latch = prefixed("redisson_unlock_latch", name);
+  turn = prefixed("dlock_turn", name);
+  waiting = prefixed("dlock_waiting", name);
   attempts = prefixed("dlock_attempts", name);
   attempt_latch = prefixed("dlock_attempt_latch", name);
 }

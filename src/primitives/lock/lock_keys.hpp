@@ -14,8 +14,13 @@ struct LockKeys {
   std::string channel;        // redisson_lock__channel:{name}
   std::string counter;        // redisson_lock_token:{name}
   std::string latch;          // prefix of the owners' release latches
+  std::string turn;           // dlock_turn:{name}: the waiters a release woke, who go first
+  std::string waiting;        // dlock_waiting:{name}: owners waiting who found the lock held
   std::string attempts;       // prefix of per-period attempt counters: dlock_attempts:{name}
   std::string attempt_latch;  // prefix of per-request attempt-count latches
+
+  // The release latch of the owner field `field` (release.lua, acquire.lua).
+  std::string owner_latch(const std::string& field) const { return latch + ":" + field; }
 
   // Redisson's prefixName(): "<prefix>:{<name>}", or "<prefix>:<name>" when
   // the name already carries a hash tag.

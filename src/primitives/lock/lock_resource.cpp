@@ -36,17 +36,19 @@ Script& LockScripts::count_attempt() {
 
 bool LockResource::release(Connection& connection, const std::string& field, const std::string& request_id,
                            int64_t retry_window_ms) const {
-  const std::string latch = keys.latch + ":" + field;
   const std::string window = std::to_string(retry_window_ms);
-  const Reply reply =
-      LockScripts::release().run(connection, {keys.name, keys.channel, latch}, {field, window, request_id});
+  const Reply reply = LockScripts::release().run(
+      connection, {keys.name, keys.channel, keys.owner_latch(field), keys.turn, keys.waiting},
+      {field, window, request_id, yield_ms});
   return reply.integer_is_one("release '" + keys.name + "'");
 }
 
 Lockable::Attempt LockResource::attempt(Connection& connection, const std::string& field, int64_t lease_ms,
-                                        int64_t) const {
-  const Reply reply =
-      LockScripts::acquire().run(connection, {keys.name, keys.counter}, {std::to_string(lease_ms), field});
+                                        int64_t wait_left_ms, const std::string& request_id) const {
+  const char* will_wait = wait_left_ms == 0 ? "0" : "1";
+  const Reply reply = LockScripts::acquire().run(
+      connection, {keys.name, keys.counter, keys.owner_latch(field), keys.turn, keys.waiting},
+      {std::to_string(lease_ms), field, request_id, will_wait});
   const std::string what = "acquire '" + keys.name + "'";
   // acquire.lua: the token when granted, {the holder's PTTL} when not.
   if (!reply.is_array()) return {true, reply.integer(what)};

@@ -3,6 +3,7 @@
 // retry latch) is written.
 #pragma once
 
+#include <cstdint>
 #include <string>
 
 #include "core/lockable.hpp"
@@ -23,25 +24,30 @@ struct LockScripts {
 
 class LockResource final : public Lockable {
  public:
-  explicit LockResource(std::string name) : keys(std::move(name)) {}
+  // `yield_ms`: how long a release that woke waiters leaves the lock to
+  // them (their turn, release.lua); 0 never.
+  LockResource(std::string name, int64_t yield_ms)
+      : keys(std::move(name)), yield_ms(std::to_string(yield_ms)) {}
 
   const std::string& name() const override { return keys.name; }
   Script& renewal_script() const override { return LockScripts::renew(); }
   Argv renewal_keys() const override { return {keys.name}; }
   // release.lua: deletes the hash and publishes 0 when `field` holds it, and
-  // keeps `request_id` under the owner's latch so a retry answers the same.
+  // keeps `request_id` under the owner's latch so a retry answers the same
+  // and an older acquire of the owner that arrives late is refused.
   bool release(Connection& connection, const std::string& field, const std::string& request_id,
                int64_t retry_window_ms) const override;
 
   const std::string& channel() const override { return keys.channel; }
   // acquire.lua: grants with a fencing token or returns the holder's PTTL.
   Attempt attempt(Connection& connection, const std::string& field, int64_t lease_ms,
-                  int64_t wait_left_ms) const override;
+                  int64_t wait_left_ms, const std::string& request_id) const override;
   bool force_release(Connection& connection) const override;
   bool is_locked(Connection& connection) const override;
   int64_t ttl_ms(Connection& connection) const override;
 
   const LockKeys keys;
+  const std::string yield_ms;
 };
 
 }  // namespace dlock

@@ -25,12 +25,36 @@ std::string lost_message(const char* operation, const std::string& name) {
 
 }  // namespace
 
-ReentrantLock::Attempt ReentrantLock::attempt(const std::string& field, int64_t lease_ms,
-                                              int64_t wait_left_ms) {
-  return core_.execute([&](Connection& connection) {
-    const Clock::time_point sent_at = Clock::now();
-    return Attempt{resource_->attempt(connection, field, lease_ms, wait_left_ms), sent_at};
-  });
+ReentrantLock::Attempt ReentrantLock::attempt(const AcquireRequest& request, const std::string& field,
+                                              int64_t lease_ms, int64_t wait_left_ms) {
+  const std::string request_id = core_.request_id();
+  try {
+    return core_.execute([&](Connection& connection) {
+      const Clock::time_point sent_at = Clock::now();
+      return Attempt{resource_->attempt(connection, field, lease_ms, wait_left_ms, request_id), sent_at};
+    });
+  } catch (const ConnectionError&) {
+    withdraw(request, field, lease_ms);
+    throw;
+  }
+}
+
+void ReentrantLock::withdraw(const AcquireRequest& request, const std::string& field, int64_t lease_ms) {
+  Hold withdrawal;
+  withdrawal.grant_id = next_grant_id();
+  withdrawal.resource = resource_;
+  withdrawal.owner = request.owner;
+  withdrawal.field = field;
+  withdrawal.count = 1;
+  withdrawal.lease_ms = lease_ms;
+  // Tried until a grant it ran late could have lapsed on its own.
+  withdrawal.valid_until = Clock::now() + std::chrono::milliseconds(lease_ms + core_.retry_window_ms());
+  withdrawal.renew_at = Clock::now();
+  withdrawal.taken_through = request.handle;
+  withdrawal.releasing = core_.request_id();
+  withdrawal.withdrawal = true;
+  core_.holds().insert(std::move(withdrawal));
+  core_.watchdog().nudge(Clock::now());
 }
 
 uint64_t ReentrantLock::record_grant(const AcquireRequest& request, const std::string& field,
@@ -76,16 +100,24 @@ std::optional<uint64_t> ReentrantLock::acquire(const AcquireRequest& request) {
   }
 }
 
-bool ReentrantLock::run_release(const std::string& field) {
-  const std::string request_id = core_.request_id();
+bool ReentrantLock::run_release(const Hold& hold, const std::string& request_id) {
   return core_.execute([&](Connection& connection) {
-    return resource_->release(connection, field, request_id, core_.retry_window_ms());
+    return resource_->release(connection, hold.field, request_id,
+                              release_latch_ms(hold, core_.retry_window_ms()));
   });
+}
+
+void ReentrantLock::settle_pending_release(uint64_t owner) {
+  const std::optional<Hold> pending = core_.holds().pending_release(hold_key(), owner);
+  if (!pending) return;
+  const bool released = run_release(*pending, pending->releasing);
+  core_.holds().release_settled(*pending);
+  if (!released && !pending->withdrawal) deliver_found_by_release(*pending);
 }
 
 void ReentrantLock::release(uint64_t owner) {
   core_.throw_if_closed();
-  const std::optional<Hold> before = core_.holds().leave(hold_key(), owner);
+  const std::optional<Hold> before = core_.holds().leave(hold_key(), owner, core_.request_id());
   if (!before) {
     throw NotOwnerError("release: the caller does not hold '" + name() + "'");
   }
@@ -93,13 +125,23 @@ void ReentrantLock::release(uint64_t owner) {
     if (before->lost) throw LostError(lost_message("release", name()));
     return;
   }
+  if (before->withdrawal) {
+    throw NotOwnerError("release: the caller does not hold '" + name() + "'");
+  }
   bool released = false;
   try {
-    released = run_release(before->field);
+    released = run_release(*before, before->lost ? core_.request_id() : before->releasing);
   } catch (const Error&) {
-    if (!before->lost) throw;
+    if (!before->lost) {
+      // Kept as a pending release: the watchdog retries it, and so does the
+      // caller's next release or acquire, under the same request id.
+      core_.holds().release_failed(*before, Clock::now() + core_.watchdog().retry_delay());
+      core_.watchdog().nudge(Clock::now() + core_.watchdog().retry_delay());
+      throw;
+    }
     // Lost already: the error that matters is the loss.
   }
+  if (!before->lost) core_.holds().release_settled(*before);
   if (!before->lost && !released) {
     // Found here first (e.g. the process was paused past its lease before
     // the watchdog could see it): the hold has left the table, so this is
@@ -192,7 +234,7 @@ void ReentrantLock::release_taken_through(const void* handle) {
   for (const Hold& hold : core_.holds().taken_through(handle)) {
     if (hold.lost) continue;
     try {
-      run_release(hold.field);
+      run_release(hold, hold.releasing.empty() ? core_.request_id() : hold.releasing);
     } catch (const Error&) {
       // Unreachable or closing: the lease runs out on its own; nothing renews it.
     }

@@ -54,10 +54,18 @@ class ReentrantLock {
 
   // The steps of an acquire, taken by AcquireProcess.
   friend class AcquireProcess;
-  Attempt attempt(const std::string& field, int64_t lease_ms, int64_t wait_left_ms);
+  Attempt attempt(const AcquireRequest& request, const std::string& field, int64_t lease_ms,
+                  int64_t wait_left_ms);
+  // After an attempt that failed once it may have reached the server: its
+  // release, left to the watchdog, outranks it should it run later.
+  void withdraw(const AcquireRequest& request, const std::string& field, int64_t lease_ms);
+  // Finishes the owner's release left pending by an error, if any, before it
+  // acquires again: a late retry must not release the new hold. Throws what
+  // the release meets.
+  void settle_pending_release(uint64_t owner);
   uint64_t record_grant(const AcquireRequest& request, const std::string& field, int64_t lease_ms,
                         const Attempt& grant);
-  bool run_release(const std::string& field);
+  bool run_release(const Hold& hold, const std::string& request_id);
   // Counts, logs and reports a loss to the handle's callback.
   void deliver(const LostNotice& notice);
   // A hold already out of the table that its release (or keep) found lost:

@@ -91,7 +91,7 @@ bool RwLockSide::released(const Reply& reply) const {
 }
 
 Lockable::Attempt ReadSide::attempt(Connection& connection, const std::string& field, int64_t lease_ms,
-                                    int64_t) const {
+                                    int64_t, const std::string&) const {
   const Reply reply = RwLockScripts::read_acquire().run(
       connection, {keys_->name, keys_->timeout_prefix(field), keys_->counter, keys_->intent},
       {std::to_string(lease_ms), field, field + write_suffix});
@@ -108,7 +108,7 @@ bool ReadSide::release(Connection& connection, const std::string& field, const s
 }
 
 Lockable::Attempt WriteSide::attempt(Connection& connection, const std::string& field, int64_t lease_ms,
-                                     int64_t wait_left_ms) const {
+                                     int64_t wait_left_ms, const std::string&) const {
   // 0: this attempt leaves no intent.
   const int64_t intent_ms = prefer_writers_.load(std::memory_order_relaxed) ? wait_left_ms : 0;
   const Reply reply =

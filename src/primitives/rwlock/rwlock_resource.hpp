@@ -58,8 +58,8 @@ class ReadSide final : public RwLockSide {
   Argv renewal_keys() const override { return {keys_->name, keys_->tagged}; }
   bool release(Connection& connection, const std::string& field, const std::string& request_id,
                int64_t retry_window_ms) const override;
-  Attempt attempt(Connection& connection, const std::string& field, int64_t lease_ms,
-                  int64_t wait_left_ms) const override;
+  Attempt attempt(Connection& connection, const std::string& field, int64_t lease_ms, int64_t wait_left_ms,
+                  const std::string& request_id) const override;
 };
 
 class WriteSide final : public RwLockSide {
@@ -72,8 +72,8 @@ class WriteSide final : public RwLockSide {
   Argv renewal_keys() const override { return {keys_->name}; }
   bool release(Connection& connection, const std::string& field, const std::string& request_id,
                int64_t retry_window_ms) const override;
-  Attempt attempt(Connection& connection, const std::string& field, int64_t lease_ms,
-                  int64_t wait_left_ms) const override;
+  Attempt attempt(Connection& connection, const std::string& field, int64_t lease_ms, int64_t wait_left_ms,
+                  const std::string& request_id) const override;
 
   bool marks_waits() const override { return true; }
   // withdraw_intent.lua: the writer's intent goes, and the readers it held back wake.

@@ -47,12 +47,18 @@ final class RedisServer implements BeforeAllCallback, AfterAllCallback {
   }
 
   private void launch() throws IOException, InterruptedException {
-    process = new ProcessBuilder("redis-server", "--port", Integer.toString(port),
+    process = new ProcessBuilder(binary(), "--port", Integer.toString(port),
             "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString())
         .redirectErrorStream(true)
         .redirectOutput(dir.resolve("redis.log").toFile())
         .start();
     awaitPong();
+  }
+
+  /** $DLOCK_TEST_REDIS_SERVER when set (e.g. valkey-server), as for the C++ and Python tests. */
+  static String binary() {
+    String configured = System.getenv("DLOCK_TEST_REDIS_SERVER");
+    return configured == null || configured.isEmpty() ? "redis-server" : configured;
   }
 
   void stop() throws IOException, InterruptedException {

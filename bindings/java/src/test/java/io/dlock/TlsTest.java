@@ -47,7 +47,7 @@ class TlsTest {
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       port = socket.getLocalPort();
     }
-    server = new ProcessBuilder("redis-server", "--port", "0", "--tls-port", Integer.toString(port),
+    server = new ProcessBuilder(RedisServer.binary(), "--port", "0", "--tls-port", Integer.toString(port),
             "--tls-cert-file", file("server.crt"), "--tls-key-file", file("server.key"),
             "--tls-ca-cert-file", file("ca.crt"), "--tls-auth-clients", "no", "--bind", "127.0.0.1",
             "--save", "", "--appendonly", "no", "--dir", dir.toString())
