@@ -18,7 +18,7 @@ class ReadWriteLock:
     ``RReadWriteLock`` of the same name is the same lock.
     """
 
-    __slots__ = ("_handles", "_name", "_lease", "_blocking_timeout", "_on_lost", "_owner")
+    __slots__ = ("_handles", "_name", "_lease", "_blocking_timeout", "_on_lost", "_owner", "_write")
 
     def __init__(
         self,
@@ -37,6 +37,8 @@ class ReadWriteLock:
         # Shared by both sides, so that an object-owned writer can downgrade.
         self._owner = owner
         self.read_lock()  # a bad name or timeout fails here, not at the first acquire
+        # Kept, so that the write side's settings (writer preference) live as long as this.
+        self._write = handles.get(name, "write")
 
     @property
     def name(self) -> str:
@@ -49,6 +51,14 @@ class ReadWriteLock:
     def write_lock(self) -> Lock:
         """The write side: excludes readers and writers. Its holder may also read."""
         return self._side("write")
+
+    def set_writer_preference(self, enabled: bool) -> None:
+        """Writer preference (on by default): while a writer of this client on this name
+        waits, new dlock readers wait behind it, so a stream of readers cannot starve it;
+        re-entries and the writer's own read never wait. Off, readers are preferred, as in
+        Redisson (whose readers ignore the preference anyway). It lasts while this object,
+        or a Lock of this client's on the write side of the name, lives."""
+        self._write.native.set_writer_preference(bool(enabled))
 
     def _side(self, side: str) -> Lock:
         shared = self._handles.get(self._name, side)

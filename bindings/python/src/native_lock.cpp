@@ -183,6 +183,10 @@ uint64_t NativeLock::fencing_token(uint64_t owner) {
   return token;
 }
 
+void NativeLock::set_writer_preference(bool enabled) {
+  check_status(dlock_rwlock_set_writer_preference(lock_, enabled ? 1 : 0));
+}
+
 int64_t NativeLock::ttl_ms() {
   int64_t ttl = 0;
   check_status(without_gil([&] { return dlock_lock_ttl(lock_, &ttl); }));
@@ -209,6 +213,7 @@ void bind_native_lock(py::module_& module) {
       .def("hold_count", &NativeLock::hold_count, py::arg("owner"))
       .def("fencing_token", &NativeLock::fencing_token, py::arg("owner"))
       .def("ttl_ms", &NativeLock::ttl_ms)
+      .def("set_writer_preference", &NativeLock::set_writer_preference, py::arg("enabled"))
       .def_property_readonly("open_holds", &NativeLock::open_holds);
 }
 

@@ -49,6 +49,8 @@ class NativeLock {
   int hold_count(uint64_t owner);
   uint64_t fencing_token(uint64_t owner);
   int64_t ttl_ms();
+  // dlock_rwlock_set_writer_preference(): a write side's handle only.
+  void set_writer_preference(bool enabled);
   // Grants minus releases through this handle (holds_ below); no dlock call.
   int open_holds() const { return holds_.load(); }
 

@@ -96,6 +96,27 @@ def test_async_with_on_both_sides(client: dlock.Client, raw: redis.Redis, name: 
     assert raw.exists(name) == 0
 
 
+def test_writer_preference_holds_new_readers_back_unless_turned_off(
+    client: dlock.Client, other_client: dlock.Client, raw: redis.Redis, name: str
+) -> None:
+    holder = client.read_write_lock(name).read_lock()
+    holder.acquire()
+    rw = other_client.read_write_lock(name)
+    newcomer = client.read_write_lock(name, thread_local=False).read_lock()  # another owner
+    for preferred in (True, False):
+        rw.set_writer_preference(preferred)
+        writer = threading.Thread(target=lambda: rw.write_lock().acquire(timeout=0.5))
+        writer.start()
+        time.sleep(0.2)
+        entered = newcomer.acquire(blocking=False)
+        assert entered is not preferred
+        if entered:
+            newcomer.release()
+        writer.join()
+        assert not rw.write_lock().held
+    holder.release()
+
+
 def test_timeout_raises_with_a_blocking_timeout(
     client: dlock.Client, other_client: dlock.Client, name: str
 ) -> None:
