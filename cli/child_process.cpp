@@ -22,8 +22,7 @@ std::vector<char*> c_strings(const std::vector<std::string>& strings) {
 
 }  // namespace
 
-ChildProcess::ChildProcess(const std::vector<std::string>& argv,
-                           const std::vector<std::string>& environment,
+ChildProcess::ChildProcess(const std::vector<std::string>& argv, const std::vector<std::string>& environment,
                            const sigset_t& signals_to_restore) {
   posix_spawnattr_t attributes;
   posix_spawnattr_init(&attributes);
@@ -42,7 +41,9 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv,
   }
 }
 
-void ChildProcess::signal(int signal) const noexcept { kill(pid_, signal); }
+void ChildProcess::signal(int signal) const noexcept {
+  kill(pid_, signal);
+}
 
 std::optional<int> ChildProcess::reap() {
   int status = 0;
@@ -51,18 +52,33 @@ std::optional<int> ChildProcess::reap() {
   return WEXITSTATUS(status);
 }
 
-std::vector<std::string> environment_for_command(const std::string& name, uint64_t token) {
+namespace {
+
+// The current environment with DLOCK_NAME and the hold's variable set, and
+// none of dlock's variables inherited from an enclosing run.
+std::vector<std::string> environment_with(const std::string& name, const std::string& hold_variable) {
   std::vector<std::string> environment;
   for (char** entry = environ; *entry; ++entry) {
     const std::string variable = *entry;
-    if (variable.rfind("DLOCK_NAME=", 0) == 0 || variable.rfind("DLOCK_FENCING_TOKEN=", 0) == 0) {
+    if (variable.rfind("DLOCK_NAME=", 0) == 0 || variable.rfind("DLOCK_FENCING_TOKEN=", 0) == 0 ||
+        variable.rfind("DLOCK_PERMIT_ID=", 0) == 0) {
       continue;
     }
     environment.push_back(variable);
   }
   environment.push_back("DLOCK_NAME=" + name);
-  environment.push_back("DLOCK_FENCING_TOKEN=" + std::to_string(token));
+  environment.push_back(hold_variable);
   return environment;
+}
+
+}  // namespace
+
+std::vector<std::string> environment_for_command(const std::string& name, uint64_t token) {
+  return environment_with(name, "DLOCK_FENCING_TOKEN=" + std::to_string(token));
+}
+
+std::vector<std::string> environment_for_permit(const std::string& name, const std::string& permit_id) {
+  return environment_with(name, "DLOCK_PERMIT_ID=" + permit_id);
 }
 
 }  // namespace dlock_cli

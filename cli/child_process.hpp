@@ -30,5 +30,7 @@ class ChildProcess {
 
 // The current environment with DLOCK_NAME and DLOCK_FENCING_TOKEN set.
 std::vector<std::string> environment_for_command(const std::string& name, uint64_t token);
+// The current environment with DLOCK_NAME and DLOCK_PERMIT_ID set (--permits).
+std::vector<std::string> environment_for_permit(const std::string& name, const std::string& permit_id);
 
 }  // namespace dlock_cli

@@ -31,6 +31,10 @@ with COMMAND's status.
                             (others skip it); on failure release at once
   --max-attempts N          with --hold-after-success: give up once N
                             attempts were made in the current period
+  --permits N               instead of the lock, hold one of N leased
+                            permits of the semaphore NAME (at most N
+                            runs at once; DLOCK_PERMIT_ID in COMMAND's
+                            environment instead of DLOCK_FENCING_TOKEN)
 
 Durations: an integer and a unit, ms s m h d, possibly repeated: 500ms,
 30s, 5m, 1h, 1h30m.

@@ -25,14 +25,19 @@ void fail_with_status(int status, const std::string& doing, const std::string& d
   throw failure_for_status(status, doing + ": " + detail);
 }
 
-LockSession::LockSession(const std::string& url, const std::string& name, int64_t watchdog_lease_ms)
-    : name_(name) {
+dlock_client* open_client(const std::string& url, int64_t watchdog_lease_ms) {
   dlock_client_options options;
   dlock_client_options_init(&options);
   if (watchdog_lease_ms > 0) options.watchdog_timeout_ms = watchdog_lease_ms;
-  int status = dlock_client_open(url.c_str(), &options, &client_);
+  dlock_client* client = nullptr;
+  const int status = dlock_client_open(url.c_str(), &options, &client);
   if (status != DLOCK_OK) fail_with_status(status, "cannot connect to Redis");
-  status = dlock_lock_new(client_, name.c_str(), &lock_);
+  return client;
+}
+
+LockSession::LockSession(const std::string& url, const std::string& name, int64_t watchdog_lease_ms)
+    : name_(name), client_(open_client(url, watchdog_lease_ms)) {
+  const int status = dlock_lock_new(client_, name.c_str(), &lock_);
   if (status != DLOCK_OK) {
     dlock_client_close(client_);
     fail_with_status(status, "lock name '" + name + "'");
@@ -41,6 +46,25 @@ LockSession::LockSession(const std::string& url, const std::string& name, int64_
 
 LockSession::~LockSession() {
   dlock_lock_free(lock_);
+  dlock_client_close(client_);
+}
+
+PermitSession::PermitSession(const std::string& url, const std::string& name, int permits,
+                             int64_t watchdog_lease_ms)
+    : client_(open_client(url, watchdog_lease_ms)) {
+  int status = dlock_permit_semaphore_new(client_, name.c_str(), &semaphore_);
+  int set = 0;
+  if (status == DLOCK_OK) status = dlock_permit_semaphore_try_set_permits(semaphore_, permits, &set);
+  if (status != DLOCK_OK) {
+    const std::string detail = dlock_last_error();
+    dlock_permit_semaphore_free(semaphore_);
+    dlock_client_close(client_);
+    fail_with_status(status, "semaphore '" + name + "'", detail);
+  }
+}
+
+PermitSession::~PermitSession() {
+  dlock_permit_semaphore_free(semaphore_);
   dlock_client_close(client_);
 }
 

@@ -17,6 +17,10 @@ Failure failure_for_status(int status, const std::string& message);
 // by default dlock_last_error() of the calling thread.
 [[noreturn]] void fail_with_status(int status, const std::string& doing, const std::string& detail = "");
 
+// Opens a client of `url`; watchdog_lease_ms 0 keeps the default lease.
+// Throws a Failure when it cannot.
+dlock_client* open_client(const std::string& url, int64_t watchdog_lease_ms);
+
 class LockSession {
  public:
   // watchdog_lease_ms: the lease the watchdog keeps alive; 0 for the default.
@@ -32,6 +36,23 @@ class LockSession {
   std::string name_;
   dlock_client* client_ = nullptr;
   dlock_lock* lock_ = nullptr;
+};
+
+// A client and one leased-permit semaphore handle on it (dlock run --permits),
+// closed on scope exit.
+class PermitSession {
+ public:
+  // Sets the semaphore to `permits` when it does not exist yet.
+  PermitSession(const std::string& url, const std::string& name, int permits, int64_t watchdog_lease_ms);
+  ~PermitSession();
+  PermitSession(const PermitSession&) = delete;
+  PermitSession& operator=(const PermitSession&) = delete;
+
+  dlock_permit_semaphore* semaphore() const { return semaphore_; }
+
+ private:
+  dlock_client* client_ = nullptr;
+  dlock_permit_semaphore* semaphore_ = nullptr;
 };
 
 // The URL from --url, else $DLOCK_URL, else the local default.

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <random>
@@ -31,9 +32,28 @@ void raise_lost_notice(const char*, uint64_t, uint64_t, void* notice) {
   static_cast<Notice*>(notice)->raise();
 }
 
+void raise_lost_permit_notice(const char*, const char*, void* notice) {
+  static_cast<Notice*>(notice)->raise();
+}
+
 void report_lost(const RunOptions& options) {
-  std::fprintf(stderr, "dlock: lost the lock '%s' while '%s' ran (its lease ran out or it was taken)\n",
+  const char* what = options.permits > 0 ? "its permit of" : "the lock";
+  std::fprintf(stderr, "dlock: lost %s '%s' while '%s' ran (its lease ran out or it was taken)\n", what,
                options.name.c_str(), options.command[0].c_str());
+}
+
+// dlock's exit code when an acquisition did not end in a hold to run COMMAND
+// under (nullopt when it did). A hold that won the race with a signal is
+// given back with `give_back`.
+std::optional<int> exit_unless_held(const Acquisition& acquisition, const RunOptions& options,
+                                    const std::function<void()>& give_back) {
+  if (acquisition.status == DLOCK_OK && acquisition.signal != 0) give_back();
+  if (acquisition.signal != 0) return exit_code::signal_base + acquisition.signal;
+  if (acquisition.status == DLOCK_NOT_ACQUIRED) return options.conflict_exit_code;
+  if (acquisition.status != DLOCK_OK) {
+    fail_with_status(acquisition.status, "acquiring '" + options.name + "'", acquisition.error);
+  }
+  return std::nullopt;
 }
 
 struct Outcome {
@@ -101,10 +121,41 @@ int finish(const LockSession& session, uint64_t owner, const RunOptions& options
   return outcome.status;
 }
 
+// dlock run --permits N: COMMAND runs under one of N leased permits of the
+// semaphore NAME (at most N runs at once), renewed by the watchdog.
+int run_with_permit(const RunOptions& options, SignalWaiter& signals) {
+  const PermitSession session(resolve_url(options.url), options.name, options.permits, options.lease_ms);
+  Notice lost;
+  dlock_permit_semaphore_set_lost_callback(session.semaphore(), raise_lost_permit_notice, &lost);
+  char id[DLOCK_PERMIT_ID_SIZE] = "";
+  const Acquisition acquisition = wait_interruptibly(
+      [&](dlock_cancel* cancel) {
+        return dlock_permit_semaphore_acquire(session.semaphore(), options.wait_ms, -1, cancel, id,
+                                              sizeof id);
+      },
+      signals);
+  if (const std::optional<int> code = exit_unless_held(
+          acquisition, options, [&] { dlock_permit_semaphore_release(session.semaphore(), id); })) {
+    return *code;
+  }
+
+  ChildProcess child(options.command, environment_for_permit(options.name, id), signals.signals());
+  const Outcome outcome = supervise(child, options, signals, lost);
+  dlock_permit_semaphore_set_lost_callback(session.semaphore(), nullptr, nullptr);
+  const int released = dlock_permit_semaphore_release(session.semaphore(), id);
+  if (outcome.lost || released == DLOCK_E_LOST) {
+    if (!outcome.lost) report_lost(options);
+    return exit_code::lock_lost;
+  }
+  if (released != DLOCK_OK) fail_with_status(released, "releasing the permit of '" + options.name + "'");
+  return outcome.status;
+}
+
 }  // namespace
 
 int run_command(Arguments& args, SignalWaiter& signals) {
   const RunOptions options = parse_run_options(args);
+  if (options.permits > 0) return run_with_permit(options, signals);
   const std::string url = resolve_url(options.url);
   const LockSession session(url, options.name, options.lease_ms);
 
@@ -112,13 +163,9 @@ int run_command(Arguments& args, SignalWaiter& signals) {
   dlock_lock_set_lost_callback(session.lock(), raise_lost_notice, &lost);
   const uint64_t owner = random_owner();
   const Acquisition acquisition = acquire_interruptibly(session.lock(), owner, options.wait_ms, signals);
-  if (acquisition.status == DLOCK_OK && acquisition.signal != 0) {
-    dlock_lock_release_owner(session.lock(), owner);
-  }
-  if (acquisition.signal != 0) return exit_code::signal_base + acquisition.signal;
-  if (acquisition.status == DLOCK_NOT_ACQUIRED) return options.conflict_exit_code;
-  if (acquisition.status != DLOCK_OK) {
-    fail_with_status(acquisition.status, "acquiring '" + options.name + "'", acquisition.error);
+  if (const std::optional<int> code =
+          exit_unless_held(acquisition, options, [&] { dlock_lock_release_owner(session.lock(), owner); })) {
+    return *code;
   }
 
   // The period is the one in which the lock was acquired. From here on, a

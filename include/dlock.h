@@ -136,6 +136,14 @@ typedef struct dlock_client_options {
   const char *tls_verify; /**< "full" (default): the certificate must chain to
                                tls_ca and name the server; "none": not checked
                                (encryption without authentication) */
+  /* Replica sync (the url's sync_replicas= and sync_timeout_ms= override them):
+     a fresh grant counts only once `WAIT sync_replicas sync_timeout_ms`
+     confirms it reached that many replicas; otherwise it is undone and the
+     attempt fails like a busy lock. WAIT narrows the window in which a
+     failover loses a grant; it is not consensus (docs/deployments.md). */
+  int32_t sync_replicas;   /**< replicas a grant must reach; default 0 (no WAIT) */
+  int64_t sync_timeout_ms; /**< how long WAIT waits; default 1000; must be
+                                less than command_timeout_ms when sync_replicas > 0 */
 } dlock_client_options;
 
 /** Fills `opts` with the defaults and sets opts->size. NULL is a no-op. */
@@ -146,6 +154,12 @@ DLOCK_API void dlock_client_options_init(dlock_client_options *opts);
  *   redis://[user[:password]@]host[:port][/db][?options]
  *   unix:///path/to/redis.sock[?db=N&options]
  *   rediss://[user[:password]@]host[:port][/db][?options]   (TLS)
+ *   redis-sentinel://[user[:password]@]host[:port][,host[:port]...][/db][?options]#master
+ *   rediss-sentinel://...   (Sentinel with TLS to the sentinels and the master)
+ * Sentinel: the sentinels (default port 26379) are asked in turn for the
+ * master named after '#'; the userinfo is the master's credentials, the
+ * sentinels' are the query options sentinel_user= and sentinel_password=.
+ * A failover moves the client to the new master by itself.
  * Query options: connect_timeout_ms, command_timeout_ms, watchdog_timeout_ms,
  * pool_size (as the fields above), db, and release_yield_ms (0-1000, default
  * 10): after a release whose wake-up reached dlock waiters, the lock is
@@ -497,6 +511,7 @@ typedef struct dlock_client_stats {
   int64_t wait_p50_us;          /**< wait before a grant, median (0 when none waited) */
   int64_t wait_p99_us;          /**< 99th percentile (log-scale buckets, within 25%) */
   int64_t wait_max_us;          /**< longest wait that ended in a grant */
+  uint64_t failovers;           /**< Sentinel: moves to a new master followed */
 } dlock_client_stats;
 
 /**
@@ -506,6 +521,97 @@ typedef struct dlock_client_stats {
  * counter. DLOCK_E_CLOSED: the client is closed.
  */
 DLOCK_API int dlock_client_stats_get(dlock_client *client, dlock_client_stats *out);
+
+/* ---------------------------------------------------------------------------
+ * Semaphores and the count-down latch, in Redisson's layouts: a dlock process
+ * and a Redisson process using the same name share permits and counts and
+ * wake each other's waiters. Waits are event-driven (the primitive's pub/sub
+ * channel), cut short by a cancel token (DLOCK_E_INTERRUPTED) or by closing
+ * the client (DLOCK_E_CLOSED). Names follow the lock's rules (1 to
+ * DLOCK_NAME_MAX bytes, a usable hash tag); wait_ms is as for
+ * dlock_lock_acquire. Calls on a handle whose client was closed return
+ * DLOCK_E_CLOSED; freeing handles in any order is safe; NULL frees are no-ops.
+ * ------------------------------------------------------------------------- */
+
+/**
+ * A counting semaphore (Redisson RSemaphore): the key `name` holds the
+ * available permits; changes are published on `redisson_sc:{name}`. Permits
+ * are not owned: any caller may release them, and nothing renews them.
+ */
+typedef struct dlock_semaphore dlock_semaphore;
+
+DLOCK_API int dlock_semaphore_new(dlock_client *client, const char *name, dlock_semaphore **out);
+DLOCK_API void dlock_semaphore_free(dlock_semaphore *semaphore);
+/**
+ * Takes `permits` (> 0) permits, waiting as `wait_ms` says; `cancel` may be
+ * NULL. DLOCK_OK taken, DLOCK_NOT_ACQUIRED the wait ran out. A semaphore
+ * that was never set has no permits.
+ */
+DLOCK_API int dlock_semaphore_acquire(dlock_semaphore *semaphore, int permits, int64_t wait_ms,
+                                      dlock_cancel *cancel);
+/** Returns `permits` (> 0) permits and wakes the waiters. */
+DLOCK_API int dlock_semaphore_release(dlock_semaphore *semaphore, int permits);
+/** Sets the permits (>= 0) when the semaphore does not exist; *set_out 1 set, 0 it existed. */
+DLOCK_API int dlock_semaphore_try_set_permits(dlock_semaphore *semaphore, int permits, int *set_out);
+DLOCK_API int dlock_semaphore_available_permits(dlock_semaphore *semaphore, int64_t *out);
+
+/**
+ * A semaphore of leased permits (Redisson RPermitExpirableSemaphore): the key
+ * `name` holds the available count, the ZSET `{name}:timeout` the taken
+ * permit ids scored by the epoch ms their lease ends. A permit whose holder
+ * crashed returns to the pool when its lease ends.
+ */
+typedef struct dlock_permit_semaphore dlock_permit_semaphore;
+
+/** A permit id is 32 lowercase hex digits: a buffer of this size holds it and its NUL. */
+#define DLOCK_PERMIT_ID_SIZE 33
+
+DLOCK_API int dlock_permit_semaphore_new(dlock_client *client, const char *name, dlock_permit_semaphore **out);
+/** Frees the handle, releasing the permits still held through it. */
+DLOCK_API void dlock_permit_semaphore_free(dlock_permit_semaphore *semaphore);
+/**
+ * Takes one permit, waiting as `wait_ms` says; `lease_ms` as for
+ * dlock_lock_acquire (-1: renewed by the client's watchdog until released).
+ * On DLOCK_OK the permit's id is written to `id_out`, a caller buffer of
+ * `id_size` >= DLOCK_PERMIT_ID_SIZE bytes. DLOCK_NOT_ACQUIRED: the wait ran out.
+ */
+DLOCK_API int dlock_permit_semaphore_acquire(dlock_permit_semaphore *semaphore, int64_t wait_ms, int64_t lease_ms,
+                                             dlock_cancel *cancel, char *id_out, size_t id_size);
+/**
+ * Releases the permit `permit_id` (this process's or any other's, as in
+ * Redisson). DLOCK_E_LOST: this client held it but its lease had run out (it
+ * went back to the pool); DLOCK_E_NOT_OWNER: no such permit is held.
+ */
+DLOCK_API int dlock_permit_semaphore_release(dlock_permit_semaphore *semaphore, const char *permit_id);
+/** As release, with *released_out 0 instead of DLOCK_E_LOST or DLOCK_E_NOT_OWNER. */
+DLOCK_API int dlock_permit_semaphore_try_release(dlock_permit_semaphore *semaphore, const char *permit_id,
+                                                 int *released_out);
+DLOCK_API int dlock_permit_semaphore_try_set_permits(dlock_permit_semaphore *semaphore, int permits, int *set_out);
+/** Available permits, after returning those whose lease ended. */
+DLOCK_API int dlock_permit_semaphore_available_permits(dlock_permit_semaphore *semaphore, int64_t *out);
+/** Called once, from a dlock thread, for a permit taken through this handle and lost. */
+typedef void (*dlock_permit_lost_fn)(const char *name, const char *permit_id, void *ctx);
+/** Sets (or with NULL clears) the handle's lost-permit callback. */
+DLOCK_API int dlock_permit_semaphore_set_lost_callback(dlock_permit_semaphore *semaphore, dlock_permit_lost_fn fn,
+                                                       void *ctx);
+
+/**
+ * A count-down latch (Redisson RCountDownLatch): the key `name` holds the
+ * count and is deleted at zero; `redisson_countdownlatch__channel__{name}`
+ * carries 0 when it reaches zero.
+ */
+typedef struct dlock_count_down_latch dlock_count_down_latch;
+
+DLOCK_API int dlock_count_down_latch_new(dlock_client *client, const char *name, dlock_count_down_latch **out);
+DLOCK_API void dlock_count_down_latch_free(dlock_count_down_latch *latch);
+/** Sets the count (> 0) when the latch does not exist; *set_out 1 set, 0 it existed. */
+DLOCK_API int dlock_count_down_latch_try_set_count(dlock_count_down_latch *latch, int64_t count, int *set_out);
+/** Counts down by one; at zero the waiters wake. */
+DLOCK_API int dlock_count_down_latch_count_down(dlock_count_down_latch *latch);
+/** The count, 0 when the latch is open (or was never set). */
+DLOCK_API int dlock_count_down_latch_get_count(dlock_count_down_latch *latch, int64_t *out);
+/** Waits until the count is zero: DLOCK_OK open, DLOCK_NOT_ACQUIRED the wait ran out. */
+DLOCK_API int dlock_count_down_latch_await(dlock_count_down_latch *latch, int64_t wait_ms, dlock_cancel *cancel);
 
 /* ---- Read-write lock (Redisson RReadWriteLock layout) ----------------------
  *

@@ -33,5 +33,9 @@ void bench_async_paths(const BenchContext& context);
 // 7. Uncontended acquire+release over TLS against plain text on one server,
 //    dlock and the bare hiredis loop (builds with TLS; a server of its own).
 void bench_uncontended_tls(const BenchContext& context);
+// 8. Sentinel: SENTINEL FAILOVER -> the first grant on the new master, p50
+//    and max over 10 failovers, without and with sync_replicas=1 (a cluster
+//    of its own: master, 2 replicas, 3 sentinels).
+void bench_sentinel_failover(const BenchContext& context);
 
 }  // namespace dlock_bench

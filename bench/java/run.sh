@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the Java benchmark against a redis-server of its own on a free loopback port.
 #   bench/java/run.sh BUILD_DIR     (BUILD_DIR: where bindings/java/build.sh builds; default build-java)
-#   BENCH_MAIN=io.dlock.bench.ReadWriteBenchmark bench/java/run.sh BUILD_DIR   (the read-write lock's)
+# DLOCK_BENCH_MAIN picks another benchmark of the jar, e.g. io.dlock.bench.SemaphoreBenchmark.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 build_dir="${1:-$root/build-java}"
@@ -17,5 +17,5 @@ redis_pid=$!
 trap 'kill "$redis_pid"; wait "$redis_pid" 2>/dev/null; rm -rf "$data_dir"' EXIT
 until redis-cli -p "$port" ping > /dev/null 2>&1; do sleep 0.05; done
 
-java -cp "$root/bench/java/target/dlock-bench.jar" "${BENCH_MAIN:-io.dlock.bench.LockBenchmark}" \
+java -cp "$root/bench/java/target/dlock-bench.jar" "${DLOCK_BENCH_MAIN:-io.dlock.bench.LockBenchmark}" \
   "redis://127.0.0.1:$port"

@@ -71,6 +71,10 @@ static void throwJava(JNIEnv *jenv, int status) {
 %rename(NativeClient) dlock_client;
 %rename(NativeLock) dlock_lock;
 %rename(NativeCancel) dlock_cancel;
+/* Before the %import: a rename applies to the declarations read after it. */
+%rename(NativeSemaphore) dlock_semaphore;
+%rename(NativePermitSemaphore) dlock_permit_semaphore;
+%rename(NativeCountDownLatch) dlock_count_down_latch;
 %import "dlock.h"
 
 
@@ -207,6 +211,7 @@ struct NativeStats {
   int64_t wait_p50_us;
   int64_t wait_p99_us;
   int64_t wait_max_us;
+  uint64_t failovers;
 };
 %}
 %mutable;
@@ -269,6 +274,8 @@ struct NativeOptions {
   void setCommandTimeoutMs(int64_t ms) { options.command_timeout_ms = ms; }
   void setWatchdogTimeoutMs(int64_t ms) { options.watchdog_timeout_ms = ms; }
   void setPoolSize(int size) { options.pool_size = size; }
+  void setSyncReplicas(int count) { options.sync_replicas = count; }
+  void setSyncTimeoutMs(int64_t ms) { options.sync_timeout_ms = ms; }
 };
 %}
 
@@ -309,7 +316,7 @@ const char *dlock_version(void);
     return new NativeStats{stats.grants, stats.reentries, stats.waits, stats.handoffs,
                            stats.renewals, stats.renewal_round_trips, stats.locks_lost,
                            stats.reconnects, stats.transient_retries, stats.wait_p50_us,
-                           stats.wait_p99_us, stats.wait_max_us};
+                           stats.wait_p99_us, stats.wait_max_us, stats.failovers};
   }
 }
 
@@ -406,6 +413,136 @@ const char *dlock_version(void);
     dlock_client *client = nullptr;
     dlock_jni::check(dlock_client_open(url, &options.options, &client));
     return client;
+  }
+}
+
+/* ---- Semaphores and the count-down latch (Redisson's RSemaphore,
+   RPermitExpirableSemaphore and RCountDownLatch layouts) ---- */
+
+/* Receives lost-permit notices; subclassed in Java (DPermitExpirableSemaphore). */
+%feature("director") NativePermitLostCallback;
+%typemap(javaclassmodifiers) NativePermitLostCallback "abstract class"
+%inline %{
+struct NativePermitLostCallback {
+  virtual ~NativePermitLostCallback() {}
+  virtual void lost(const char *name, const char *permitId) = 0;
+};
+%}
+
+%{
+namespace dlock_jni {
+/* The C callback registered with the core; ctx is the NativePermitLostCallback. */
+static void forwardPermitLost(const char *name, const char *permit_id, void *ctx) {
+  try {
+    static_cast<NativePermitLostCallback *>(ctx)->lost(name, permit_id);
+  } catch (...) {
+    /* Nothing may unwind into the core's watchdog thread. */
+  }
+}
+}  // namespace dlock_jni
+%}
+
+%nodefaultctor;
+%nodefaultdtor;
+struct dlock_semaphore {};
+struct dlock_permit_semaphore {};
+struct dlock_count_down_latch {};
+%clearnodefaultctor;
+%clearnodefaultdtor;
+
+%newobject dlock_client::newSemaphore;
+%newobject dlock_client::newPermitSemaphore;
+%newobject dlock_client::newCountDownLatch;
+
+%extend dlock_client {
+  dlock_semaphore *newSemaphore(const char *name) {
+    dlock_semaphore *semaphore = nullptr;
+    dlock_jni::check(dlock_semaphore_new($self, name, &semaphore));
+    return semaphore;
+  }
+  dlock_permit_semaphore *newPermitSemaphore(const char *name) {
+    dlock_permit_semaphore *semaphore = nullptr;
+    dlock_jni::check(dlock_permit_semaphore_new($self, name, &semaphore));
+    return semaphore;
+  }
+  dlock_count_down_latch *newCountDownLatch(const char *name) {
+    dlock_count_down_latch *latch = nullptr;
+    dlock_jni::check(dlock_count_down_latch_new($self, name, &latch));
+    return latch;
+  }
+}
+
+/* Method names differ from the C functions SWIG names the wrappers after
+   (dlock_semaphore_acquire...), so a wrapper never redeclares one. */
+%extend dlock_semaphore {
+  ~dlock_semaphore() { dlock_semaphore_free($self); }
+  /* true: taken; false: the wait ran out. cancel may be null. */
+  bool take(int permits, int64_t waitMs, dlock_cancel *cancel) {
+    return dlock_jni::check(dlock_semaphore_acquire($self, permits, waitMs, cancel)) == DLOCK_OK;
+  }
+  void give(int permits) { dlock_jni::check(dlock_semaphore_release($self, permits)); }
+  bool trySetPermits(int permits) {
+    int set = 0;
+    dlock_jni::check(dlock_semaphore_try_set_permits($self, permits, &set));
+    return set != 0;
+  }
+  int64_t availablePermits() {
+    int64_t permits = 0;
+    dlock_jni::check(dlock_semaphore_available_permits($self, &permits));
+    return permits;
+  }
+}
+
+%extend dlock_permit_semaphore {
+  ~dlock_permit_semaphore() { dlock_permit_semaphore_free($self); }
+  /* The permit's id, or null when the wait ran out; the text lives in a
+     per-thread buffer that SWIG copies into a Java String at once. */
+  const char *acquire(int64_t waitMs, int64_t leaseMs, dlock_cancel *cancel) {
+    static thread_local char id[DLOCK_PERMIT_ID_SIZE];
+    const int status =
+        dlock_jni::check(dlock_permit_semaphore_acquire($self, waitMs, leaseMs, cancel, id, sizeof id));
+    return status == DLOCK_OK ? id : nullptr;
+  }
+  void releasePermit(const char *permitId) {
+    dlock_jni::check(dlock_permit_semaphore_release($self, permitId));
+  }
+  bool tryRelease(const char *permitId) {
+    int released = 0;
+    dlock_jni::check(dlock_permit_semaphore_try_release($self, permitId, &released));
+    return released != 0;
+  }
+  bool trySetPermits(int permits) {
+    int set = 0;
+    dlock_jni::check(dlock_permit_semaphore_try_set_permits($self, permits, &set));
+    return set != 0;
+  }
+  int64_t availablePermits() {
+    int64_t permits = 0;
+    dlock_jni::check(dlock_permit_semaphore_available_permits($self, &permits));
+    return permits;
+  }
+  void setLostCallback(NativePermitLostCallback *callback) {
+    dlock_jni::check(dlock_permit_semaphore_set_lost_callback(
+        $self, callback ? dlock_jni::forwardPermitLost : nullptr, callback));
+  }
+}
+
+%extend dlock_count_down_latch {
+  ~dlock_count_down_latch() { dlock_count_down_latch_free($self); }
+  bool trySetCount(int64_t count) {
+    int set = 0;
+    dlock_jni::check(dlock_count_down_latch_try_set_count($self, count, &set));
+    return set != 0;
+  }
+  void countDown() { dlock_jni::check(dlock_count_down_latch_count_down($self)); }
+  int64_t getCount() {
+    int64_t count = 0;
+    dlock_jni::check(dlock_count_down_latch_get_count($self, &count));
+    return count;
+  }
+  /* true: open; false: the wait ran out. cancel may be null. */
+  bool awaitZero(int64_t waitMs, dlock_cancel *cancel) {
+    return dlock_jni::check(dlock_count_down_latch_await($self, waitMs, cancel)) == DLOCK_OK;
   }
 }
 

@@ -24,6 +24,8 @@ void dlock_client_options_init(dlock_client_options* opts) {
   opts->tls_key = nullptr;
   opts->tls_sni = nullptr;
   opts->tls_verify = nullptr;
+  opts->sync_replicas = defaults.sync_replicas;
+  opts->sync_timeout_ms = defaults.sync_timeout_ms;
 }
 
 int dlock_client_open(const char* url, const dlock_client_options* opts, dlock_client** out) {

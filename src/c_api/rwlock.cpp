@@ -4,7 +4,6 @@
 
 #include "c_api/guarded.hpp"
 #include "c_api/handles.hpp"
-#include "primitives/lock/lock_keys.hpp"
 #include "primitives/rwlock/rwlock_resource.hpp"
 
 namespace {
@@ -20,10 +19,7 @@ int new_side(dlock_client* client, const char* name, dlock_lock** out) {
     require(client, "client");
     require(name, "name");
     client->client->core();  // DLOCK_E_CLOSED for a closed client
-    // The lock's name rules hold for the read-write lock too: its keys must
-    // share the name's cluster slot.
-    const dlock::LockKeys checked(name);
-    auto keys = std::make_shared<const dlock::RwLockKeys>(checked.name, &dlock::LockKeys::prefixed);
+    auto keys = std::make_shared<const dlock::RwLockKeys>(name);
     auto lock = std::make_unique<dlock_lock>();
     lock->client = client->client;
     lock->resource = std::make_shared<const Side>(std::move(keys));

@@ -23,12 +23,24 @@ std::string random_uuid() {
 }  // namespace
 
 ClientCore::ClientCore(const ClientConfig& config, bool server_answered)
-    : config_(config),
+    : config_(with_master_locator(config)),
       id_(random_uuid()),
-      pool_(config),
-      subscriber_(config, stats_),
-      watchdog_(pool_, holds_, stats_, config),
-      answered_(server_answered) {}
+      pool_(config_),
+      subscriber_(config_, stats_),
+      watchdog_(pool_, holds_, stats_, config_),
+      answered_(server_answered) {
+  pool_.on_reconnect([this] { watchdog_.renew_now(); });
+  if (config_.master_locator) follow_sentinel();
+}
+
+void ClientCore::follow_sentinel() {
+  config_.master_locator->on_move([this] {
+    ClientStats::count(stats_.failovers);
+    subscriber_.reconnect();
+    watchdog_.renew_now();
+  });
+  sentinel_watcher_ = std::make_unique<SentinelWatcher>(config_.master_locator, config_.command_timeout_ms);
+}
 
 ClientCore::~ClientCore() {
   close();
@@ -80,6 +92,7 @@ void ClientCore::close() {
     if (closed_.exchange(true)) return;
   }
   closing_.notify_all();
+  if (sentinel_watcher_) sentinel_watcher_->stop();
   subscriber_.poke_all();
   async_runner_.stop();  // its jobs see the client closed and tell their callers
   watchdog_.stop();

@@ -17,6 +17,7 @@
 #include "core/subscriber.hpp"
 #include "core/watchdog.hpp"
 #include "redis/connection_pool.hpp"
+#include "redis/sentinel_watcher.hpp"
 #include "redis/url.hpp"
 
 namespace dlock {
@@ -66,6 +67,9 @@ class ClientCore {
   // Sleeps for a retry's back-off; returns early when the client closes.
   void back_off(std::chrono::milliseconds delay);
   void release_all_best_effort();
+  // Sentinel: watches for the master's moves; on each one the waiters'
+  // channels are subscribed on the new master and the holds verified at once.
+  void follow_sentinel();
 
   const ClientConfig config_;
   const std::string id_;
@@ -76,6 +80,7 @@ class ClientCore {
   Subscriber subscriber_;
   Watchdog watchdog_;
   AsyncRunner async_runner_;
+  std::unique_ptr<SentinelWatcher> sentinel_watcher_;  // Sentinel only
   std::atomic<bool> closed_{false};
   std::atomic<bool> answered_{false};  // the server answered once: a refusal may be a restart
   std::mutex close_mutex_;

@@ -71,6 +71,7 @@ dlock_client_stats ClientStats::snapshot(uint64_t pool_reconnects) const noexcep
   out.wait_p50_us = wait_times.percentile_us(0.50);
   out.wait_p99_us = wait_times.percentile_us(0.99);
   out.wait_max_us = wait_times.max_us();
+  out.failovers = load(failovers);
   return out;
 }
 

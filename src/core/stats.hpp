@@ -49,7 +49,8 @@ class ClientStats {
   std::atomic<uint64_t> locks_lost{0};
   std::atomic<uint64_t> reconnects{0};  // the subscriber's; the pool counts its own
   std::atomic<uint64_t> transient_retries{0};
-  WaitHistogram wait_times;  // acquires that waited and were granted
+  std::atomic<uint64_t> failovers{0};  // Sentinel: master moves followed
+  WaitHistogram wait_times;            // acquires that waited and were granted
 
   // Every field of the C struct (size set to sizeof); `pool_reconnects` is
   // added to the subscriber's.

@@ -9,9 +9,11 @@
 #include <cstring>
 #include <string_view>
 #include <system_error>
+#include <utility>
 
 #include "common/error.hpp"
 #include "common/log.hpp"
+#include "redis/master_locator.hpp"
 
 namespace dlock {
 namespace {
@@ -95,6 +97,13 @@ void Subscriber::remove(const std::string& channel, Waiter* waiter) {
   }
 }
 
+void Subscriber::reconnect() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (stopping_ || !thread_.joinable()) return;
+  reconnect_requested_ = true;
+  notify_thread();
+}
+
 void Subscriber::poke_all() {
   std::lock_guard<std::mutex> lock(mutex_);
   for (auto& [name, channel] : channels_) {
@@ -130,7 +139,8 @@ void Subscriber::connection_failed(const std::string& what) {
 }
 
 void Subscriber::connect() {
-  auto connection = std::make_unique<Connection>(config_);
+  auto connection =
+      open_connection(config_, Clock::now() + std::chrono::milliseconds(config_.command_timeout_ms));
   if (in_outage_) {
     in_outage_ = false;
     ClientStats::count(stats_.reconnects);
@@ -187,7 +197,13 @@ void Subscriber::handle(const ReplyView& reply) {
   } else if (kind == "message" && reply.element(2).text("subscriber push payload") == every_waiter_message) {
     for (Waiter* waiter : it->second.waiters) waiter->signal(true);
   } else if (kind == "message") {
-    signal_first_unsignalled(it->second.waiters);
+    bool broadcast = false;
+    for (Waiter* waiter : it->second.waiters) {
+      if (!waiter->every_message) continue;
+      waiter->signal(true);
+      broadcast = true;
+    }
+    if (!broadcast) signal_first_unsignalled(it->second.waiters);
   }
 }
 
@@ -211,6 +227,10 @@ void Subscriber::run() {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       if (stopping_) break;
+      if (std::exchange(reconnect_requested_, false)) {
+        connection_.reset();  // under the mutex: connect() takes it to install the new one
+        reconnect_at_ = Clock::now();
+      }
     }
     int timeout_ms = housekeeping_interval_ms;
     const Clock::time_point now = Clock::now();

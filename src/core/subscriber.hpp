@@ -35,6 +35,10 @@ class Subscriber {
   void add(const std::string& channel, Waiter* waiter);
   void remove(const std::string& channel, Waiter* waiter);
 
+  // Drops the connection and makes a new one at once (the master moved):
+  // every channel is subscribed again and its waiters retry.
+  void reconnect();
+
   // Pokes every registered waiter (the client is closing).
   void poke_all();
   void stop();
@@ -68,6 +72,7 @@ class Subscriber {
   std::map<std::string, Channel> channels_;
   std::vector<Request> requests_;
   bool stopping_ = false;
+  bool reconnect_requested_ = false;
   int wake_pipe_[2] = {-1, -1};
   std::thread thread_;
   std::unique_ptr<Connection> connection_;  // used by the thread only

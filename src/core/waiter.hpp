@@ -18,6 +18,10 @@ struct Waiter {
   bool signalled = false;   // retry now: the lock may be free
   bool by_release = false;  // the last signal was a release message (for the hand-off count)
   std::function<void()> on_news;
+  // Woken by every message on its channel, not one waiter per message: set
+  // by primitives whose one release can satisfy several waiters (semaphores,
+  // a latch reaching zero). Set before the waiter is registered.
+  bool every_message = false;
 
   void signal(bool release_message = false) {
     {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <utility>
 
 #include "common/error.hpp"
 #include "common/log.hpp"
@@ -41,6 +42,16 @@ void Watchdog::nudge(Clock::time_point due) {
   wake_.notify_one();
 }
 
+void Watchdog::renew_now() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (stopping_ || !thread_.joinable()) return;  // no thread: nothing held yet
+    renew_all_ = true;
+    nudged_ = true;
+  }
+  wake_.notify_one();
+}
+
 void Watchdog::stop() {
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -54,13 +65,15 @@ void Watchdog::run() {
   std::unique_lock<std::mutex> lock(mutex_);
   while (!stopping_) {
     nudged_ = false;
+    const bool renew_all = std::exchange(renew_all_, false);
     lock.unlock();
     const Clock::time_point now = Clock::now();
     deliver(holds_.expire(now));
     give_up_releases(holds_.abandon_releases(now));
     const std::vector<Hold> pending = holds_.due_releases(now);
     if (!pending.empty()) settle_releases(pending);
-    const std::vector<Hold> due = holds_.due_for_renewal(now + batch_window_);
+    const std::vector<Hold> due =
+        holds_.due_for_renewal(renew_all ? Clock::time_point::max() : now + batch_window_);
     if (!due.empty()) renew(due);
     const Clock::time_point next = holds_.next_deadline(Clock::now() + idle_wait);
     lock.lock();

@@ -28,6 +28,10 @@ class Watchdog {
   // deadline): starts the thread if needed, and wakes it if it planned to
   // sleep past `due`. Most grants need no wake-up at all.
   void nudge(Clock::time_point due);
+  // Renews every watchdog hold at once, due or not (the master moved or the
+  // server came back): a hold the server lacks is reported lost now, not at
+  // its lease deadline.
+  void renew_now();
   void stop();
 
   // How soon a failed renewal, or a release left pending, is tried again.
@@ -58,6 +62,7 @@ class Watchdog {
   std::mutex mutex_;
   std::condition_variable wake_;
   bool nudged_ = false;
+  bool renew_all_ = false;
   Clock::time_point planned_wake_ = Clock::time_point::max();  // max: awake, every nudge counts
   bool stopping_ = false;
   std::thread thread_;

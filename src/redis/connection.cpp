@@ -197,7 +197,9 @@ Reply Connection::read_reply() {
     fail("read reply");
   }
   replied_ = true;
-  return Reply(static_cast<redisReply*>(reply));
+  Reply checked(static_cast<redisReply*>(reply));
+  if (checked.error_text().substr(0, 8) == "READONLY") demoted_ = true;
+  return checked;
 }
 
 void Connection::flush() {

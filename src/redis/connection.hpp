@@ -3,6 +3,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -49,6 +50,13 @@ class Connection {
   // Why it broke, for messages (names the server, never the password).
   const std::string& failure() const { return failure_; }
 
+  // Sentinel: the master generation this connection was made for (0 for
+  // other deployments); see MasterLocator.
+  uint64_t generation() const { return generation_; }
+  void set_generation(uint64_t generation) { generation_ = generation; }
+  // A reply said READONLY: the server is a replica now (a demoted master).
+  bool demoted() const { return demoted_; }
+
   // Bounds each later read and write (the command timeout by default).
   void set_timeout(std::chrono::milliseconds timeout);
 
@@ -62,6 +70,8 @@ class Connection {
   bool replied_ = false;  // the server has answered on this connection
   bool broken_ = false;
   bool unflushed_ = false;  // append() queued what flush() has not written
+  bool demoted_ = false;
+  uint64_t generation_ = 0;
   std::string failure_;
 };
 

@@ -2,10 +2,17 @@
 
 #include "common/error.hpp"
 #include "common/log.hpp"
+#include "redis/master_locator.hpp"
 
 namespace dlock {
 
+bool ConnectionPool::usable(const Connection& connection) const {
+  if (connection.broken() || connection.demoted()) return false;
+  return !config_.master_locator || connection.generation() == config_.master_locator->generation();
+}
+
 ConnectionPool::Lease ConnectionPool::acquire(Clock::time_point deadline) {
+  std::vector<std::unique_ptr<Connection>> stale;  // an old master's: closed outside the mutex
   {
     std::unique_lock<std::mutex> lock(mutex_);
     const bool available = returned_.wait_until(
@@ -17,10 +24,12 @@ ConnectionPool::Lease ConnectionPool::acquire(Clock::time_point deadline) {
       throw ConnectionError("no pooled connection became free within the command timeout (pool_size " +
                             std::to_string(config_.pool_size) + ")");
     }
-    if (!idle_.empty()) {
+    while (!idle_.empty()) {
       std::unique_ptr<Connection> connection = std::move(idle_.back());
       idle_.pop_back();
-      return Lease(*this, std::move(connection));
+      if (usable(*connection)) return Lease(*this, std::move(connection));
+      stale.push_back(std::move(connection));
+      --open_count_;
     }
     ++open_count_;  // reserve the slot, then connect outside the mutex
   }
@@ -37,7 +46,7 @@ ConnectionPool::Lease ConnectionPool::acquire(Clock::time_point deadline) {
 std::unique_ptr<Connection> ConnectionPool::connect(Clock::time_point deadline) {
   std::unique_ptr<Connection> connection;
   try {
-    connection = std::make_unique<Connection>(config_, deadline);
+    connection = open_connection(config_, deadline);
   } catch (const ConnectionError& error) {
     outage_began(error.what());
     throw;
@@ -48,6 +57,7 @@ std::unique_ptr<Connection> ConnectionPool::connect(Clock::time_point deadline) 
     if (log::enabled(DLOCK_LOG_INFO)) {
       log::emit(DLOCK_LOG_INFO, "connected to " + config_.describe() + (first ? "" : " again"));
     }
+    if (!first && on_reconnect_) on_reconnect_();
   }
   return connection;
 }
@@ -68,7 +78,10 @@ void ConnectionPool::give_back(std::unique_ptr<Connection> connection) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     closing = closed_;
-    if (connection->broken() || closed_) {
+    if (connection->demoted() && config_.master_locator) {
+      config_.master_locator->suspect(connection->generation());
+    }
+    if (!usable(*connection) || closed_) {
       dropped = std::move(connection);  // closed below, outside the mutex
       --open_count_;
     } else {
@@ -76,7 +89,8 @@ void ConnectionPool::give_back(std::unique_ptr<Connection> connection) {
     }
   }
   returned_.notify_one();
-  if (dropped && !closing) outage_began(dropped->failure());
+  if (dropped && !closing && dropped->broken()) outage_began(dropped->failure());
+  if (dropped && !closing && dropped->demoted()) outage_began("the server is a replica now (READONLY)");
 }
 
 void ConnectionPool::close() {

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -48,11 +49,17 @@ class ConnectionPool {
   // Drops idle connections; leases still out are dropped when given back.
   void close();
 
+  // Called after a connection is made again following an outage (a server
+  // restarted, a master moved): holds may be gone there. Set before use.
+  void on_reconnect(std::function<void()> listener) { on_reconnect_ = std::move(listener); }
+
   // Connections made again after one broke or a connect failed.
   uint64_t reconnects() const { return reconnects_.load(std::memory_order_relaxed); }
 
  private:
   void give_back(std::unique_ptr<Connection> connection);
+  // Not broken, not a demoted master's, and (Sentinel) made for the current master.
+  bool usable(const Connection& connection) const;
   std::unique_ptr<Connection> connect(Clock::time_point deadline);
   // An outage is logged once when it starts (a connection broke or could not
   // be made) and once when a connection is made again.
@@ -67,6 +74,7 @@ class ConnectionPool {
   std::atomic<bool> in_outage_{false};
   std::atomic<bool> connected_once_{false};  // an outage before it is a server never reached
   std::atomic<uint64_t> reconnects_{0};
+  std::function<void()> on_reconnect_;
 };
 
 }  // namespace dlock

@@ -10,6 +10,8 @@ namespace {
 
 constexpr std::size_t longest_url = 64 * 1024;
 constexpr int64_t day_ms = 24LL * 3600 * 1000;
+constexpr int64_t max_sync_replicas = 1000;
+constexpr int default_sentinel_port = 26379;
 
 // Part of the URL quoted in a message, cut short so a huge URL does not make
 // a huge message. Callers never quote the userinfo.
@@ -119,6 +121,15 @@ void apply_query(const std::string& query, ClientConfig& config) {
       config.release_yield_ms = parse_integer(value, 0, 1000, key);
     } else if (key == "pool_size") {
       config.pool_size = static_cast<int32_t>(parse_integer(value, 1, 1024, key));
+    } else if (key == "sync_replicas") {
+      config.sync_replicas = static_cast<int32_t>(parse_integer(value, 0, max_sync_replicas, key));
+    } else if (key == "sync_timeout_ms") {
+      config.sync_timeout_ms = parse_integer(value, 1, day_ms, key);
+    } else if (key == "sentinel_user" || key == "sentinel_password") {
+      if (!config.sentinel.enabled()) {
+        throw InvalidArgument("url: " + key + " needs a redis-sentinel:// url");
+      }
+      (key == "sentinel_user" ? config.sentinel.user : config.sentinel.password) = percent_decode(value, key);
     } else if (!apply_tls_option(key, value, config.tls)) {
       throw InvalidArgument("url: unknown query option " + quote(key));
     }
@@ -136,18 +147,9 @@ void apply_userinfo(const std::string& userinfo, ClientConfig& config) {
   config.password = percent_decode(userinfo.substr(colon + 1), "password");
 }
 
-void apply_tcp(std::string rest, ClientConfig& config) {
-  // Passwords often hold '/' (base64): the userinfo ends at the last '@', and
-  // only then does the path begin.
-  const std::size_t at = rest.rfind('@');
-  if (at != std::string::npos) {
-    apply_userinfo(rest.substr(0, at), config);
-    rest = rest.substr(at + 1);
-  }
-  const std::size_t path_start = rest.find('/');
-  std::string authority = rest.substr(0, path_start);
-  const std::string path = path_start == std::string::npos ? "" : rest.substr(path_start + 1);
-  std::string host = authority;
+// host[:port] or [v6]:port, into `host` and `port` (unchanged when absent).
+void parse_host_and_port(const std::string& authority, std::string& host, int& port_out) {
+  host = authority;
   std::string port;
   if (!authority.empty() && authority[0] == '[') {
     const std::size_t close = authority.find(']');
@@ -168,12 +170,60 @@ void apply_tcp(std::string rest, ClientConfig& config) {
   if (host.empty()) {
     throw InvalidArgument("url: the host is missing");
   }
-  config.host = host;
   if (!port.empty() || authority.find(':') != std::string::npos) {
-    config.port = static_cast<int>(parse_integer(port, 1, 65535, "port"));
+    port_out = static_cast<int>(parse_integer(port, 1, 65535, "port"));
   }
+}
+
+// Splits [userinfo@]authority[/db], applying the userinfo and the database;
+// returns the authority.
+std::string apply_userinfo_and_db(std::string rest, ClientConfig& config) {
+  // Passwords often hold '/' (base64): the userinfo ends at the last '@', and
+  // only then does the path begin.
+  const std::size_t at = rest.rfind('@');
+  if (at != std::string::npos) {
+    apply_userinfo(rest.substr(0, at), config);
+    rest = rest.substr(at + 1);
+  }
+  const std::size_t path_start = rest.find('/');
+  const std::string path = path_start == std::string::npos ? "" : rest.substr(path_start + 1);
   if (!path.empty()) {
     config.db = static_cast<int>(parse_integer(path, 0, 1 << 20, "database number"));
+  }
+  return rest.substr(0, path_start);
+}
+
+void apply_tcp(const std::string& rest, ClientConfig& config) {
+  parse_host_and_port(apply_userinfo_and_db(rest, config), config.host, config.port);
+}
+
+// The sentinels' host list: host[:port] separated by ','.
+void apply_sentinels(const std::string& rest, ClientConfig& config) {
+  const std::string authority = apply_userinfo_and_db(rest, config);
+  if (authority.empty()) {
+    throw InvalidArgument("url: the sentinel host list is empty");
+  }
+  std::size_t start = 0;
+  for (int index = 1; start <= authority.size(); ++index) {
+    const std::size_t end = std::min(authority.find(',', start), authority.size());
+    const std::string entry = authority.substr(start, end - start);
+    start = end + 1;
+    if (entry.empty()) {
+      throw InvalidArgument("url: sentinel " + std::to_string(index) + " of the host list is empty");
+    }
+    SentinelSettings::Address address{"", default_sentinel_port};
+    parse_host_and_port(entry, address.host, address.port);
+    config.sentinel.sentinels.push_back(address);
+  }
+}
+
+// WAIT blocks for sync_timeout_ms on a connection whose reads end at the
+// command timeout: the wait must fit in it.
+void require_sync_timeout_within_command_timeout(const ClientConfig& config, const std::string& where) {
+  if (config.sync_replicas > 0 && config.sync_timeout_ms >= config.command_timeout_ms) {
+    throw InvalidArgument(where + ": sync_timeout_ms (" + std::to_string(config.sync_timeout_ms) +
+                          ") must be less than command_timeout_ms (" +
+                          std::to_string(config.command_timeout_ms) + ")");
   }
 }
 
@@ -188,12 +238,22 @@ const char* TlsSettings::first_option_set() const {
   return nullptr;
 }
 
+std::string host_and_port(const std::string& host, int port) {
+  return (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" + std::to_string(port);
+}
+
 std::string ClientConfig::describe() const {
   if (transport == Transport::unix_socket) {
     return "unix://" + socket_path;
   }
-  return std::string(tls.enabled ? "rediss://" : "redis://") +
-         (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" + std::to_string(port);
+  if (sentinel.enabled()) {
+    std::string text = tls.enabled ? "rediss-sentinel://" : "redis-sentinel://";
+    for (std::size_t i = 0; i < sentinel.sentinels.size(); ++i) {
+      text += (i == 0 ? "" : ",") + host_and_port(sentinel.sentinels[i].host, sentinel.sentinels[i].port);
+    }
+    return text + "#" + sentinel.master_name;
+  }
+  return std::string(tls.enabled ? "rediss://" : "redis://") + host_and_port(host, port);
 }
 
 ClientConfig config_from_options(const dlock_client_options* opts) {
@@ -240,19 +300,41 @@ ClientConfig config_from_options(const dlock_client_options* opts) {
   require_range(config.command_timeout_ms, 1, day_ms, "command_timeout_ms");
   require_range(config.watchdog_timeout_ms, 30, day_ms, "watchdog_timeout_ms");
   require_range(config.pool_size, 1, 1024, "pool_size");
+  if (has(offsetof(dlock_client_options, sync_replicas), sizeof(int32_t))) {
+    config.sync_replicas = opts->sync_replicas;
+  }
+  if (has(offsetof(dlock_client_options, sync_timeout_ms), sizeof(int64_t))) {
+    config.sync_timeout_ms = opts->sync_timeout_ms;
+  }
+  require_range(config.sync_replicas, 0, max_sync_replicas, "sync_replicas");
+  require_range(config.sync_timeout_ms, 1, day_ms, "sync_timeout_ms");
+  require_sync_timeout_within_command_timeout(config, "opts");
   return config;
 }
 
 void apply_url(const std::string& url, ClientConfig& config) {
   const std::size_t scheme_end = url.find("://");
   if (scheme_end == std::string::npos) {
-    throw InvalidArgument("url: expected redis[s]://host[:port][/db] or unix:///path, got no scheme");
+    throw InvalidArgument(
+        "url: expected redis[s]://host[:port][/db], redis[s]-sentinel://host[:port][,...]#master or "
+        "unix:///path, got no scheme");
   }
   if (url.size() > longest_url) {
     throw InvalidArgument("url: longer than " + std::to_string(longest_url) + " bytes");
   }
   const std::string scheme = url.substr(0, scheme_end);
   std::string rest = url.substr(scheme_end + 3);
+  const bool sentinel = scheme == "redis-sentinel" || scheme == "rediss-sentinel";
+  if (sentinel) {
+    // The master's name is the fragment, after everything else (Lettuce's spelling).
+    const std::size_t hash = rest.rfind('#');
+    if (hash == std::string::npos || hash + 1 == rest.size()) {
+      throw InvalidArgument("url: " + scheme + ":// needs the master's name after '#', as " + scheme +
+                            "://host:26379#mymaster");
+    }
+    config.sentinel.master_name = percent_decode(rest.substr(hash + 1), "master name");
+    rest = rest.substr(0, hash);
+  }
   // The query starts after the userinfo, which may itself hold a '?'.
   const std::size_t at = rest.rfind('@');
   std::string query;
@@ -263,6 +345,9 @@ void apply_url(const std::string& url, ClientConfig& config) {
   if (scheme == "redis" || scheme == "rediss") {
     apply_tcp(rest, config);
     config.tls.enabled = scheme == "rediss";
+  } else if (sentinel) {
+    apply_sentinels(rest, config);
+    config.tls.enabled = scheme == "rediss-sentinel";
   } else if (scheme == "unix") {
     if (rest.empty() || rest[0] != '/') {
       throw InvalidArgument("url: unix:// needs an absolute socket path, as unix:///run/redis.sock");
@@ -274,7 +359,7 @@ void apply_url(const std::string& url, ClientConfig& config) {
     const bool plain =
         scheme.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789+.-") == std::string::npos;
     throw InvalidArgument("url: unknown scheme" + (plain ? " " + quote(scheme) : std::string()) +
-                          ", expected redis, rediss or unix");
+                          ", expected redis, rediss, redis-sentinel, rediss-sentinel or unix");
   }
   apply_query(query, config);
   // TLS options without rediss:// would leave the connection in plain text.
@@ -282,6 +367,7 @@ void apply_url(const std::string& url, ClientConfig& config) {
     throw InvalidArgument(std::string("url: ") + option + " needs a rediss:// url; " + scheme +
                           ":// connects in plain text");
   }
+  require_sync_timeout_within_command_timeout(config, "url");
 }
 
 }  // namespace dlock

@@ -5,12 +5,14 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "dlock.h"
 
 namespace dlock {
 
 class TlsContext;
+class MasterLocator;
 
 // rediss:// settings: the URL's tls_* query options or the options struct's
 // tls_* fields. Files are named here and loaded once, into the TlsContext.
@@ -24,6 +26,21 @@ struct TlsSettings {
 
   // The first tls_* option set, for the message when TLS is off; null if none.
   const char* first_option_set() const;
+};
+
+// redis-sentinel:// settings: the sentinels to ask, in turn, for the address
+// of the master they call `master_name`.
+struct SentinelSettings {
+  struct Address {
+    std::string host;
+    int port = 26379;
+  };
+  std::vector<Address> sentinels;  // empty: not a Sentinel deployment
+  std::string master_name;
+  std::string user;  // sentinel_user=; the userinfo is the master's
+  std::string password;
+
+  bool enabled() const { return !sentinels.empty(); }
 };
 
 struct ClientConfig {
@@ -47,6 +64,14 @@ struct ClientConfig {
   TlsSettings tls;
   // Made from `tls` by attach_tls_context(); copies of the config share it.
   std::shared_ptr<const TlsContext> tls_context;
+  SentinelSettings sentinel;
+  // Made from `sentinel` by each client core (see master_locator.hpp):
+  // connections made with this config dial the master it currently names.
+  std::shared_ptr<MasterLocator> master_locator;
+  // Replica sync: a grant counts once WAIT confirms it reached this many
+  // replicas within sync_timeout_ms (0: no WAIT).
+  int32_t sync_replicas = 0;
+  int64_t sync_timeout_ms = 1000;
 
   // How long a request's outcome is kept for its retries: longer than any
   // retry of it can come (they all end within the command timeout).
@@ -56,12 +81,17 @@ struct ClientConfig {
   std::string describe() const;
 };
 
+// host:port, an IPv6 host in brackets: how messages name a server.
+std::string host_and_port(const std::string& host, int port);
+
 // Copies the first opts->size bytes' worth of fields over the defaults.
 ClientConfig config_from_options(const dlock_client_options* opts);
 
-// Parses redis://[user[:password]@]host[:port][/db][?k=v&...] or
-// unix:///path[?db=N&k=v...] (rediss:// for TLS) into `config`. Throws
-// InvalidArgument naming the part that is wrong.
+// Parses redis://[user[:password]@]host[:port][/db][?k=v&...],
+// unix:///path[?db=N&k=v...] (rediss:// for TLS) or
+// redis-sentinel://[user[:password]@]host[:port][,host[:port]...][/db][?k=v...]#master
+// (rediss-sentinel:// for TLS) into `config`. Throws InvalidArgument naming
+// the part that is wrong.
 void apply_url(const std::string& url, ClientConfig& config);
 
 }  // namespace dlock

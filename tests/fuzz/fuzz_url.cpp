@@ -17,6 +17,7 @@ namespace {
 bool description_hides_password(const dlock::ClientConfig& config) {
   dlock::ClientConfig other = config;
   other.password = config.password + "#other";
+  other.sentinel.password = config.sentinel.password + "#other";
   return config.describe() == other.describe();
 }
 
@@ -44,8 +45,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   require(config.connect_timeout_ms > 0 && config.command_timeout_ms > 0 && config.watchdog_timeout_ms > 0,
           "timeouts positive", url);
   require(config.pool_size >= 1, "pool size at least 1", url);
-  require(config.tls.first_option_set() == nullptr || config.tls.enabled, "tls_* options only with rediss://", url);
-  require(config.tls.enabled == (url.rfind("rediss://", 0) == 0), "TLS exactly for rediss://", url);
+  require(config.tls.first_option_set() == nullptr || config.tls.enabled, "tls_* options only with rediss://",
+          url);
+  require(config.tls.enabled == (url.rfind("rediss://", 0) == 0 || url.rfind("rediss-sentinel://", 0) == 0),
+          "TLS exactly for rediss:// and rediss-sentinel://", url);
+  if (config.sentinel.enabled()) {
+    require(!config.sentinel.master_name.empty(), "a sentinel url names its master", url);
+    for (const auto& sentinel : config.sentinel.sentinels) {
+      require(!sentinel.host.empty() && sentinel.port >= 1 && sentinel.port <= 65535, "sentinel host:port",
+              url);
+    }
+  }
+  require(config.sync_replicas >= 0, "sync_replicas not negative", url);
   require(!config.tls_context, "parsing loads no TLS files", url);
   require(description_hides_password(config), "describe() does not show the password", url);
   return 0;

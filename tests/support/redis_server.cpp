@@ -13,6 +13,12 @@
 #include "redis_info.hpp"
 
 namespace dlock_test {
+
+std::string test_server_binary() {
+  const char* configured = std::getenv("DLOCK_TEST_REDIS_SERVER");
+  return configured != nullptr && *configured != '\0' ? configured : "redis-server";
+}
+
 namespace {
 
 constexpr auto kConnectTimeout = std::chrono::milliseconds(5000);
@@ -41,9 +47,7 @@ int pick_free_port() {
 namespace {
 
 std::string server_binary(const std::string& chosen) {
-  if (!chosen.empty()) return chosen;
-  const char* configured = std::getenv("DLOCK_TEST_REDIS_SERVER");
-  return configured != nullptr && *configured != '\0' ? configured : "redis-server";
+  return chosen.empty() ? test_server_binary() : chosen;
 }
 
 // A server still loading its AOF answers -LOADING; anything else means it serves.

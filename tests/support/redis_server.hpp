@@ -13,6 +13,9 @@
 namespace dlock_test {
 
 // TLS only: the server listens on a TLS port and no plain one.
+// $DLOCK_TEST_REDIS_SERVER (e.g. valkey-server), else `redis-server` on PATH.
+std::string test_server_binary();
+
 struct RedisServerTls {
   std::string cert_file;
   std::string key_file;

@@ -15,6 +15,7 @@ import ssl
 import subprocess
 import tempfile
 import time
+from typing import Callable
 from dataclasses import dataclass
 
 _STARTUP_SECONDS = 10.0
@@ -129,6 +130,105 @@ class RedisServer:
         shutil.rmtree(self._directory, ignore_errors=True)
 
     def __enter__(self) -> RedisServer:
+        return self.start()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+
+class SentinelSet:
+    """One master, two replicas and three sentinels (``redis-server --sentinel``) on free
+    loopback ports, monitoring the master as ``m`` with quorum 2, down-after 1000 ms and
+    failover-timeout 5000 ms. ``url`` is the redis-sentinel:// URL; ``failover()`` runs
+    SENTINEL FAILOVER and waits for the new master."""
+
+    MASTER_NAME = "m"
+
+    def __init__(self) -> None:
+        self.master = RedisServer()
+        self.replicas: list[RedisServer] = []
+        self.sentinel_ports: list[int] = []
+        self._sentinels: list[subprocess.Popen[bytes]] = []
+        self._directory = tempfile.mkdtemp(prefix="dlock-sentinel-")
+
+    @property
+    def url(self) -> str:
+        hosts = ",".join(f"127.0.0.1:{port}" for port in self.sentinel_ports)
+        return f"redis-sentinel://{hosts}#{self.MASTER_NAME}"
+
+    def nodes(self) -> list[RedisServer]:
+        return [self.master, *self.replicas]
+
+    def start(self) -> SentinelSet:
+        self.master.start()
+        for _ in range(2):
+            replica = RedisServer("--replicaof", "127.0.0.1", str(self.master.port))
+            self.replicas.append(replica.start())
+        for index in range(3):
+            port = _free_port()
+            config = os.path.join(self._directory, f"sentinel{index}.conf")
+            with open(config, "w", encoding="utf-8") as file:
+                file.write(
+                    f"port {port}\nbind 127.0.0.1\ndir {self._directory}\n"
+                    "sentinel announce-ip 127.0.0.1\n"
+                    f"sentinel monitor {self.MASTER_NAME} 127.0.0.1 {self.master.port} 2\n"
+                    f"sentinel down-after-milliseconds {self.MASTER_NAME} 1000\n"
+                    f"sentinel failover-timeout {self.MASTER_NAME} 5000\n"
+                )
+            self._sentinels.append(subprocess.Popen(
+                [_executable(), config, "--sentinel"],
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            self.sentinel_ports.append(port)
+        self._wait(lambda: all(self._sentinel_cli(i, "PING") == "PONG" for i in range(3)))
+        self._wait(self._healthy)
+        return self
+
+    def _sentinel_cli(self, index: int, *args: str) -> str:
+        return subprocess.run(
+            ["redis-cli", "-p", str(self.sentinel_ports[index]), *args],
+            capture_output=True, text=True, check=False).stdout.strip()
+
+    def master_port(self) -> int:
+        reply = self._sentinel_cli(0, "SENTINEL", "get-master-addr-by-name", self.MASTER_NAME)
+        return int(reply.split()[-1])
+
+    def node(self, port: int) -> RedisServer:
+        return next(node for node in self.nodes() if node.port == port)
+
+    def _healthy(self) -> bool:
+        try:
+            port = self.master_port()
+            info = self.node(port).cli("INFO", "replication")
+        except (ValueError, IndexError, StopIteration, subprocess.CalledProcessError):
+            return False
+        return info.count("state=online") == 2
+
+    @staticmethod
+    def _wait(condition: Callable[[], bool], seconds: float = 20.0) -> None:
+        deadline = time.monotonic() + seconds
+        while not condition():
+            if time.monotonic() > deadline:
+                raise RuntimeError("the sentinel set did not get ready in time")
+            time.sleep(0.05)
+
+    def failover(self) -> int:
+        """SENTINEL FAILOVER (retried while refused); returns the new master's port."""
+        old = self.master_port()
+        self._wait(lambda: self._sentinel_cli(
+            0, "SENTINEL", "FAILOVER", self.MASTER_NAME) == "OK")
+        self._wait(lambda: self.master_port() != old
+                   and self.node(self.master_port()).cli("ROLE").startswith("master"))
+        return self.master_port()
+
+    def stop(self) -> None:
+        for sentinel in self._sentinels:
+            sentinel.kill()
+            sentinel.wait()
+        for node in self.nodes():
+            node.stop()
+        shutil.rmtree(self._directory, ignore_errors=True)
+
+    def __enter__(self) -> SentinelSet:
         return self.start()
 
     def __exit__(self, *exc_info: object) -> None:

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "contention_loop.hpp"
+#include "permit_workers.hpp"
 #include "single_hold.hpp"
 #include "worker_options.hpp"
 
@@ -16,8 +17,17 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    return options.mode == dlock_worker::Mode::hold ? dlock_worker::run_single_hold(options)
-                                                    : dlock_worker::run_contention_loop(options);
+    switch (options.mode) {
+      case dlock_worker::Mode::hold:
+        return dlock_worker::run_single_hold(options);
+      case dlock_worker::Mode::permits:
+        return dlock_worker::run_permit_loop(options);
+      case dlock_worker::Mode::permit_hold:
+        return dlock_worker::run_permit_hold(options);
+      case dlock_worker::Mode::cycles:
+        break;
+    }
+    return dlock_worker::run_contention_loop(options);
   } catch (const std::exception& error) {
     std::fprintf(stderr, "worker failed: %s\n", error.what());
     return 3;

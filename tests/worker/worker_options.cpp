@@ -13,8 +13,14 @@ WorkerOptions parse_worker_options(int argc, char** argv) {
   const std::map<std::string, std::function<void(const std::string&)>> setters = {
       {"--mode",
        [&](const std::string& v) {
-         if (v != "cycles" && v != "hold") throw std::invalid_argument("--mode is cycles or hold");
-         options.mode = v == "hold" ? Mode::hold : Mode::cycles;
+         const std::map<std::string, Mode> modes = {{"cycles", Mode::cycles},
+                                                    {"hold", Mode::hold},
+                                                    {"permits", Mode::permits},
+                                                    {"permit-hold", Mode::permit_hold}};
+         const auto mode = modes.find(v);
+         if (mode == modes.end())
+           throw std::invalid_argument("--mode is cycles, hold, permits or permit-hold");
+         options.mode = mode->second;
        }},
       {"--url", [&](const std::string& v) { options.url = v; }},
       {"--name", [&](const std::string& v) { options.name = v; }},
@@ -27,6 +33,7 @@ WorkerOptions parse_worker_options(int argc, char** argv) {
       {"--min-sleep-us", [&](const std::string& v) { options.min_sleep_us = std::stoll(v); }},
       {"--max-sleep-us", [&](const std::string& v) { options.max_sleep_us = std::stoll(v); }},
       {"--hold-ms", [&](const std::string& v) { options.hold_ms = std::stoll(v); }},
+      {"--permits", [&](const std::string& v) { options.permits = std::stoi(v); }},
       {"--side", [&](const std::string& v) { options.side = v; }},
       {"--write-one-in", [&](const std::string& v) { options.write_one_in = std::stoi(v); }},
   };
@@ -37,10 +44,11 @@ WorkerOptions parse_worker_options(int argc, char** argv) {
     }
     setter->second(argv[i + 1]);
   }
-  if (options.url.empty() || options.store_path.empty()) {
-    throw std::invalid_argument("--url and --store are required");
+  const bool permit_mode = options.mode == Mode::permits || options.mode == Mode::permit_hold;
+  if (options.url.empty() || (options.store_path.empty() && !permit_mode)) {
+    throw std::invalid_argument("--url and --store are required (--store but in the permit modes)");
   }
-  if (options.mode == Mode::cycles && options.log_path.empty()) {
+  if ((options.mode == Mode::cycles || options.mode == Mode::permits) && options.log_path.empty()) {
     throw std::invalid_argument("--log is required in cycles mode");
   }
   return options;

@@ -8,8 +8,10 @@
 namespace dlock_worker {
 
 enum class Mode {
-  cycles,  // threads x cycles of acquire / read-modify-write / release
-  hold,    // one acquire, reported on stdout, held for hold_ms, then one write and a release
+  cycles,       // threads x cycles of acquire / read-modify-write / release
+  hold,         // one acquire, reported on stdout, held for hold_ms, then one write and a release
+  permits,      // as cycles, on the leased-permit semaphore (permit_workers.hpp)
+  permit_hold,  // as hold, one leased permit
 };
 
 struct WorkerOptions {
@@ -20,11 +22,12 @@ struct WorkerOptions {
   std::string store_path;  // fenced store
   int threads = 1;
   int cycles = 10;
-  int64_t lease_ms = -1;             // -1: watchdog
-  int64_t watchdog_timeout_ms = 0;   // 0: the library default
-  int64_t min_sleep_us = 0;          // time spent inside a critical section,
-  int64_t max_sleep_us = 2000;       // uniformly random in [min, max]
+  int64_t lease_ms = -1;            // -1: watchdog
+  int64_t watchdog_timeout_ms = 0;  // 0: the library default
+  int64_t min_sleep_us = 0;         // time spent inside a critical section,
+  int64_t max_sleep_us = 2000;      // uniformly random in [min, max]
   int64_t hold_ms = 1000;
+  int permits = 1;  // the permit modes set the semaphore to this many when it does not exist
   // What is taken: "lock", or a side of the read-write lock: "read", "write",
   // or (cycles mode) "mixed": each cycle a write with probability 1/write_one_in, else a read.
   std::string side = "lock";

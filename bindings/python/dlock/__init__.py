@@ -25,9 +25,12 @@ from dlock.errors import (
     ProtocolError,
     UnsupportedError,
 )
+from dlock.count_down_latch import CountDownLatch
 from dlock.lock import Lock
 from dlock.lock_info import Holder, LockInfo
+from dlock.permit_semaphore import Permit, PermitExpirableSemaphore
 from dlock.read_write_lock import ReadWriteLock
+from dlock.semaphore import Semaphore
 
 __version__ = _version()
 
@@ -37,6 +40,7 @@ __all__ = [
     "Client",
     "ClientClosedError",
     "ConnectionError",
+    "CountDownLatch",
     "DlockError",
     "Holder",
     "InternalError",
@@ -47,7 +51,10 @@ __all__ = [
     "LockNotOwnedError",
     "LockTimeoutError",
     "OutOfMemoryError",
+    "Permit",
+    "PermitExpirableSemaphore",
     "ProtocolError",
     "ReadWriteLock",
+    "Semaphore",
     "UnsupportedError",
 ]

@@ -15,18 +15,21 @@ from dlock.arguments import (
     require_int,
     require_str,
 )
+from dlock.count_down_latch import CountDownLatch
 from dlock.errors import error_for_status
 from dlock.handles import LockHandles, LostCallback
 from dlock.lock import Lock
 from dlock.owner import new_owner
+from dlock.permit_semaphore import PermitExpirableSemaphore
 from dlock.read_write_lock import ReadWriteLock
+from dlock.semaphore import Semaphore
 from dlock.synchronized import F, synchronized
 
 # Clients still open at exit are closed while Python still runs: closing releases their
 # holds at once, and stops the watchdog before it could call back into a dying interpreter.
 _open_clients: weakref.WeakSet[Client] = weakref.WeakSet()
-# The C library's pool_size is an int32_t.
-_POOL_SIZE_MAX = 2**31 - 1
+# The C library's pool_size and sync_replicas are int32_t.
+_INT32_MAX = 2**31 - 1
 
 TlsPath = Union[str, "os.PathLike[str]"]
 
@@ -47,6 +50,11 @@ class Client:
     ``tls_verify`` ("full", the default, or "none"): the same as the URL's query options, which
     override them.
 
+    Sentinel: ``redis-sentinel://[user[:password]@]host:port[,host:port...][/db]#master`` (or
+    ``rediss-sentinel://``); the client follows failovers by itself. ``sync_replicas`` (default
+    0) and ``sync_timeout`` (seconds, default 1): a grant counts only once that many replicas
+    confirmed it (``WAIT``), else it is undone and the attempt fails like a busy lock.
+
     Usable as a context manager; :meth:`close` is idempotent. A client made before
     ``os.fork()`` works in the child, which gets connections and an identity of its own.
     """
@@ -64,6 +72,8 @@ class Client:
         tls_key: TlsPath | None = None,
         tls_sni: str | None = None,
         tls_verify: str | None = None,
+        sync_replicas: int | None = None,
+        sync_timeout: float | None = None,
     ) -> None:
         self._native = _dlock.Client(
             require_str(url, "url"),
@@ -72,12 +82,14 @@ class Client:
             watchdog_timeout_ms=timeouts.optional_positive_ms(
                 watchdog_timeout, "watchdog_timeout"
             ),
-            pool_size=_pool_size(pool_size),
+            pool_size=_int32_option(pool_size, "pool_size", 1),
             tls_ca=_optional_path(tls_ca, "tls_ca"),
             tls_cert=_optional_path(tls_cert, "tls_cert"),
             tls_key=_optional_path(tls_key, "tls_key"),
             tls_sni=None if tls_sni is None else require_str(tls_sni, "tls_sni"),
             tls_verify=None if tls_verify is None else require_str(tls_verify, "tls_verify"),
+            sync_replicas=_int32_option(sync_replicas, "sync_replicas", 0),
+            sync_timeout_ms=timeouts.optional_positive_ms(sync_timeout, "sync_timeout"),
         )
         self._handles = LockHandles(self._native)
         _open_clients.add(self)
@@ -140,6 +152,27 @@ class Client:
         owner = _checked_owner("read_write_lock", name, thread_local, on_lost, unsupported)
         return ReadWriteLock(self._handles, name, lease, blocking_timeout, on_lost, owner)
 
+    def semaphore(self, name: str) -> Semaphore:
+        """A :class:`dlock.Semaphore` on ``name`` (Redisson's RSemaphore layout); no round
+        trip."""
+        return Semaphore(_dlock.Semaphore(self._native, require_str(name, "name")))
+
+    def permit_expirable_semaphore(
+        self, name: str, *, on_lost: Callable[[str, str], None] | None = None
+    ) -> PermitExpirableSemaphore:
+        """A :class:`dlock.PermitExpirableSemaphore` on ``name`` (Redisson's
+        RPermitExpirableSemaphore layout); no round trip. ``on_lost(name, permit_id)`` is
+        called once when a permit taken through this object is lost, on the client's
+        watchdog thread (or in the release that found the loss): it must return quickly."""
+        require_str(name, "name")
+        require_callable_or_none(on_lost, "on_lost")
+        return PermitExpirableSemaphore(_dlock.PermitSemaphore(self._native, name, on_lost))
+
+    def count_down_latch(self, name: str) -> CountDownLatch:
+        """A :class:`dlock.CountDownLatch` on ``name`` (Redisson's RCountDownLatch layout);
+        no round trip."""
+        return CountDownLatch(_dlock.CountDownLatch(self._native, require_str(name, "name")))
+
     def synchronized(
         self,
         name: str,
@@ -158,7 +191,8 @@ class Client:
         starts from zero), with the C struct's names: ``grants``, ``reentries``, ``waits``,
         ``handoffs``, ``renewals``, ``renewal_round_trips``, ``locks_lost``, ``reconnects``,
         ``transient_retries``, and the wait before a grant as integer microseconds,
-        ``wait_p50_us``, ``wait_p99_us``, ``wait_max_us``. No round trip."""
+        ``wait_p50_us``, ``wait_p99_us``, ``wait_max_us``; ``failovers`` (Sentinel master
+        moves followed). No round trip."""
         return _dlock.client_stats(self._native)
 
     def close(self) -> None:
@@ -201,16 +235,16 @@ def _checked_owner(
     return None if thread_local else new_owner()
 
 
-def _pool_size(pool_size: int | None) -> int | None:
-    """None keeps the library's default."""
-    if pool_size is None:
+def _int32_option(value: int | None, name: str, lowest: int) -> int | None:
+    """None keeps the library's default; the C fields are int32_t."""
+    if value is None:
         return None
-    size = require_int(pool_size, "pool_size")
-    if not 1 <= size <= _POOL_SIZE_MAX:
+    number = require_int(value, name)
+    if not lowest <= number <= _INT32_MAX:
         raise error_for_status(
-            _dlock.E_INVALID, f"pool_size: must be 1 to {_POOL_SIZE_MAX}, got {size}"
+            _dlock.E_INVALID, f"{name}: must be {lowest} to {_INT32_MAX}, got {number}"
         )
-    return size
+    return number
 
 
 def _optional_path(value: TlsPath | None, argument: str) -> str | None:

@@ -7,6 +7,7 @@
 #include "native_client.hpp"
 #include "native_lock.hpp"
 #include "native_log.hpp"
+#include "native_semaphores.hpp"
 #include "native_stats.hpp"
 
 namespace py = pybind11;
@@ -37,5 +38,6 @@ PYBIND11_MODULE(_dlock, module) {
   dlock_python::bind_native_client(module);
   dlock_python::bind_native_lock(module);
   dlock_python::bind_native_log(module);
+  dlock_python::bind_native_semaphores(module);
   dlock_python::bind_native_stats(module);
 }

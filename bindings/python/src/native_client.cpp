@@ -20,6 +20,8 @@ NativeClient::NativeClient(const std::string& url, const NativeClientOptions& op
     native_options.watchdog_timeout_ms = *options.watchdog_timeout_ms;
   }
   if (options.pool_size) native_options.pool_size = *options.pool_size;
+  if (options.sync_replicas) native_options.sync_replicas = *options.sync_replicas;
+  if (options.sync_timeout_ms) native_options.sync_timeout_ms = *options.sync_timeout_ms;
   auto text = [](const std::optional<std::string>& value, const char* what) {
     return value ? c_string(*value, what) : nullptr;
   };
@@ -67,18 +69,21 @@ void bind_native_client(py::module_& module) {
                        std::optional<int64_t> command_timeout_ms, std::optional<int64_t> watchdog_timeout_ms,
                        std::optional<int32_t> pool_size, std::optional<std::string> tls_ca,
                        std::optional<std::string> tls_cert, std::optional<std::string> tls_key,
-                       std::optional<std::string> tls_sni, std::optional<std::string> tls_verify) {
+                       std::optional<std::string> tls_sni, std::optional<std::string> tls_verify,
+                       std::optional<int32_t> sync_replicas, std::optional<int64_t> sync_timeout_ms) {
              return std::make_unique<NativeClient>(
                  std::string(url),
                  NativeClientOptions{connect_timeout_ms, command_timeout_ms, watchdog_timeout_ms, pool_size,
                                      std::move(tls_ca), std::move(tls_cert), std::move(tls_key),
-                                     std::move(tls_sni), std::move(tls_verify)});
+                                     std::move(tls_sni), std::move(tls_verify), sync_replicas,
+                                     sync_timeout_ms});
            }),
            py::arg("url"), py::kw_only(), py::arg("connect_timeout_ms") = py::none(),
            py::arg("command_timeout_ms") = py::none(), py::arg("watchdog_timeout_ms") = py::none(),
            py::arg("pool_size") = py::none(), py::arg("tls_ca") = py::none(),
            py::arg("tls_cert") = py::none(), py::arg("tls_key") = py::none(), py::arg("tls_sni") = py::none(),
-           py::arg("tls_verify") = py::none())
+           py::arg("tls_verify") = py::none(), py::arg("sync_replicas") = py::none(),
+           py::arg("sync_timeout_ms") = py::none())
       .def("close", &NativeClient::close)
       .def_property_readonly("closed", &NativeClient::closed)
       // Names are str only: bytes need not be UTF-8, and a name is handed back

@@ -23,6 +23,9 @@ struct NativeClientOptions {
   std::optional<std::string> tls_key;
   std::optional<std::string> tls_sni;
   std::optional<std::string> tls_verify;
+  // Replica sync (see dlock_client_options).
+  std::optional<int32_t> sync_replicas;
+  std::optional<int64_t> sync_timeout_ms;
 };
 
 class NativeClient {

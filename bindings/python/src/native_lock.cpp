@@ -8,22 +8,11 @@
 #include "native_client.hpp"
 #include "off_thread.hpp"
 #include "status.hpp"
+#include "without_gil.hpp"
 
 namespace py = pybind11;
 
 namespace dlock_python {
-
-namespace {
-
-// Runs a dlock call without the GIL: it may wait on the network, and on the
-// watchdog thread, which needs the GIL to deliver a lost-lock callback.
-template <typename Call>
-int without_gil(Call&& call) {
-  py::gil_scoped_release nogil;
-  return call();
-}
-
-}  // namespace
 
 NativeLock::NativeLock(py::object client, const py::str& name, py::object on_lost, const std::string& side)
     : client_(std::move(client)) {

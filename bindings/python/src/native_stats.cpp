@@ -29,6 +29,7 @@ void bind_native_stats(py::module_& module) {
         fields["wait_p50_us"] = stats.wait_p50_us;
         fields["wait_p99_us"] = stats.wait_p99_us;
         fields["wait_max_us"] = stats.wait_max_us;
+        fields["failovers"] = stats.failovers;
         return fields;
       },
       py::arg("client"));

@@ -6,24 +6,16 @@ from __future__ import annotations
 import logging
 import threading
 import time
-from typing import Callable, Iterator
+from typing import Iterator
 
 import pytest
 import redis
 
 import dlock
+from polling import eventually
 from redis_server import RedisServer
 
 PASSWORD = "s3cret-Pa55word"
-
-
-def _eventually(condition: Callable[[], bool], timeout: float = 5.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.01)
-    return True
 
 
 @pytest.fixture
@@ -76,14 +68,14 @@ def test_stats_count_grants_reentries_waits_and_handoffs(
     assert set(stats) == {
         "grants", "reentries", "waits", "handoffs", "renewals", "renewal_round_trips",
         "locks_lost", "reconnects", "transient_retries", "wait_p50_us", "wait_p99_us",
-        "wait_max_us",
+        "wait_max_us", "failovers",
     }
 
 
 def test_stats_count_renewals(redis_server: RedisServer, name: str) -> None:
     with dlock.Client(redis_server.url, watchdog_timeout=0.9) as client:
         with client.lock(name):
-            assert _eventually(lambda: client.stats()["renewals"] >= 2, timeout=2)
+            assert eventually(lambda: client.stats()["renewals"] >= 2, timeout=2)
             assert client.stats()["renewal_round_trips"] >= 2
 
 
@@ -102,8 +94,8 @@ def test_a_restart_under_a_held_lock_logs_a_warning(
         lock = client.lock(name)
         lock.acquire()
         own_server.restart()  # no persistence: the lock is gone
-        assert _eventually(lambda: client.stats()["locks_lost"] == 1)
-        assert _eventually(
+        assert eventually(lambda: client.stats()["locks_lost"] == 1)
+        assert eventually(
             lambda: any(
                 r.name == "dlock" and r.levelno == logging.WARNING and f"'{name}'" in r.getMessage()
                 and "lost after" in r.getMessage()
@@ -139,11 +131,11 @@ def test_no_record_holds_the_password(
         password_server.restart()
         waiter.join(15)
         assert outcome == [True]
-        assert _eventually(lambda: client.stats()["locks_lost"] == 1)
+        assert eventually(lambda: client.stats()["locks_lost"] == 1)
     with pytest.raises(dlock.AuthenticationError):
         dlock.Client(f"redis://:wrong-{PASSWORD}@127.0.0.1:{password_server.port}")
     admin.close()
-    assert _eventually(lambda: any("lost after" in r.getMessage() for r in caplog.records))
+    assert eventually(lambda: any("lost after" in r.getMessage() for r in caplog.records))
     time.sleep(0.2)  # the records of the last moments reach logging too
     records = [r for r in caplog.records if r.name == "dlock"]
     assert len(records) >= 4, caplog.text
@@ -171,7 +163,7 @@ def test_records_come_from_a_thread_that_never_blocks_dlock(
             lock.acquire()
             admin = redis.Redis(port=own_server.port)
             admin.client_kill_filter(_type="normal")  # records: connection lost, regained
-            assert _eventually(lambda: client.stats()["renewals"] >= 3, timeout=3)
+            assert eventually(lambda: client.stats()["renewals"] >= 3, timeout=3)
             gate.set()
             lock.release()
             admin.close()

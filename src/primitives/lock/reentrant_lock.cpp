@@ -5,6 +5,7 @@
 
 #include "common/error.hpp"
 #include "common/log.hpp"
+#include "core/handle_holds.hpp"
 #include "primitives/lock/acquire_process.hpp"
 
 namespace dlock {
@@ -31,7 +32,13 @@ ReentrantLock::Attempt ReentrantLock::attempt(const AcquireRequest& request, con
   try {
     return core_.execute([&](Connection& connection) {
       const Clock::time_point sent_at = Clock::now();
-      return Attempt{resource_->attempt(connection, field, lease_ms, wait_left_ms, request_id), sent_at};
+      const Lockable::Attempt outcome =
+          resource_->attempt(connection, field, lease_ms, wait_left_ms, request_id);
+      if (outcome.granted && !confirm_replicated(connection, field, lease_ms)) {
+        // Undone: retried like a busy lock whose holder has this long left.
+        return Attempt{{false, core_.config().sync_timeout_ms}, sent_at};
+      }
+      return Attempt{outcome, sent_at};
     });
   } catch (const ConnectionError&) {
     withdraw(request, field, lease_ms);
@@ -39,18 +46,40 @@ ReentrantLock::Attempt ReentrantLock::attempt(const AcquireRequest& request, con
   }
 }
 
+bool ReentrantLock::confirm_replicated(Connection& connection, const std::string& field, int64_t lease_ms) {
+  const ClientConfig& config = core_.config();
+  if (config.sync_replicas == 0) return true;
+  const std::string wanted = std::to_string(config.sync_replicas);
+  const int64_t reached =
+      connection.command({"WAIT", wanted, std::to_string(config.sync_timeout_ms)}).integer("WAIT " + wanted);
+  if (reached >= config.sync_replicas) return true;
+  resource_->release(connection, field, core_.request_id(), lease_ms + core_.retry_window_ms());
+  if (log::enabled(DLOCK_LOG_DEBUG)) {
+    log::emit(DLOCK_LOG_DEBUG, "acquire '" + name() + "': the grant reached " + std::to_string(reached) +
+                                   " of " + wanted + " replicas within " +
+                                   std::to_string(config.sync_timeout_ms) + " ms; undone");
+  }
+  return false;
+}
+
+Hold ReentrantLock::new_hold(const AcquireRequest& request, const std::string& field,
+                             int64_t lease_ms) const {
+  Hold hold;
+  hold.grant_id = next_grant_id();
+  hold.resource = resource_;
+  hold.owner = request.owner;
+  hold.field = field;
+  hold.count = 1;
+  hold.lease_ms = lease_ms;
+  hold.taken_through = request.handle;
+  return hold;
+}
+
 void ReentrantLock::withdraw(const AcquireRequest& request, const std::string& field, int64_t lease_ms) {
-  Hold withdrawal;
-  withdrawal.grant_id = next_grant_id();
-  withdrawal.resource = resource_;
-  withdrawal.owner = request.owner;
-  withdrawal.field = field;
-  withdrawal.count = 1;
-  withdrawal.lease_ms = lease_ms;
+  Hold withdrawal = new_hold(request, field, lease_ms);
   // Tried until a grant it ran late could have lapsed on its own.
   withdrawal.valid_until = Clock::now() + std::chrono::milliseconds(lease_ms + core_.retry_window_ms());
   withdrawal.renew_at = Clock::now();
-  withdrawal.taken_through = request.handle;
   withdrawal.releasing = core_.request_id();
   withdrawal.withdrawal = true;
   core_.holds().insert(std::move(withdrawal));
@@ -59,19 +88,12 @@ void ReentrantLock::withdraw(const AcquireRequest& request, const std::string& f
 
 uint64_t ReentrantLock::record_grant(const AcquireRequest& request, const std::string& field,
                                      int64_t lease_ms, const Attempt& grant) {
-  Hold hold;
-  hold.grant_id = next_grant_id();
-  hold.resource = resource_;
-  hold.owner = request.owner;
-  hold.field = field;
-  hold.count = 1;
+  Hold hold = new_hold(request, field, lease_ms);
   hold.token = static_cast<uint64_t>(grant.value);
-  hold.lease_ms = lease_ms;
   hold.watchdog = request.lease_ms < 0;
   hold.granted_at = grant.sent_at;
   hold.valid_until = grant.sent_at + trusted_validity(lease_ms);
   hold.renew_at = grant.sent_at + std::chrono::milliseconds(lease_ms / 3);
-  hold.taken_through = request.handle;
   hold.on_lost = request.on_lost;
   const Clock::time_point due = hold.watchdog ? hold.renew_at : hold.valid_until;
   core_.holds().insert(std::move(hold));
@@ -231,14 +253,7 @@ int64_t ReentrantLock::ttl_ms() {
 }
 
 void ReentrantLock::release_taken_through(const void* handle) {
-  for (const Hold& hold : core_.holds().taken_through(handle)) {
-    if (hold.lost) continue;
-    try {
-      run_release(hold, hold.releasing.empty() ? core_.request_id() : hold.releasing);
-    } catch (const Error&) {
-      // Unreachable or closing: the lease runs out on its own; nothing renews it.
-    }
-  }
+  release_holds_taken_through(core_, handle);
 }
 
 }  // namespace dlock

@@ -63,6 +63,11 @@ class ReentrantLock {
   // acquires again: a late retry must not release the new hold. Throws what
   // the release meets.
   void settle_pending_release(uint64_t owner);
+  // A hold of `request`'s owner in the table's shape, with nothing granted yet.
+  Hold new_hold(const AcquireRequest& request, const std::string& field, int64_t lease_ms) const;
+  // Replica sync: after a fresh grant on `connection`, WAIT for the configured
+  // replicas; a grant that reached too few is released again (false).
+  bool confirm_replicated(Connection& connection, const std::string& field, int64_t lease_ms);
   uint64_t record_grant(const AcquireRequest& request, const std::string& field, int64_t lease_ms,
                         const Attempt& grant);
   bool run_release(const Hold& hold, const std::string& request_id);

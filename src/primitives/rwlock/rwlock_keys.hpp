@@ -7,11 +7,8 @@
 namespace dlock {
 
 struct RwLockKeys {
-  // Redisson's prefixName(): "<prefix>:{<name>}", or "<prefix>:<name>" when
-  // the name already carries a hash tag. The lock primitive owns that rule
-  // and the name checks; the caller passes a checked name and the rule.
-  using PrefixRule = std::string (*)(const char* prefix, const std::string& name);
-  RwLockKeys(std::string checked_name, PrefixRule prefixed);
+  // Throws InvalidArgument for a name the lock would refuse (core/key_names).
+  explicit RwLockKeys(std::string name);
 
   std::string name;     // the hash: 'mode' and one field per owner
   std::string channel;  // redisson_rwlock:{name}

@@ -379,12 +379,12 @@ public final class DLock implements Lock {
     return Thread.currentThread().getId();
   }
 
-  private static long waitMillis(long time, TimeUnit unit) {
+  static long waitMillis(long time, TimeUnit unit) {
     Objects.requireNonNull(unit, "unit");
     return time <= 0 ? 0 : Math.max(1, unit.toMillis(time));
   }
 
-  private static long leaseMillis(long leaseTime, TimeUnit unit) {
+  static long leaseMillis(long leaseTime, TimeUnit unit) {
     Objects.requireNonNull(unit, "unit");
     if (leaseTime == WATCHDOG_LEASE) {
       return WATCHDOG_LEASE;

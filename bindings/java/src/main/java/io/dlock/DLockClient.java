@@ -4,6 +4,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.function.Consumer;
+import java.util.function.Function;
 
 /**
  * A connection to Redis that hands out distributed locks.
@@ -35,7 +37,7 @@ public final class DLockClient implements AutoCloseable {
   private final NativeClient handle;
   private final HandleGuard guard = new HandleGuard();
   private final Map<String, DLock> locks = new ConcurrentHashMap<>();
-  private final Map<String, DReadWriteLock> readWriteLocks = new ConcurrentHashMap<>();
+  private final PrimitiveHandles primitives = new PrimitiveHandles();
   private final Executor callbacks;
 
   private DLockClient(NativeClient handle, Executor callbacks) {
@@ -98,22 +100,58 @@ public final class DLockClient implements AutoCloseable {
 
   /**
    * The read-write lock named {@code name} (Redisson's RReadWriteLock layout;
-   * the names follow {@link #getLock(String)}'s rules). Makes no round trip;
-   * the same name always gives the same DReadWriteLock.
+   * names as for {@link #getLock(String)}). Makes no round trip; the same name
+   * always gives the same object.
    *
    * @throws DLockException INVALID for a bad name
    */
   public DReadWriteLock getReadWriteLock(String name) {
+    return primitive("rwlock", name, n -> new DReadWriteLock(n, handle, guard, callbacks),
+        DReadWriteLock::free);
+  }
+
+  /**
+   * The semaphore named {@code name} (Redisson's RSemaphore layout; names as for
+   * {@link #getLock(String)}). Makes no round trip; the same name always gives
+   * the same object.
+   *
+   * @throws DLockException INVALID for a bad name
+   */
+  public DSemaphore getSemaphore(String name) {
+    return primitive("semaphore", name, n -> new DSemaphore(n, handle.newSemaphore(n), guard),
+        DSemaphore::free);
+  }
+
+  /**
+   * The semaphore of leased permits named {@code name} (Redisson's
+   * RPermitExpirableSemaphore layout). Makes no round trip; the same name always
+   * gives the same object.
+   *
+   * @throws DLockException INVALID for a bad name
+   */
+  public DPermitExpirableSemaphore getPermitExpirableSemaphore(String name) {
+    return primitive("permits", name,
+        n -> new DPermitExpirableSemaphore(n, handle.newPermitSemaphore(n), guard),
+        DPermitExpirableSemaphore::free);
+  }
+
+  /**
+   * The count-down latch named {@code name} (Redisson's RCountDownLatch layout).
+   * Makes no round trip; the same name always gives the same object.
+   *
+   * @throws DLockException INVALID for a bad name
+   */
+  public DCountDownLatch getCountDownLatch(String name) {
+    return primitive("latch", name, n -> new DCountDownLatch(n, handle.newCountDownLatch(n), guard),
+        DCountDownLatch::free);
+  }
+
+  private synchronized <T> T primitive(
+      String kind, String name, Function<String, T> make, Consumer<T> free) {
     Objects.requireNonNull(name, "name");
-    DReadWriteLock lock = readWriteLocks.get(name);
-    if (lock != null) {
-      guard.checkOpen();
-      return lock;
-    }
-    synchronized (this) {
-      guard.checkOpen();
-      return readWriteLocks.computeIfAbsent(name, n -> new DReadWriteLock(n, handle, guard, callbacks));
-    }
+    // Under the monitor, so that close() never frees the native client under a new handle.
+    guard.checkOpen();
+    return primitives.get(kind, name, make, free);
   }
 
   public boolean isClosed() {
@@ -155,7 +193,7 @@ public final class DLockClient implements AutoCloseable {
     OpenClients.remove(this);
     guard.afterCalls(() -> {
       locks.values().forEach(DLock::free);
-      readWriteLocks.values().forEach(DReadWriteLock::free);
+      primitives.freeAll();
     });
   }
 }

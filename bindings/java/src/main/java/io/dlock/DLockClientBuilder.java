@@ -32,6 +32,8 @@ public final class DLockClientBuilder {
   private Long commandTimeoutMs;
   private Long watchdogTimeoutMs;
   private Integer poolSize;
+  private Integer syncReplicas;
+  private Long syncTimeoutMs;
   private Executor callbackExecutor = DEFAULT_CALLBACKS;
 
   DLockClientBuilder() {}
@@ -63,6 +65,23 @@ public final class DLockClientBuilder {
   /** Most pooled command connections; default 8. */
   public DLockClientBuilder poolSize(int size) {
     poolSize = size;
+    return this;
+  }
+
+  /**
+   * Replica sync: a fresh grant counts only once {@code WAIT} confirms it
+   * reached this many replicas, else it is undone and the attempt fails like
+   * a busy lock (docs/deployments.md); default 0, no WAIT. The URL's
+   * {@code sync_replicas=} overrides it.
+   */
+  public DLockClientBuilder syncReplicas(int count) {
+    syncReplicas = count;
+    return this;
+  }
+
+  /** How long {@code WAIT} waits for the replicas; default 1 s, less than the command timeout. */
+  public DLockClientBuilder syncTimeout(Duration timeout) {
+    syncTimeoutMs = millis(timeout, "syncTimeout");
     return this;
   }
 
@@ -100,6 +119,12 @@ public final class DLockClientBuilder {
       }
       if (poolSize != null) {
         options.setPoolSize(poolSize);
+      }
+      if (syncReplicas != null) {
+        options.setSyncReplicas(syncReplicas);
+      }
+      if (syncTimeoutMs != null) {
+        options.setSyncTimeoutMs(syncTimeoutMs);
       }
       return DLockClient.open(new NativeClient(url, options), callbackExecutor);
     } finally {

@@ -22,6 +22,7 @@ public final class DLockStats {
   private final long waitP50Micros;
   private final long waitP99Micros;
   private final long waitMaxMicros;
+  private final long failovers;
 
   DLockStats(NativeStats stats) {
     grants = stats.getGrants();
@@ -36,6 +37,7 @@ public final class DLockStats {
     waitP50Micros = stats.getWait_p50_us();
     waitP99Micros = stats.getWait_p99_us();
     waitMaxMicros = stats.getWait_max_us();
+    failovers = stats.getFailovers();
   }
 
   /** Holds granted by the server (re-entries not included). */
@@ -98,12 +100,18 @@ public final class DLockStats {
     return waitMaxMicros;
   }
 
+  /** Sentinel: moves to a new master the client followed. */
+  public long getFailovers() {
+    return failovers;
+  }
+
   @Override
   public String toString() {
     return "DLockStats{grants=" + grants + ", reentries=" + reentries + ", waits=" + waits
         + ", handoffs=" + handoffs + ", renewals=" + renewals + ", renewalRoundTrips="
         + renewalRoundTrips + ", locksLost=" + locksLost + ", reconnects=" + reconnects
         + ", transientRetries=" + transientRetries + ", waitP50Micros=" + waitP50Micros
-        + ", waitP99Micros=" + waitP99Micros + ", waitMaxMicros=" + waitMaxMicros + "}";
+        + ", waitP99Micros=" + waitP99Micros + ", waitMaxMicros=" + waitMaxMicros
+        + ", failovers=" + failovers + "}";
   }
 }

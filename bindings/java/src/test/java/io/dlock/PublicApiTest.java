@@ -17,7 +17,9 @@ import org.junit.jupiter.api.Test;
 class PublicApiTest {
   private static final Set<String> PUBLIC_TYPES = Set.of("DLockClient", "DLockClientBuilder", "DLock",
       "LockHold", "LockLostListener", "DLockException", "LockLostException", "DLockStatus", "LockInfo",
-      "DLockStats", "DReadWriteLock");
+      "DLockStats", "DReadWriteLock",
+      // Semaphores and the count-down latch.
+      "DSemaphore", "DPermitExpirableSemaphore", "PermitLostListener", "DCountDownLatch");
 
   @Test
   void onlyTheHandWrittenTypesArePublic() throws Exception {

@@ -25,6 +25,12 @@ final class Threads {
     return result;
   }
 
+  /** A blocking step that may be interrupted. */
+  @FunctionalInterface
+  interface Blocking {
+    void run() throws InterruptedException;
+  }
+
   /** Runs {@code body} on another thread and returns its result. */
   static <T> T onOtherThread(Callable<T> body)
       throws InterruptedException, ExecutionException, TimeoutException {

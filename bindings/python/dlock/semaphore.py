@@ -1,0 +1,93 @@
+"""The counting semaphore (Redisson's RSemaphore layout): threading.Semaphore's interface."""
+
+from __future__ import annotations
+
+from dlock import _dlock, timeouts
+from dlock.arguments import require_int
+from dlock.blocking import call_in_thread, wait_in_task, wait_interruptibly
+from dlock.holding import Holding
+
+
+def _wait_ms(blocking: bool, timeout: float | None) -> int:
+    return timeouts.wait_ms(blocking, -1 if timeout is None else timeout)
+
+
+class Semaphore(Holding["Semaphore"]):
+    """A semaphore on Redis, made by :meth:`dlock.Client.semaphore`; no round trip.
+
+    Its permits are counted in the key ``name``, as Redisson's RSemaphore counts them, so
+    dlock and Redisson processes share them. Permits are not owned: any caller may release
+    them, and nothing renews them (use :class:`dlock.PermitExpirableSemaphore` for permits
+    that return when their holder dies). A semaphore that was never set has no permits:
+    set it once with :meth:`try_set_permits`.
+
+    ``with semaphore:`` and ``async with semaphore:`` take one permit and give it back.
+    """
+
+    __slots__ = ("_native",)
+
+    def __init__(self, native: _dlock.Semaphore) -> None:
+        self._native = native
+
+    @property
+    def name(self) -> str:
+        return self._native.name
+
+    def acquire(self, blocking: bool = True, timeout: float | None = None, permits: int = 1) -> bool:
+        """Takes ``permits`` permits, waiting at most ``timeout`` seconds (None: forever);
+        False if they could not be had. The wait never polls: a release wakes it; in the
+        main thread Ctrl-C ends it."""
+        wait_ms = _wait_ms(blocking, timeout)
+        count = require_int(permits, "permits")
+        # An attempt first: free permits cost no thread.
+        if self._native.acquire(count, 0):
+            return True
+        if wait_ms == 0:
+            return False
+        return wait_interruptibly(
+            lambda cancel: self._native.acquire(count, wait_ms, cancel),
+            lambda taken: self._native.release(count),
+        )
+
+    async def acquire_async(self, timeout: float | None = None, permits: int = 1) -> bool:
+        """As :meth:`acquire`, without blocking the event loop; cancelling the task cancels
+        the wait, and permits that won the race with the cancellation are given back."""
+        wait_ms = _wait_ms(True, timeout)
+        count = require_int(permits, "permits")
+        return await wait_in_task(
+            lambda cancel: self._native.acquire(count, wait_ms, cancel),
+            lambda taken: self._native.release(count),
+        )
+
+    def release(self, permits: int = 1) -> None:
+        """Gives ``permits`` permits back and wakes the waiters."""
+        self._native.release(require_int(permits, "permits"))
+
+    async def release_async(self, permits: int = 1) -> None:
+        count = require_int(permits, "permits")
+        await call_in_thread(lambda: self._native.release(count))
+
+    def try_set_permits(self, permits: int) -> bool:
+        """Sets the number of permits when the semaphore does not exist yet; False when it
+        did (it is left as it is)."""
+        return self._native.try_set_permits(require_int(permits, "permits"))
+
+    def available_permits(self) -> int:
+        return self._native.available_permits()
+
+    def _take(self) -> Semaphore:
+        self.acquire()
+        return self
+
+    def _give_back(self) -> None:
+        self.release()
+
+    async def _take_async(self) -> Semaphore:
+        await self.acquire_async()
+        return self
+
+    async def _give_back_async(self) -> None:
+        await self.release_async()
+
+    def __repr__(self) -> str:
+        return f"<dlock.Semaphore {self.name!r}>"

@@ -1,0 +1,21 @@
+#include "core/handle_holds.hpp"
+
+namespace dlock {
+
+void release_holds_taken_through(ClientCore& core, const void* handle) {
+  for (const Hold& hold : core.holds().taken_through(handle)) {
+    if (hold.lost) continue;
+    // A release left pending goes on under its own request id.
+    const std::string request_id = hold.releasing.empty() ? core.request_id() : hold.releasing;
+    try {
+      core.execute([&](Connection& connection) {
+        return hold.resource->release(connection, hold.field, request_id,
+                                      release_latch_ms(hold, core.retry_window_ms()));
+      });
+    } catch (const Error&) {
+      // Unreachable or closing: the lease runs out on its own; nothing renews it.
+    }
+  }
+}
+
+}  // namespace dlock

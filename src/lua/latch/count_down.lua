@@ -1,0 +1,22 @@
+-- Counts the latch KEYS[1] down by one; at zero it is deleted and 0
+-- (Redisson's "zero count" message) is published on KEYS[2], which wakes
+-- every waiter, as in Redisson's RCountDownLatch.countDown.
+--
+-- KEYS[3] is the caller's latch of requests: a retry of the request ARGV[1]
+-- after a lost reply (kept ARGV[2] ms) does not count down twice.
+-- Returns the count after this call (0 when the latch is open).
+local count, channel, requests = KEYS[1], KEYS[2], KEYS[3]
+local request, latch_ms = ARGV[1], ARGV[2]
+
+if redis.call('get', requests) == request then
+  return math.max(tonumber(redis.call('get', count) or '0'), 0)
+end
+local value = redis.call('decr', count)
+if value <= 0 then
+  redis.call('del', count)
+end
+if value == 0 then
+  redis.call('publish', channel, 0)
+end
+redis.call('set', requests, request, 'px', latch_ms)
+return math.max(value, 0)

@@ -1,0 +1,45 @@
+// A count-down latch in Redisson's RCountDownLatch layout: the key <name>
+// holds the count as a string and is deleted at zero, and the channel
+// redisson_countdownlatch__channel__{<name>} carries 1 when a count is set
+// and 0 when it reaches zero.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "core/cancel.hpp"
+#include "core/client_core.hpp"
+
+namespace dlock {
+
+struct LatchKeys {
+  // Throws InvalidArgument for a bad name (core/key_names.hpp).
+  explicit LatchKeys(std::string name);
+
+  std::string name;     // the count
+  std::string channel;  // redisson_countdownlatch__channel__{name} (always braced, as Redisson names it)
+  std::string latch;    // prefix of the callers' request latches
+};
+
+class CountDownLatch {
+ public:
+  CountDownLatch(ClientCore& core, std::shared_ptr<const LatchKeys> keys)
+      : core_(core), keys_(std::move(keys)) {}
+
+  // Sets the count when the latch does not exist; false when it did.
+  bool try_set_count(int64_t count);
+  // Returns the count after this call.
+  int64_t count_down(uint64_t owner);
+  int64_t count();
+  // Waits until the count is zero, as wait_ms says (0 one look, -1 forever).
+  // Returns false when the wait ran out. Throws InterruptedError, ClosedError,
+  // ConnectionError, ProtocolError.
+  bool await(int64_t wait_ms, Cancel* cancel);
+
+ private:
+  ClientCore& core_;
+  std::shared_ptr<const LatchKeys> keys_;
+};
+
+}  // namespace dlock

@@ -1,0 +1,62 @@
+// A semaphore of leased permits (Redisson's RPermitExpirableSemaphore): each
+// permit taken has an id and a lease; a permit taken with lease -1 is renewed
+// by the client's watchdog like a lock, and a permit whose holder crashed
+// returns to the pool when its lease ends (any acquire reclaims it). Losing a
+// permit is never silent: the lost callback once, DLOCK_E_LOST on release.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/cancel.hpp"
+#include "core/client_core.hpp"
+#include "core/lost_callback.hpp"
+#include "primitives/permit_semaphore/permit_resource.hpp"
+
+namespace dlock {
+
+struct PermitRequest {
+  int64_t wait_ms = 0;    // 0 one attempt, -1 forever
+  int64_t lease_ms = -1;  // -1 watchdog
+  Cancel* cancel = nullptr;
+  const void* handle = nullptr;
+  std::shared_ptr<LostCallback> on_lost;
+};
+
+class PermitSemaphore {
+ public:
+  PermitSemaphore(ClientCore& core, std::shared_ptr<const PermitResource> resource)
+      : core_(core), resource_(std::move(resource)) {}
+
+  // The permit's id (32 hex digits), or nullopt when the wait ran out. Throws
+  // InterruptedError, ClosedError, ConnectionError, ProtocolError.
+  std::optional<std::string> acquire(const PermitRequest& request);
+  // Releases the permit `id` (any holder's, as in Redisson). Throws
+  // LostError when this client held it and lost it, NotOwnerError when
+  // nobody holds it (released already, or its lease ended).
+  void release(std::string_view id);
+  // As release(), answering false instead of throwing LostError or
+  // NotOwnerError (a loss still reaches the lost callback).
+  bool try_release(std::string_view id);
+  // Sets the permits when the semaphore does not exist yet; false when it did.
+  bool try_set_permits(int permits);
+  // Available permits, after reclaiming those whose lease ended.
+  int64_t available_permits();
+
+  // Releases, best effort, the permits taken through `handle` (it is freed).
+  void release_taken_through(const void* handle);
+
+ private:
+  const PermitKeys& keys() const { return resource_->keys; }
+  void record_grant(const PermitRequest& request, const PermitId& id, int64_t lease_ms,
+                    Clock::time_point sent_at);
+  bool run_release(const std::string& raw_id);
+
+  ClientCore& core_;
+  std::shared_ptr<const PermitResource> resource_;
+};
+
+}  // namespace dlock
