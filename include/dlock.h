@@ -612,6 +612,123 @@ DLOCK_API int dlock_count_down_latch_count_down(dlock_count_down_latch *latch);
 DLOCK_API int dlock_count_down_latch_get_count(dlock_count_down_latch *latch, int64_t *out);
 /** Waits until the count is zero: DLOCK_OK open, DLOCK_NOT_ACQUIRED the wait ran out. */
 DLOCK_API int dlock_count_down_latch_await(dlock_count_down_latch *latch, int64_t wait_ms, dlock_cancel *cancel);
+/* ---- MultiLock and RedLock: one lock over several locks ----
+ *
+ * Both take their members as lock handles (dlock_lock_new) and keep what they
+ * need of them: the member handles may be freed afterwards. A member is held
+ * for the same owner as the group, so the owner's own holds of a member are
+ * re-entered, not fought over. lease_ms -1 keeps every member alive with its
+ * client's watchdog. Waiting is event-driven: the caller sleeps until a
+ * release message on the channel of a member that refused (or that holder's
+ * lease runs out). See docs/multilock-redlock.md. */
+
+/**
+ * A MultiLock holds all its members or none (Redisson's RedissonMultiLock).
+ * Members may come from one client or several. They are taken in a canonical
+ * order (by server, then name), whatever order they were given in, and a
+ * failed attempt lets go of every member it took before it waits, so callers
+ * locking overlapping sets in different orders never deadlock.
+ */
+typedef struct dlock_multilock dlock_multilock;
+
+/**
+ * Makes a MultiLock over `count` (>= 1) lock handles. DLOCK_E_INVALID (naming
+ * the argument): NULL members, out or member, count 0, the same lock (server
+ * and name) given twice, a member whose client was closed. No round trip.
+ */
+DLOCK_API int dlock_multilock_new(dlock_lock *const *members, size_t count, dlock_multilock **out);
+/** Frees it; holds still taken through it are released first. NULL is a no-op. */
+DLOCK_API void dlock_multilock_free(dlock_multilock *multilock);
+
+/**
+ * Acquires every member for the calling thread within `wait_ms` (as for
+ * dlock_lock_acquire), or none. Re-entrant: the owner's second acquire
+ * re-enters each member (no round trip). No fencing token: each member has
+ * its own (dlock_lock_fencing_token on a member gives it).
+ * DLOCK_OK all held; DLOCK_NOT_ACQUIRED the wait ran out (no member held);
+ * DLOCK_E_CONNECTION a member's server could not be reached (none held);
+ * DLOCK_E_LOST re-entering a hold that was lost; DLOCK_E_INTERRUPTED;
+ * DLOCK_E_CLOSED a member's client was closed; DLOCK_E_PROTOCOL; DLOCK_E_INVALID.
+ */
+DLOCK_API int dlock_multilock_acquire(dlock_multilock *multilock, int64_t wait_ms, int64_t lease_ms);
+/** As dlock_multilock_acquire, for an explicit owner, cut short by `cancel` (may be NULL). */
+DLOCK_API int dlock_multilock_acquire_owner(dlock_multilock *multilock, uint64_t owner, int64_t wait_ms,
+                                            int64_t lease_ms, dlock_cancel *cancel);
+/**
+ * Releases one hold of the caller (the outermost releases every member).
+ * DLOCK_E_NOT_OWNER the caller holds nothing; DLOCK_E_LOST a member's hold had
+ * been lost (the other members are released all the same).
+ */
+DLOCK_API int dlock_multilock_release(dlock_multilock *multilock);
+DLOCK_API int dlock_multilock_release_owner(dlock_multilock *multilock, uint64_t owner);
+/** *out = the owner's re-entries of its MultiLock hold (0 when not held). No round trip. */
+DLOCK_API int dlock_multilock_hold_count_owner(dlock_multilock *multilock, uint64_t owner, int *out);
+/**
+ * Called once when a MultiLock hold is lost (any member lost), with `name` the
+ * members' names joined by ',' and token 0; same threading rules as
+ * dlock_lock_set_lost_callback.
+ */
+DLOCK_API int dlock_multilock_set_lost_callback(dlock_multilock *multilock, dlock_lost_fn fn, void *ctx);
+
+/**
+ * A RedLock over N >= 3 locks on N independent servers: held when a majority
+ * of the members are granted within the wait and the grant's validity
+ * (lease - elapsed - drift, drift = lease/100 + 2 ms, elapsed measured from
+ * before the first request left) is positive. Members are tried in parallel,
+ * each given a short patience (lease/20, 50 ms to 1 s). A failed attempt
+ * releases every member, including those whose reply was lost. It gives no
+ * fencing token: the members' counters are independent, so no number built
+ * from them is ordered across grants (see docs/multilock-redlock.md).
+ */
+typedef struct dlock_redlock dlock_redlock;
+
+/**
+ * Makes a RedLock over `count` (>= 3) lock handles. DLOCK_E_INVALID (naming
+ * the argument): NULL members, out or member, count < 3, the same lock given
+ * twice, two members whose clients talk to one server (same host:port/db, or
+ * socket path/db), a member whose client was closed. No round trip.
+ */
+DLOCK_API int dlock_redlock_new(dlock_lock *const *members, size_t count, dlock_redlock **out);
+/** Frees it; holds still taken through it are released first. NULL is a no-op. */
+DLOCK_API void dlock_redlock_free(dlock_redlock *redlock);
+/**
+ * Acquires a majority of the members for the calling thread. validity_ms_out
+ * (may be NULL) gets the grant's validity: the caller may trust the hold for
+ * that long from the call's return, never longer than the servers do.
+ * DLOCK_OK held; DLOCK_NOT_ACQUIRED the wait ran out with a majority of the
+ * servers answering (nothing held); DLOCK_E_CONNECTION fewer than a majority
+ * answered in the last attempt (nothing held); DLOCK_E_LOST re-entering a lost
+ * hold; DLOCK_E_INTERRUPTED; DLOCK_E_CLOSED; DLOCK_E_INVALID.
+ */
+DLOCK_API int dlock_redlock_acquire(dlock_redlock *redlock, int64_t wait_ms, int64_t lease_ms,
+                                    int64_t *validity_ms_out);
+/** As dlock_redlock_acquire, for an explicit owner, cut short by `cancel` (may be NULL). */
+DLOCK_API int dlock_redlock_acquire_owner(dlock_redlock *redlock, uint64_t owner, int64_t wait_ms,
+                                          int64_t lease_ms, dlock_cancel *cancel, int64_t *validity_ms_out);
+/**
+ * Releases one hold of the caller: the outermost releases every member it
+ * holds, in parallel, each given up to 1 s (a member that does not answer lets
+ * its hold lapse with its lease; nothing renews it). DLOCK_OK when a majority
+ * was released; DLOCK_E_NOT_OWNER nothing held; DLOCK_E_LOST fewer than a
+ * majority of the members were still held.
+ */
+DLOCK_API int dlock_redlock_release(dlock_redlock *redlock);
+DLOCK_API int dlock_redlock_release_owner(dlock_redlock *redlock, uint64_t owner);
+/**
+ * *ms_out = how long the caller's hold is still valid: the majority-th latest
+ * of its members' trusted ends (and, with a fixed lease, no later than the
+ * grant's validity); 0 when not held or lost. No round trip.
+ */
+DLOCK_API int dlock_redlock_validity(dlock_redlock *redlock, int64_t *ms_out);
+DLOCK_API int dlock_redlock_validity_owner(dlock_redlock *redlock, uint64_t owner, int64_t *ms_out);
+/** *out = the owner's re-entries of its RedLock hold (0 when not held). No round trip. */
+DLOCK_API int dlock_redlock_hold_count_owner(dlock_redlock *redlock, uint64_t owner, int *out);
+/**
+ * Called once when a RedLock hold is lost: fewer than a majority of its
+ * members stay held (renewals failed, leases ran out). `name` is the members'
+ * names joined by ','; token 0.
+ */
+DLOCK_API int dlock_redlock_set_lost_callback(dlock_redlock *redlock, dlock_lost_fn fn, void *ctx);
 
 /* ---- Read-write lock (Redisson RReadWriteLock layout) ----------------------
  *

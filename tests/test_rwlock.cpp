@@ -415,6 +415,25 @@ TEST_F(RwLock, BadInputIsRefusedByName) {
   EXPECT_EQ(string_value(server(), kName), "a string") << "a key of the wrong type was touched";
 }
 
+TEST_F(RwLock, AMultiLockTakesAWriteSideAsAMember) {
+  const ClientHandle client = open();
+  const LockHandle write = write_side(client.get());
+  const LockHandle other = new_lock(client.get(), "plain");
+  const LockHandle read = read_side(client.get());
+  dlock_lock* const members[] = {write.get(), other.get()};
+  dlock_multilock* multilock = nullptr;
+  ASSERT_TRUE(status_is(dlock_multilock_new(members, 2, &multilock), DLOCK_OK));
+  ASSERT_TRUE(status_is(dlock_multilock_acquire_owner(multilock, kAlice, 0, -1, nullptr), DLOCK_OK));
+  EXPECT_EQ(mode(server()), "write");
+  EXPECT_TRUE(key_exists(server(), "plain"));
+  EXPECT_TRUE(status_is(acquire(read.get(), kBob), DLOCK_NOT_ACQUIRED))
+      << "a reader entered beside the group";
+  ASSERT_TRUE(status_is(dlock_multilock_release_owner(multilock, kAlice), DLOCK_OK));
+  EXPECT_FALSE(key_exists(server(), kName));
+  EXPECT_FALSE(key_exists(server(), "plain"));
+  dlock_multilock_free(multilock);
+}
+
 TEST_F(RwLock, ForceReleaseActsOnItsSideOnly) {
   const ClientHandle client = open();
   const LockHandle read = read_side(client.get());

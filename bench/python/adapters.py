@@ -60,3 +60,23 @@ ADAPTERS: dict[str, Callable[[str, str], Contender]] = {
     "python-redis-lock": _python_redis_lock,
     "pottery Redlock (1 master)": _pottery,
 }
+
+
+# RedLocks over several servers: `urls` is their URLs separated by spaces.
+def _dlock_redlock(urls: str, name: str) -> Contender:
+    clients = [dlock.Client(url) for url in urls.split()]
+    lock = dlock.RedLock(*(client.lock(name) for client in clients), lease=LEASE_SECONDS)
+    return Contender(lock.acquire, lock.release)
+
+
+def _pottery_redlock(urls: str, name: str) -> Contender:
+    masters = {redis.Redis.from_url(url) for url in urls.split()}
+    lock = pottery.Redlock(key=name, masters=masters, auto_release_time=LEASE_SECONDS)
+    return Contender(lock.acquire, lock.release)
+
+
+# The first entry is dlock, the one every ratio refers to.
+REDLOCK_ADAPTERS: dict[str, Callable[[str, str], Contender]] = {
+    "dlock RedLock": _dlock_redlock,
+    "pottery Redlock": _pottery_redlock,
+}

@@ -34,8 +34,9 @@ HOLD_SECONDS = 0.001  # time spent holding the lock in the contended runs
 THINK_SECONDS = (0.0, 0.001)
 
 
-def uncontended_pairs_per_second(library: str, url: str, seconds: float) -> float:
-    contender = ADAPTERS[library](url, f"bench-{uuid.uuid4().hex}")
+def uncontended_pairs_per_second(library: str, url: str, seconds: float,
+                                 adapters: dict[str, Any] = ADAPTERS) -> float:
+    contender = adapters[library](url, f"bench-{uuid.uuid4().hex}")
     for _ in range(200):  # warm up connections and script caches
         contender.acquire()
         contender.release()
@@ -57,8 +58,8 @@ class Grant(NamedTuple):
 
 
 def _contend(library: str, url: str, name: str, seconds: float, think: float, index: int,
-             start: Any, results: Any) -> None:
-    contender = ADAPTERS[library](url, name)
+             start: Any, results: Any, adapters: dict[str, Any]) -> None:
+    contender = adapters[library](url, name)
     grants = []
     start.wait()
     deadline = time.monotonic() + seconds
@@ -82,14 +83,16 @@ class Contention(NamedTuple):
     most: int
 
 
-def contended(library: str, url: str, seconds: float, think: float, processes: int) -> Contention:
+def contended(library: str, url: str, seconds: float, think: float, processes: int,
+              adapters: dict[str, Any] = ADAPTERS) -> Contention:
     context = multiprocessing.get_context("fork")
     start = context.Barrier(processes)
     results = context.Queue()
     name = f"bench-{uuid.uuid4().hex}"
     workers = [
         context.Process(
-            target=_contend, args=(library, url, name, seconds, think, index, start, results)
+            target=_contend,
+            args=(library, url, name, seconds, think, index, start, results, adapters),
         )
         for index in range(processes)
     ]

@@ -279,6 +279,64 @@ struct NativeOptions {
 };
 %}
 
+/* MultiLock and RedLock (dlock_multilock_*, dlock_redlock_*) as one class,
+   NativeLockGroup: members are added, then open() makes the group. Every
+   method acts for an explicit owner (the Java thread id), as the lock's do.
+   Before the struct declarations below (see the SWIG merge note). */
+%{
+#include <vector>
+%}
+%inline %{
+class NativeLockGroup {
+ public:
+  explicit NativeLockGroup(bool majority) : majority_(majority) {}
+  ~NativeLockGroup() {
+    dlock_multilock_free(multi_);
+    dlock_redlock_free(red_);
+  }
+  void add(dlock_lock *lock) { members_.push_back(lock); }
+  void open() {
+    dlock_jni::check(majority_ ? dlock_redlock_new(members_.data(), members_.size(), &red_)
+                               : dlock_multilock_new(members_.data(), members_.size(), &multi_));
+    members_.clear();
+  }
+  /* true: held; false: the wait ran out. cancel may be null. */
+  bool acquire(uint64_t owner, int64_t waitMs, int64_t leaseMs, dlock_cancel *cancel) {
+    return dlock_jni::check(red_ ? dlock_redlock_acquire_owner(red_, owner, waitMs, leaseMs, cancel, nullptr)
+                                 : dlock_multilock_acquire_owner(multi_, owner, waitMs, leaseMs, cancel)) ==
+           DLOCK_OK;
+  }
+  void release(uint64_t owner) {
+    dlock_jni::check(red_ ? dlock_redlock_release_owner(red_, owner) : dlock_multilock_release_owner(multi_, owner));
+  }
+  int holdCount(uint64_t owner) {
+    int count = 0;
+    dlock_jni::check(red_ ? dlock_redlock_hold_count_owner(red_, owner, &count)
+                          : dlock_multilock_hold_count_owner(multi_, owner, &count));
+    return count;
+  }
+  /* RedLock only: the owner's remaining validity in ms (0 when not held). */
+  int64_t validityMs(uint64_t owner) {
+    int64_t ms = 0;
+    dlock_jni::check(dlock_redlock_validity_owner(red_, owner, &ms));
+    return ms;
+  }
+  void setLostCallback(NativeLostCallback *callback) {
+    dlock_lost_fn fn = callback ? dlock_jni::forwardLost : nullptr;
+    dlock_jni::check(red_ ? dlock_redlock_set_lost_callback(red_, fn, callback)
+                          : dlock_multilock_set_lost_callback(multi_, fn, callback));
+  }
+
+ private:
+  NativeLockGroup(const NativeLockGroup &);
+  NativeLockGroup &operator=(const NativeLockGroup &);
+  bool majority_;
+  std::vector<dlock_lock *> members_;
+  dlock_multilock *multi_ = nullptr;
+  dlock_redlock *red_ = nullptr;
+};
+%}
+
 %nodefaultctor;
 %nodefaultdtor;
 struct dlock_client {};

@@ -9,6 +9,8 @@
 #include "core/lost_callback.hpp"
 #include "primitives/lock/lock_inspection.hpp"
 #include "primitives/lock/lock_resource.hpp"
+#include "primitives/multi/multi_lock.hpp"
+#include "primitives/multi/red_lock.hpp"
 
 struct dlock_client {
   std::shared_ptr<dlock::Client> client;
@@ -27,4 +29,12 @@ struct dlock_lock_holders {
 
 struct dlock_cancel {
   dlock::Cancel cancel;
+};
+
+struct dlock_multilock {
+  std::unique_ptr<dlock::MultiLock> lock;
+};
+
+struct dlock_redlock {
+  std::unique_ptr<dlock::RedLock> lock;
 };

@@ -18,7 +18,16 @@ struct CancelFreer {
   void operator()(dlock_cancel* cancel) const { dlock_cancel_free(cancel); }
 };
 
+struct MultiLockFreer {
+  void operator()(dlock_multilock* multilock) const { dlock_multilock_free(multilock); }
+};
+struct RedLockFreer {
+  void operator()(dlock_redlock* redlock) const { dlock_redlock_free(redlock); }
+};
+
 using ClientHandle = std::unique_ptr<dlock_client, ClientCloser>;
+using MultiLockHandle = std::unique_ptr<dlock_multilock, MultiLockFreer>;
+using RedLockHandle = std::unique_ptr<dlock_redlock, RedLockFreer>;
 using LockHandle = std::unique_ptr<dlock_lock, LockFreer>;
 using CancelHandle = std::unique_ptr<dlock_cancel, CancelFreer>;
 

@@ -17,6 +17,7 @@
 #include "lock_side.hpp"
 #include "monotonic_clock.hpp"
 #include "section_log.hpp"
+#include "worker_threads.hpp"
 
 namespace dlock_worker {
 namespace {
@@ -28,12 +29,11 @@ struct Shared {
   dlock_client* client;
   dlock_test::SectionLog log;
   dlock_test::FencedStore store;
-  std::atomic<int> failures{0};
+  WorkerFailures failures;
 };
 
 void fail(Shared& shared, const std::string& message) {
-  std::fprintf(stderr, "worker %d: %s\n", static_cast<int>(getpid()), message.c_str());
-  shared.failures.fetch_add(1);
+  shared.failures.fail(message);
 }
 
 // A read section must see the store unchanged from start to end: a write in
@@ -88,18 +88,9 @@ int run_contention_loop(const WorkerOptions& options) {
   const dlock_test::ClientHandle client = dlock_test::open_client(options.url, client_options(options));
   Shared shared{options, client.get(), dlock_test::SectionLog(options.log_path),
                 dlock_test::FencedStore(options.store_path)};
-  std::vector<std::thread> threads;
-  for (int index = 0; index < options.threads; ++index) {
-    threads.emplace_back([&shared, index] {
-      try {
-        run_thread(shared, index);
-      } catch (const std::exception& error) {
-        fail(shared, error.what());
-      }
-    });
-  }
-  for (std::thread& thread : threads) thread.join();
-  return shared.failures.load() == 0 ? 0 : 3;
+  run_threads(
+      options.threads, [&shared](int index) { run_thread(shared, index); }, shared.failures);
+  return shared.failures.exit_code();
 }
 
 }  // namespace dlock_worker

@@ -5,6 +5,7 @@
 
 #include "contention_loop.hpp"
 #include "permit_workers.hpp"
+#include "group_loop.hpp"
 #include "single_hold.hpp"
 #include "worker_options.hpp"
 
@@ -24,6 +25,9 @@ int main(int argc, char** argv) {
         return dlock_worker::run_permit_loop(options);
       case dlock_worker::Mode::permit_hold:
         return dlock_worker::run_permit_hold(options);
+      case dlock_worker::Mode::multilock:
+      case dlock_worker::Mode::redlock:
+        return dlock_worker::run_group_loop(options);
       case dlock_worker::Mode::cycles:
         break;
     }

@@ -16,10 +16,12 @@ WorkerOptions parse_worker_options(int argc, char** argv) {
          const std::map<std::string, Mode> modes = {{"cycles", Mode::cycles},
                                                     {"hold", Mode::hold},
                                                     {"permits", Mode::permits},
-                                                    {"permit-hold", Mode::permit_hold}};
+                                                    {"permit-hold", Mode::permit_hold},
+                                                    {"multilock", Mode::multilock},
+                                                    {"redlock", Mode::redlock}};
          const auto mode = modes.find(v);
          if (mode == modes.end())
-           throw std::invalid_argument("--mode is cycles, hold, permits or permit-hold");
+           throw std::invalid_argument("--mode is cycles, hold, permits, permit-hold, multilock or redlock");
          options.mode = mode->second;
        }},
       {"--url", [&](const std::string& v) { options.url = v; }},
@@ -34,6 +36,8 @@ WorkerOptions parse_worker_options(int argc, char** argv) {
       {"--max-sleep-us", [&](const std::string& v) { options.max_sleep_us = std::stoll(v); }},
       {"--hold-ms", [&](const std::string& v) { options.hold_ms = std::stoll(v); }},
       {"--permits", [&](const std::string& v) { options.permits = std::stoi(v); }},
+      {"--urls", [&](const std::string& v) { options.urls = v; }},
+      {"--wait-ms", [&](const std::string& v) { options.wait_ms = std::stoll(v); }},
       {"--side", [&](const std::string& v) { options.side = v; }},
       {"--write-one-in", [&](const std::string& v) { options.write_one_in = std::stoi(v); }},
   };
@@ -45,10 +49,10 @@ WorkerOptions parse_worker_options(int argc, char** argv) {
     setter->second(argv[i + 1]);
   }
   const bool permit_mode = options.mode == Mode::permits || options.mode == Mode::permit_hold;
-  if (options.url.empty() || (options.store_path.empty() && !permit_mode)) {
-    throw std::invalid_argument("--url and --store are required (--store but in the permit modes)");
+  if ((options.url.empty() && options.urls.empty()) || (options.store_path.empty() && !permit_mode)) {
+    throw std::invalid_argument("--url (or --urls) and --store are required (--store but in the permit modes)");
   }
-  if ((options.mode == Mode::cycles || options.mode == Mode::permits) && options.log_path.empty()) {
+  if (options.mode != Mode::hold && options.mode != Mode::permit_hold && options.log_path.empty()) {
     throw std::invalid_argument("--log is required in cycles mode");
   }
   return options;

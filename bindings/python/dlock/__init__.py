@@ -27,6 +27,7 @@ from dlock.errors import (
 )
 from dlock.count_down_latch import CountDownLatch
 from dlock.lock import Lock
+from dlock.lock_group import MultiLock, RedLock
 from dlock.lock_info import Holder, LockInfo
 from dlock.permit_semaphore import Permit, PermitExpirableSemaphore
 from dlock.read_write_lock import ReadWriteLock
@@ -50,11 +51,13 @@ __all__ = [
     "LockLostError",
     "LockNotOwnedError",
     "LockTimeoutError",
+    "MultiLock",
     "OutOfMemoryError",
     "Permit",
     "PermitExpirableSemaphore",
     "ProtocolError",
     "ReadWriteLock",
+    "RedLock",
     "Semaphore",
     "UnsupportedError",
 ]

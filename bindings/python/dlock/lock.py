@@ -3,18 +3,17 @@
 from __future__ import annotations
 
 import asyncio
-from types import TracebackType
-from typing import Optional, Type
+from typing import Optional
 
-from dlock import _dlock, timeouts
-from dlock.errors import DlockError, error_for_status
+from dlock import timeouts
+from dlock.blocks import HeldInBlocks
 from dlock.handles import LostCallback, SharedLock
 from dlock.in_task import acquire_in_task, release_in_task
 from dlock.lock_info import LockInfo, seconds_left
 from dlock.owner import current_owner
 from dlock.waiting import wait_in_thread
 
-class Lock:
+class Lock(HeldInBlocks):
     """A reentrant lock on Redis, made by :meth:`dlock.Client.lock`.
 
     It behaves like :class:`threading.RLock`, owned per thread, or per asyncio task for
@@ -172,52 +171,8 @@ class Lock:
         Returns whether it was held (False: it was free)."""
         return self._shared.native.force_release()
 
-    def _require_acquired(self, acquired: bool) -> None:
-        """``with lock:`` has no False to return: a wait that ran out is an error there."""
-        if not acquired:
-            raise error_for_status(
-                _dlock.NOT_ACQUIRED,
-                f"lock {self.name!r} not acquired within {self._blocking_timeout} s",
-            )
-
-    def __enter__(self) -> Lock:
-        self._require_acquired(self.acquire(timeout=self._blocking_timeout))
-        return self
-
-    def __exit__(
-        self,
-        exc_type: Optional[Type[BaseException]],
-        exc: Optional[BaseException],
-        traceback: Optional[TracebackType],
-    ) -> None:
-        try:
-            self.release()
-        except DlockError as error:
-            self._release_failed_leaving_block(error, exc)
-
-    async def __aenter__(self) -> Lock:
-        self._require_acquired(await self.acquire_async(timeout=self._blocking_timeout))
-        return self
-
-    async def __aexit__(
-        self,
-        exc_type: Optional[Type[BaseException]],
-        exc: Optional[BaseException],
-        traceback: Optional[TracebackType],
-    ) -> None:
-        try:
-            await self.release_async()
-        except DlockError as error:
-            self._release_failed_leaving_block(error, exc)
-
-    def _release_failed_leaving_block(
-        self, error: DlockError, block_error: Optional[BaseException]
-    ) -> None:
-        """A release failure on leaving a ``with`` block (the lock was lost) is raised, unless
-        the block raised already: then it is noted on that error, not put in its place."""
-        if block_error is None or not hasattr(block_error, "add_note"):
-            raise error
-        block_error.add_note(f"while leaving the block, releasing {self.name!r} failed: {error}")
+    def _describe(self) -> str:
+        return f"lock {self.name!r}"
 
     def __repr__(self) -> str:
         return f"<dlock.Lock {self.name!r}>"

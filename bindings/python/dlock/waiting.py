@@ -8,17 +8,27 @@ cancelled and, if it won the race, the hold it took is released again.
 
 from __future__ import annotations
 
+import asyncio
 import concurrent.futures
 import threading
-from typing import Optional
+from typing import Optional, Protocol
 
 from dlock import _dlock
 from dlock.errors import DlockError
-from dlock.handles import SharedLock
+
+
+class Waitable(Protocol):
+    """What waits here: a lock's SharedLock, or a MultiLock's or RedLock's native group."""
+
+    def acquire(
+        self, owner: int, wait_ms: int, lease_ms: int, cancel: Optional[_dlock.Cancel] = None
+    ) -> Optional[int]: ...
+
+    def release(self, owner: int) -> None: ...
 
 
 class _NativeWait:
-    def __init__(self, shared: SharedLock, owner: int, wait_ms: int, lease_ms: int) -> None:
+    def __init__(self, shared: Waitable, owner: int, wait_ms: int, lease_ms: int) -> None:
         self._shared = shared
         self._owner = owner
         self._cancel = _dlock.Cancel()
@@ -49,7 +59,7 @@ class _NativeWait:
                 pass  # lost or closed meanwhile: nothing is left to release
 
 
-def wait_in_thread(shared: SharedLock, owner: int, wait_ms: int, lease_ms: int) -> Optional[int]:
+def wait_in_thread(shared: Waitable, owner: int, wait_ms: int, lease_ms: int) -> Optional[int]:
     """The fencing token, or None when the wait ran out."""
     if threading.current_thread() is not threading.main_thread():
         # Signal handlers never run here, so nothing can interrupt the wait: wait in place.
@@ -61,3 +71,14 @@ def wait_in_thread(shared: SharedLock, owner: int, wait_ms: int, lease_ms: int) 
         wait.abandon()
         raise
 
+
+
+async def wait_in_thread_async(shared: Waitable, owner: int, wait_ms: int, lease_ms: int) -> Optional[int]:
+    """As wait_in_thread, awaited by an asyncio task: the event loop never waits. Cancelling
+    the task cancels the wait, and a grant that won the race is released again."""
+    wait = _NativeWait(shared, owner, wait_ms, lease_ms)
+    try:
+        return await asyncio.wrap_future(wait.future)
+    except BaseException:
+        wait.abandon()
+        raise

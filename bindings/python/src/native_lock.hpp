@@ -27,6 +27,7 @@ class NativeLock {
   NativeLock& operator=(const NativeLock&) = delete;
 
   std::string name() const { return dlock_lock_name(lock_); }
+  dlock_lock* get() const { return lock_; }
   // The fencing token, or None when the wait ran out.
   pybind11::object acquire(uint64_t owner, int64_t wait_ms, int64_t lease_ms, NativeCancel* cancel);
   void release(uint64_t owner);

@@ -86,12 +86,15 @@ if redis.call('hexists', lock, owner) == 1 then
   return tonumber(redis.call('get', counter) or 0)
 end
 
--- Best effort (pcall): out of memory, the caller still learns the PTTL.
+-- Best effort (pcall): out of memory, the caller still learns the PTTL. The
+-- set outlives the holder's lease by a second: a waiter retries when that
+-- lease ends at the latest, and stays in the set when it fails again.
 if will_wait == '1' then
   local now = redis.call('time')
   redis.pcall('zadd', waiting, 'nx', now[1] * 1000 + math.floor(now[2] / 1000), owner)
-  if redis.call('pttl', waiting) < holder_pttl then
-    redis.pcall('pexpire', waiting, holder_pttl)
+  local keep_ms = math.max(holder_pttl, 0) + 1000
+  if redis.call('pttl', waiting) < keep_ms then
+    redis.pcall('pexpire', waiting, keep_ms)
   end
 end
 return {holder_pttl}

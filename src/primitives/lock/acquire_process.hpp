@@ -36,6 +36,8 @@ class AcquireProcess {
   Waiter& waiter() { return waiter_; }
   // Sleeps until `wake_at`, a signal, a cancel or the client's closing.
   void sleep_until(Clock::time_point wake_at);
+  // After an attempt the lock refused: the holder's remaining lease (-1 none).
+  int64_t holder_ttl_ms() const { return last_.value; }
 
  private:
   Step first_step();

@@ -123,10 +123,12 @@ std::optional<uint64_t> ReentrantLock::acquire(const AcquireRequest& request) {
 }
 
 bool ReentrantLock::run_release(const Hold& hold, const std::string& request_id) {
-  return core_.execute([&](Connection& connection) {
-    return resource_->release(connection, hold.field, request_id,
-                              release_latch_ms(hold, core_.retry_window_ms()));
-  });
+  return run_release(hold.field, request_id, release_latch_ms(hold, core_.retry_window_ms()));
+}
+
+bool ReentrantLock::run_release(const std::string& field, const std::string& request_id, int64_t latch_ms) {
+  return core_.execute(
+      [&](Connection& connection) { return resource_->release(connection, field, request_id, latch_ms); });
 }
 
 void ReentrantLock::settle_pending_release(uint64_t owner) {
@@ -250,6 +252,15 @@ bool ReentrantLock::is_locked() {
 int64_t ReentrantLock::ttl_ms() {
   core_.throw_if_closed();
   return core_.execute([&](Connection& connection) { return resource_->ttl_ms(connection); });
+}
+
+void ReentrantLock::release_unrecorded(uint64_t owner) {
+  if (core_.holds().find(hold_key(), owner)) return;
+  try {
+    run_release(resource_->hold_field(core_.field(owner)), core_.request_id(), core_.retry_window_ms());
+  } catch (const Error&) {
+    // Unreachable or closing: an unrecorded grant lapses with its lease.
+  }
 }
 
 void ReentrantLock::release_taken_through(const void* handle) {

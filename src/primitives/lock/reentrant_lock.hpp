@@ -44,6 +44,11 @@ class ReentrantLock {
   bool is_locked();
   int64_t ttl_ms();
 
+  // Releases, best effort, a grant `owner` may have been given without
+  // hearing of it (its reply was lost); touches nothing when the owner has a
+  // recorded hold.
+  void release_unrecorded(uint64_t owner);
+
   // Releases, best effort, the holds taken through `handle` (it is freed).
   void release_taken_through(const void* handle);
 
@@ -71,6 +76,7 @@ class ReentrantLock {
   uint64_t record_grant(const AcquireRequest& request, const std::string& field, int64_t lease_ms,
                         const Attempt& grant);
   bool run_release(const Hold& hold, const std::string& request_id);
+  bool run_release(const std::string& field, const std::string& request_id, int64_t latch_ms);
   // Counts, logs and reports a loss to the handle's callback.
   void deliver(const LostNotice& notice);
   // A hold already out of the table that its release (or keep) found lost:

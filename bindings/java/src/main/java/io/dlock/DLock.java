@@ -35,7 +35,7 @@ import java.util.concurrent.locks.Lock;
  * Failures reaching Redis throw {@link DLockException}.
  */
 public final class DLock implements Lock {
-  private static final long WATCHDOG_LEASE = -1;
+  static final long WATCHDOG_LEASE = -1;
   static final long WAIT_FOREVER = -1;
 
   private final String name;
@@ -54,6 +54,11 @@ public final class DLock implements Lock {
 
   public String getName() {
     return name;
+  }
+
+  /** Adds this lock's native handle to a MultiLock or RedLock being made (IllegalStateException once closed). */
+  void addTo(NativeLockGroup group) {
+    guard.run(() -> group.add(handle));
   }
 
   /** Waits for the lock, ignoring interrupts; the watchdog keeps the hold alive. */
@@ -375,7 +380,7 @@ public final class DLock implements Lock {
   }
 
   /** Owners are Java threads, whatever OS thread runs the native call. */
-  private static long currentOwner() {
+  static long currentOwner() {
     return Thread.currentThread().getId();
   }
 

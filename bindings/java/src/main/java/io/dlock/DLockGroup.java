@@ -1,0 +1,160 @@
+package io.dlock;
+
+import java.lang.ref.Cleaner;
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
+import java.util.concurrent.locks.Lock;
+
+/**
+ * What {@link DMultiLock} and {@link DRedLock} share: one lock over several
+ * {@link DLock}s, owned by Java threads and re-entrant as they are.
+ *
+ * <p>The group keeps what it needs of its members: their clients may be closed
+ * later (calls then throw {@link IllegalStateException}). {@link #close()}
+ * frees the native group and releases the holds still taken through it; an
+ * unreachable group is freed the same way by a {@link Cleaner}.
+ *
+ * <p>Waits block in native code, cut short by {@link Thread#interrupt()} in
+ * {@link #lockInterruptibly()} and {@code tryLock}; a virtual thread pins its
+ * carrier while it waits.
+ */
+abstract class DLockGroup implements Lock, AutoCloseable {
+  private static final Cleaner CLEANER = Cleaner.create();
+
+  private final NativeLockGroup handle;
+  private volatile boolean closed;
+  private final String names;
+  private final Cleaner.Cleanable cleanable;
+  private final LostListenerBridge lostBridge = new LostListenerBridge();
+  private boolean lostBridgeRegistered;
+
+  DLockGroup(boolean majority, DLock... locks) {
+    Objects.requireNonNull(locks, "locks");
+    for (int i = 0; i < locks.length; i++) {
+      Objects.requireNonNull(locks[i], "locks[" + i + "]");
+    }
+    NativeLockGroup group = new NativeLockGroup(majority);
+    try {
+      for (DLock lock : locks) {
+        lock.addTo(group);
+      }
+      group.open();
+    } catch (RuntimeException e) {
+      group.delete();
+      throw e;
+    }
+    this.handle = group;
+    this.names = String.join(",", Arrays.stream(locks).map(DLock::getName).toArray(String[]::new));
+    LostListenerBridge bridge = lostBridge;
+    this.cleanable = CLEANER.register(this, () -> {
+      group.delete();
+      bridge.delete();
+    });
+  }
+
+  /** The members' names, joined by ','. */
+  public String getNames() {
+    return names;
+  }
+
+  /** Waits for every member (a majority for a RedLock), ignoring interrupts; the watchdog keeps them. */
+  @Override
+  public void lock() {
+    lock(DLock.WATCHDOG_LEASE, TimeUnit.MILLISECONDS);
+  }
+
+  /** As {@link #lock()}; the holds end after {@code leaseTime} (-1: watchdog). */
+  public void lock(long leaseTime, TimeUnit unit) {
+    long leaseMs = DLock.leaseMillis(leaseTime, unit);
+    live().acquire(DLock.currentOwner(), DLock.WAIT_FOREVER, leaseMs, null);
+  }
+
+  @Override
+  public void lockInterruptibly() throws InterruptedException {
+    acquireInterruptibly(DLock.WAIT_FOREVER, DLock.WATCHDOG_LEASE);
+  }
+
+  /** One attempt, no waiting. */
+  @Override
+  public boolean tryLock() {
+    return live().acquire(DLock.currentOwner(), 0, DLock.WATCHDOG_LEASE, null);
+  }
+
+  /** Waits at most {@code time} (0 or less: one attempt). */
+  @Override
+  public boolean tryLock(long time, TimeUnit unit) throws InterruptedException {
+    return acquireInterruptibly(DLock.waitMillis(time, unit), DLock.WATCHDOG_LEASE);
+  }
+
+  /** Waits at most {@code waitTime}; the holds end after {@code leaseTime} (-1: watchdog). */
+  public boolean tryLock(long waitTime, long leaseTime, TimeUnit unit) throws InterruptedException {
+    return acquireInterruptibly(DLock.waitMillis(waitTime, unit), DLock.leaseMillis(leaseTime, unit));
+  }
+
+  /**
+   * Releases one hold of the calling thread (the outermost releases the members).
+   *
+   * @throws IllegalMonitorStateException when the calling thread holds nothing
+   * @throws LockLostException when the hold had been lost (the members still
+   *     held are released all the same)
+   */
+  @Override
+  public void unlock() {
+    live().release(DLock.currentOwner());
+  }
+
+  /** The calling thread's number of holds (0 when it holds none). */
+  public int getHoldCount() {
+    return live().holdCount(DLock.currentOwner());
+  }
+
+  public boolean isHeldByCurrentThread() {
+    return getHoldCount() > 0;
+  }
+
+  /**
+   * Sets (or, with null, clears) the listener told once when a hold is lost;
+   * it gets the members' names joined by ',' and token 0.
+   */
+  public synchronized void setLostListener(LockLostListener listener) {
+    lostBridge.setListener(listener);
+    if (!lostBridgeRegistered && listener != null) {
+      live().setLostCallback(lostBridge);
+      lostBridgeRegistered = true;
+    }
+  }
+
+  @Override
+  public Condition newCondition() {
+    throw new UnsupportedOperationException(getClass().getSimpleName() + " does not support conditions");
+  }
+
+  /** Frees the native group, releasing the holds still taken through it. */
+  @Override
+  public void close() {
+    closed = true;
+    cleanable.clean();
+  }
+
+  /** The native group; IllegalStateException once closed. */
+  NativeLockGroup live() {
+    if (closed) {
+      throw new IllegalStateException(getClass().getSimpleName() + " [" + names + "] is closed");
+    }
+    return handle;
+  }
+
+  private boolean acquireInterruptibly(long waitMs, long leaseMs) throws InterruptedException {
+    if (Thread.interrupted()) {
+      throw new InterruptedException();
+    }
+    long owner = DLock.currentOwner();
+    if (waitMs == 0) {
+      return live().acquire(owner, 0, leaseMs, null);
+    }
+    return InterruptibleWait.run(
+        cancel -> live().acquire(owner, waitMs, leaseMs, cancel), acquired -> acquired, false);
+  }
+}

@@ -1,0 +1,83 @@
+#include "primitives/lock/lock_member.hpp"
+
+#include "common/error.hpp"
+#include "core/wait_registration.hpp"
+#include "primitives/lock/acquire_process.hpp"
+#include "primitives/lock/reentrant_lock.hpp"
+
+namespace dlock {
+namespace {
+
+// Keeps the core (and so its subscriber) alive as long as the registration.
+struct ChannelWatch final : LockMember::Watch {
+  ChannelWatch(std::shared_ptr<ClientCore> core, const std::string& channel, Waiter& waiter)
+      : core_(std::move(core)), registration_(core_->subscriber(), channel, waiter, nullptr) {}
+
+  std::shared_ptr<ClientCore> core_;
+  WaitRegistration registration_;
+};
+
+}  // namespace
+
+ReentrantLockMember::ReentrantLockMember(std::shared_ptr<Client> client,
+                                         std::shared_ptr<const Lockable> resource)
+    : client_(std::move(client)), resource_(std::move(resource)) {
+  const ClientConfig& config = client_->core()->config();
+  server_ = config.describe() + "/" + std::to_string(config.db);
+}
+
+LockMember::Outcome ReentrantLockMember::try_once(uint64_t owner, int64_t lease_ms,
+                                                  const std::shared_ptr<LostCallback>& on_lost) {
+  std::shared_ptr<ClientCore> core = client_->core();
+  AcquireRequest request;
+  request.owner = owner;
+  request.wait_ms = 0;
+  request.lease_ms = lease_ms;
+  request.on_lost = on_lost;
+  AcquireProcess process(ReentrantLock(*core, resource_), request);
+  const AcquireProcess::Step step = process.step();
+  if (step.token) return {true, -1};
+  return {false, process.holder_ttl_ms()};
+}
+
+bool ReentrantLockMember::reenter(uint64_t owner) {
+  return client_->core()->holds().reenter(resource_->hold_key(), owner).has_value();
+}
+
+std::unique_ptr<LockMember::Watch> ReentrantLockMember::watch(Waiter& waiter) {
+  return std::make_unique<ChannelWatch>(client_->core(), resource_->channel(), waiter);
+}
+
+void ReentrantLockMember::release(uint64_t owner) {
+  std::shared_ptr<ClientCore> core = client_->core();
+  ReentrantLock(*core, resource_).release(owner);
+}
+
+void ReentrantLockMember::release_unrecorded(uint64_t owner) noexcept {
+  try {
+    std::shared_ptr<ClientCore> core = client_->core();
+    ReentrantLock(*core, resource_).release_unrecorded(owner);
+  } catch (...) {
+    // Closed or out of memory: an unrecorded grant lapses with its lease.
+  }
+}
+
+std::optional<LockMember::Clock::time_point> ReentrantLockMember::valid_until(uint64_t owner) {
+  const std::optional<Hold> hold = client_->core()->holds().find(resource_->hold_key(), owner);
+  if (!hold || hold->lost) return std::nullopt;
+  return hold->valid_until;
+}
+
+bool ReentrantLockMember::closed() {
+  try {
+    return client_->core()->closed();
+  } catch (const ClosedError&) {
+    return true;
+  }
+}
+
+int64_t ReentrantLockMember::watchdog_lease_ms() {
+  return client_->core()->config().watchdog_timeout_ms;
+}
+
+}  // namespace dlock

@@ -1,0 +1,226 @@
+#include "primitives/multi/red_lock.hpp"
+
+#include <algorithm>
+#include <random>
+
+#include "common/error.hpp"
+#include "primitives/multi/group_wait.hpp"
+#include "primitives/multi/member_checks.hpp"
+
+namespace dlock {
+namespace {
+
+using std::chrono::milliseconds;
+
+// How long one member may take to answer: short against the lease (Redis's
+// description of the algorithm suggests 5-50 ms for a 10 s lease), so a
+// paused server costs the attempt little.
+milliseconds patience(int64_t lease_ms) {
+  return milliseconds(std::clamp<int64_t>(lease_ms / 20, 50, 1000));
+}
+
+// How long a release waits for each member.
+constexpr milliseconds release_patience{1000};
+
+// The clocks' possible disagreement over a lease (Redis's RedLock description).
+int64_t drift_ms(int64_t lease_ms) {
+  return lease_ms / 100 + 2;
+}
+
+milliseconds random_between(int64_t low_ms, int64_t high_ms) {
+  thread_local std::mt19937 generator{std::random_device{}()};
+  return milliseconds(std::uniform_int_distribution<int64_t>(low_ms, high_ms)(generator));
+}
+
+// After a wake-up, before the next round: contenders that split the vote
+// spread out. Short against a hand-off's round trips.
+constexpr int64_t max_jitter_ms = 4;
+// When no member refused (those that failed could not answer), nothing will
+// publish: try again after this long (reconnecting, never a busy loop).
+constexpr int64_t unreachable_retry_min_ms = 50;
+constexpr int64_t unreachable_retry_max_ms = 200;
+
+std::vector<std::shared_ptr<LockMember>> checked(std::vector<std::shared_ptr<LockMember>> members) {
+  members = distinct_members(std::move(members), 3);
+  require_independent_servers(members);
+  return members;
+}
+
+}  // namespace
+
+RedLock::RedLock(std::vector<std::shared_ptr<LockMember>> members)
+    : group_(checked(std::move(members)), MemberGroup::Needed::majority, "RedLock") {}
+
+RedLock::Round RedLock::attempt(const GroupRequest& request) {
+  const auto& members = group_.members();
+  const size_t n = members.size();
+  int64_t lease_ms = request.lease_ms;
+  if (lease_ms < 0) {
+    lease_ms = members[0]->watchdog_lease_ms();
+    for (const auto& member : members) lease_ms = std::min(lease_ms, member->watchdog_lease_ms());
+  }
+  std::vector<std::shared_ptr<LockMember>> copies = members;
+  std::vector<std::shared_ptr<LostCallback>> callbacks;
+  for (size_t i = 0; i < n; ++i) callbacks.push_back(group_.member_callback(i));
+  const uint64_t owner = request.owner;
+  const int64_t lease_arg = request.lease_ms;
+
+  const Clock::time_point started = Clock::now();  // before the first request leaves
+  const std::vector<MemberAnswer> answers = calls_.call(
+      owner, std::vector<bool>(n, true),
+      [copies, callbacks, owner, lease_arg](size_t i) {
+        return copies[i]->try_once(owner, lease_arg, callbacks[i]);
+      },
+      [copies, owner](size_t i, const MemberAnswer& late) {
+        // Nobody counted this answer: let go of whatever it may have granted.
+        if (late.error) {
+          copies[i]->release_unrecorded(owner);
+        } else if (late.outcome.granted) {
+          try {
+            copies[i]->release(owner);
+          } catch (...) {
+            // Lost or unreachable: its lease runs out on its own.
+          }
+        }
+      },
+      patience(lease_ms));
+  const int64_t elapsed_ms = std::chrono::duration_cast<milliseconds>(Clock::now() - started).count();
+
+  Round round;
+  round.granted.assign(n, false);
+  round.busy.assign(n, false);
+  size_t granted = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const MemberAnswer& answer = answers[i];
+    if (!answer.answered) continue;
+    if (answer.error) {
+      if (!round.error) round.error = answer.error;
+      continue;
+    }
+    ++round.reachable;
+    if (answer.outcome.granted) {
+      round.granted[i] = true;
+      ++granted;
+    } else {
+      round.busy[i] = true;
+      const int64_t ttl = answer.outcome.holder_ttl_ms;
+      if (ttl >= 0 && (round.shortest_holder_ttl_ms < 0 || ttl < round.shortest_holder_ttl_ms)) {
+        round.shortest_holder_ttl_ms = ttl;
+      }
+    }
+  }
+  const int64_t validity = lease_ms - elapsed_ms - drift_ms(lease_ms);
+  if (granted >= group_.needed() && validity > 0) {
+    round.validity_ms = validity;
+    round.deadline = started + milliseconds(lease_ms - drift_ms(lease_ms));
+    return round;
+  }
+  undo(owner, answers);
+  return round;
+}
+
+void RedLock::undo(uint64_t owner, const std::vector<MemberAnswer>& answers) {
+  const auto& members = group_.members();
+  std::vector<bool> touched(members.size(), false);
+  for (size_t i = 0; i < members.size(); ++i) {
+    touched[i] = answers[i].answered && (answers[i].error || answers[i].outcome.granted);
+  }
+  std::vector<std::shared_ptr<LockMember>> copies = members;
+  std::vector<MemberAnswer> copied = answers;
+  calls_.call(
+      owner, touched,
+      [copies, copied, owner](size_t i) {
+        if (copied[i].error) {
+          copies[i]->release_unrecorded(owner);  // its reply may be what was lost
+        } else {
+          copies[i]->release(owner);
+        }
+        return LockMember::Outcome{};
+      },
+      [](size_t, const MemberAnswer&) {}, patience(0));
+}
+
+bool RedLock::ran_out(const Round& last) const {
+  const size_t n = group_.members().size();
+  if (last.reachable < group_.needed() && last.error) {
+    try {
+      std::rethrow_exception(last.error);
+    } catch (const ConnectionError& error) {
+      throw ConnectionError("RedLock '" + group_.name() + "': only " + std::to_string(last.reachable) +
+                            " of " + std::to_string(n) + " members answered, " +
+                            std::to_string(group_.needed()) + " needed; first error: " + error.what());
+    }
+  }
+  return false;
+}
+
+std::optional<int64_t> RedLock::acquire(const GroupRequest& request) {
+  if (group_.reenter(request.owner)) return validity_ms(request.owner);
+  const std::string what = "RedLock '" + group_.name() + "'";
+  const Clock::time_point deadline = group_deadline(request.wait_ms);
+  GroupWait wait(group_.members(), request.cancel);
+  for (;;) {
+    wait.throw_if_stopped(what);
+    const Round round = attempt(request);
+    if (round.validity_ms) {
+      std::optional<Clock::time_point> group_deadline;
+      if (request.lease_ms > 0) group_deadline = round.deadline;
+      group_.record(request.owner, round.granted, group_deadline);
+      return round.validity_ms;
+    }
+    if (request.wait_ms == 0 || Clock::now() >= deadline) {
+      ran_out(round);
+      return std::nullopt;
+    }
+    wait.watch(round.busy);
+    Clock::time_point wake_at = deadline;
+    if (std::none_of(round.busy.begin(), round.busy.end(), [](bool busy) { return busy; })) {
+      wake_at = std::min(wake_at,
+                         Clock::now() + random_between(unreachable_retry_min_ms, unreachable_retry_max_ms));
+    } else if (round.shortest_holder_ttl_ms >= 0) {
+      wake_at = std::min(wake_at, Clock::now() + milliseconds(round.shortest_holder_ttl_ms));
+    }
+    wait.sleep_until(wake_at);
+    wait.throw_if_stopped(what);
+    if (Clock::now() >= deadline) {
+      ran_out(round);
+      return std::nullopt;
+    }
+    wait.pause_until(std::min(deadline, Clock::now() + random_between(0, max_jitter_ms)));
+  }
+}
+
+void RedLock::release(uint64_t owner) {
+  // In parallel, as the acquire: a paused or lost server costs the release
+  // its patience, not the command timeout; its lease runs out on its own.
+  group_.release(owner, [this](uint64_t who, const std::vector<bool>& held) {
+    std::vector<std::shared_ptr<LockMember>> copies = group_.members();
+    const std::vector<MemberAnswer> answers = calls_.call(
+        who, held,
+        [copies, who](size_t i) {
+          copies[i]->release(who);
+          return LockMember::Outcome{true, -1};
+        },
+        [](size_t, const MemberAnswer&) {}, release_patience);
+    MemberGroup::MembersReleased tally;
+    for (size_t i = 0; i < held.size(); ++i) {
+      if (!held[i]) continue;
+      MemberGroup::count_release(tally, [&] {
+        if (!answers[i].answered) {
+          throw ConnectionError("release '" + copies[i]->name() + "' on " + copies[i]->server() +
+                                ": no answer within " + std::to_string(release_patience.count()) + " ms");
+        }
+        if (answers[i].error) std::rethrow_exception(answers[i].error);
+      });
+    }
+    return tally;
+  });
+}
+
+int64_t RedLock::validity_ms(uint64_t owner) {
+  const std::optional<Clock::time_point> end = group_.valid_until(owner);
+  if (!end) return 0;
+  return std::max<int64_t>(0, std::chrono::duration_cast<milliseconds>(*end - Clock::now()).count());
+}
+
+}  // namespace dlock
