@@ -773,6 +773,25 @@ DLOCK_API int dlock_rwlock_write_lock(dlock_client *client, const char *name, dl
  */
 DLOCK_API int dlock_rwlock_set_writer_preference(dlock_lock *write_side, int enabled);
 
+/* ---- Fair lock (first come, first served) ------------------------------- */
+
+/**
+ * Makes a handle on the fair lock `name` (the names dlock_lock_new accepts):
+ * a dlock_lock that every dlock_lock_* call takes (acquire, release, async,
+ * owners, tokens, lost callback, free). Makes no round trip.
+ *
+ * Waiters are served in their order of arrival at the server. A release
+ * grants the lock to the head of the queue inside the release itself and
+ * wakes that waiter alone; the waiter confirms and holds it. A waiter that
+ * died leaves the queue within 2 s (each client tells the server its waiters
+ * are alive every 500 ms), and a grant its waiter never took lapses within
+ * 2 s. The lock hash is Redisson's RLock hash, so fair and reentrant locks
+ * (dlock's or Redisson's) on one name exclude each other; the queue is
+ * dlock's own (dlock_fair_queue:{name}, dlock_fair_seen:{name}). An acquire
+ * with wait_ms 0 is granted only when the lock is free and nobody waits.
+ */
+DLOCK_API int dlock_fair_lock_new(dlock_client *client, const char *name, dlock_lock **out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -37,7 +37,7 @@ class RwLockSafety : public RedisFixture {
                                              int64_t hold_ms) {
     std::vector<std::string> arguments{
         "--mode", "hold",  "--url", server().url(), "--name", kName,       "--store",
-        store,    "--log", log,     "--side",       side,     "--hold-ms", std::to_string(hold_ms)};
+        store,    "--log", log,     "--kind",       side,     "--hold-ms", std::to_string(hold_ms)};
     arguments.insert(arguments.end(), lease_arguments.begin(), lease_arguments.end());
     return start_worker(arguments, output);
   }
@@ -80,7 +80,7 @@ TEST_F(RwLockSafety, WritersExcludeEveryoneWhileHoldersAreKilled) {
   ContentionSetup setup;
   setup.url = server().url();
   setup.name = kName;
-  setup.side = "mixed";
+  setup.kind = "read-write";
   setup.processes = 4;
   setup.threads = 2;
   setup.cycles = 60;

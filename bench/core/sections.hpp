@@ -37,5 +37,8 @@ void bench_uncontended_tls(const BenchContext& context);
 //    and max over 10 failovers, without and with sync_replicas=1 (a cluster
 //    of its own: master, 2 replicas, 3 sentinels).
 void bench_sentinel_failover(const BenchContext& context);
+// 9. The fair lock's hand-off with 1, 10 and 1,000 waiters, in round trips,
+//    and the Redis commands per grant.
+void bench_fair_handoff(const BenchContext& context);
 
 }  // namespace dlock_bench

@@ -29,6 +29,9 @@ ServerCounters ServerCounters::read(RedisConnection& link) {
   counters.script_us = command_stat(info, "evalsha", "usec") + command_stat(info, "eval", "usec");
   counters.reads = field(info, "total_reads_processed");
   counters.writes = field(info, "total_writes_processed");
+  for (const auto& [name, value] : info) {
+    if (name.rfind("cmdstat_", 0) == 0) counters.all_calls += command_stat(info, name.substr(8), "calls");
+  }
   return counters;
 }
 
@@ -39,6 +42,7 @@ ServerCounters ServerCounters::operator-(const ServerCounters& earlier) const {
   delta.script_us = script_us - earlier.script_us;
   delta.reads = reads - earlier.reads;
   delta.writes = writes - earlier.writes;
+  delta.all_calls = all_calls - earlier.all_calls;
   return delta;
 }
 

@@ -16,6 +16,7 @@ struct ServerCounters {
   int64_t script_us = 0;  // server time spent in them
   int64_t reads = 0;      // total_reads_processed
   int64_t writes = 0;     // total_writes_processed
+  int64_t all_calls = 0;  // every command's calls in INFO commandstats, those inside scripts included
 
   static ServerCounters read(RedisConnection& link);
   ServerCounters operator-(const ServerCounters& earlier) const;

@@ -349,6 +349,7 @@ struct dlock_cancel {};
 const char *dlock_version(void);
 
 %newobject dlock_client::newLock;
+%newobject dlock_client::newFairLock;
 %newobject dlock_lock::inspect;
 /* Named apart from the C function dlock_cancel_trigger that the wrapper calls. */
 %rename(trigger) dlock_cancel::triggerCancel;
@@ -364,6 +365,12 @@ const char *dlock_version(void);
   dlock_lock *newLock(const char *name) {
     dlock_lock *lock = nullptr;
     dlock_jni::check(dlock_lock_new($self, name, &lock));
+    return lock;
+  }
+  /* A fair lock: the same handle type, so the same NativeLock calls. */
+  dlock_lock *newFairLock(const char *name) {
+    dlock_lock *lock = nullptr;
+    dlock_jni::check(dlock_fair_lock_new($self, name, &lock));
     return lock;
   }
   /* The caller deletes the copy (NativeStats.delete()). */

@@ -79,18 +79,7 @@ int fencing_token(dlock_lock* lock, uint64_t owner, uint64_t* out) {
 extern "C" {
 
 int dlock_lock_new(dlock_client* client, const char* name, dlock_lock** out) {
-  return guarded([&] {
-    require(out, "out");
-    *out = nullptr;
-    require(client, "client");
-    require(name, "name");
-    const auto core = client->client->core();  // DLOCK_E_CLOSED for a closed client
-    auto lock = std::make_unique<dlock_lock>();
-    lock->client = client->client;
-    lock->resource = std::make_shared<const dlock::LockResource>(name, core->config().release_yield_ms);
-    *out = lock.release();
-    return DLOCK_OK;
-  });
+  return dlock::c_api::new_lock_handle<dlock::LockResource>(client, name, out);
 }
 
 void dlock_lock_free(dlock_lock* lock) {

@@ -21,14 +21,34 @@ int with_ops(dlock_lock* lock, Work&& work) {
 }
 
 // The reentrant lock behind `lock`, for the calls only a lock has (inspection,
-// attempt counts). Throws UnsupportedError for a side of a read-write lock.
+// attempt counts). Throws UnsupportedError for another kind (a side of a
+// read-write lock).
 inline const LockResource& plain_lock(const dlock_lock* lock, const char* operation) {
   const auto* plain = dynamic_cast<const LockResource*>(lock->resource.get());
   if (plain == nullptr) {
     throw UnsupportedError(std::string(operation) + ": '" + lock->resource->name() +
-                           "' is a side of a read-write lock, not a reentrant lock");
+                           "' is not a reentrant lock");
   }
   return *plain;
+}
+
+// dlock_lock_new and the constructors of the other lock kinds: a handle whose
+// resource is a `Resource` (a Lockable made from the name and the client's
+// configuration) on `name`.
+template <typename Resource>
+int new_lock_handle(dlock_client* client, const char* name, dlock_lock** out) {
+  return guarded([&] {
+    require(out, "out");
+    *out = nullptr;
+    require(client, "client");
+    require(name, "name");
+    const auto core = client->client->core();  // DLOCK_E_CLOSED for a closed client
+    auto lock = std::make_unique<dlock_lock>();
+    lock->client = client->client;
+    lock->resource = std::make_shared<const Resource>(name, core->config());
+    *out = lock.release();
+    return DLOCK_OK;
+  });
 }
 
 }  // namespace dlock::c_api

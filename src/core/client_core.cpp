@@ -28,6 +28,7 @@ ClientCore::ClientCore(const ClientConfig& config, bool server_answered)
       pool_(config_),
       subscriber_(config_, stats_),
       watchdog_(pool_, holds_, stats_, config_),
+      wait_heartbeat_(pool_, config_),
       answered_(server_answered) {
   pool_.on_reconnect([this] { watchdog_.renew_now(); });
   if (config_.master_locator) follow_sentinel();
@@ -96,6 +97,7 @@ void ClientCore::close() {
   subscriber_.poke_all();
   async_runner_.stop();  // its jobs see the client closed and tell their callers
   watchdog_.stop();
+  wait_heartbeat_.stop();
   release_all_best_effort();
   subscriber_.stop();
   pool_.close();

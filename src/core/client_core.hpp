@@ -15,6 +15,7 @@
 #include "core/holds.hpp"
 #include "core/stats.hpp"
 #include "core/subscriber.hpp"
+#include "core/wait_heartbeat.hpp"
 #include "core/watchdog.hpp"
 #include "redis/connection_pool.hpp"
 #include "redis/sentinel_watcher.hpp"
@@ -38,6 +39,7 @@ class ClientCore {
   ClientStats& stats() { return stats_; }
   dlock_client_stats stats_snapshot() const { return stats_.snapshot(pool_.reconnects()); }
   AsyncRunner& async_runner() { return async_runner_; }
+  WaitHeartbeat& wait_heartbeat() { return wait_heartbeat_; }
 
   // The hash field that names `owner` of this client: <client-uuid>:<owner>.
   std::string field(uint64_t owner) const;
@@ -81,6 +83,7 @@ class ClientCore {
   Watchdog watchdog_;
   AsyncRunner async_runner_;
   std::unique_ptr<SentinelWatcher> sentinel_watcher_;  // Sentinel only
+  WaitHeartbeat wait_heartbeat_;
   std::atomic<bool> closed_{false};
   std::atomic<bool> answered_{false};  // the server answered once: a refusal may be a restart
   std::mutex close_mutex_;

@@ -16,6 +16,9 @@ namespace dlock_test {
 struct ContentionSetup {
   std::string url;
   std::string name = "contended";
+  // "lock", "fair", "mixed" (fair and reentrant in alternate processes) or
+  // "read-write" (each cycle a read or a write of the read-write lock).
+  std::string kind = "lock";
   int processes = 4;
   int threads = 2;
   int cycles = 50;
@@ -23,7 +26,6 @@ struct ContentionSetup {
   int64_t watchdog_timeout_ms = 0;
   int64_t min_sleep_us = 0;
   int64_t max_sleep_us = 2000;
-  std::string side = "lock";  // or a read-write lock's "read", "write", "mixed" (tests/worker)
 };
 
 // Worker processes in cycles mode contending for one lock, sharing a section log

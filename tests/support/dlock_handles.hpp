@@ -43,6 +43,7 @@ void require_ok(int status, const std::string& what);
 ClientHandle open_client(const std::string& url);
 ClientHandle open_client(const std::string& url, const dlock_client_options& options);
 LockHandle new_lock(dlock_client* client, const std::string& name);
+LockHandle new_fair_lock(dlock_client* client, const std::string& name);
 CancelHandle new_cancel();
 
 // Whether this libdlock speaks TLS: without it, rediss:// is unsupported before

@@ -50,18 +50,18 @@ void read_section(Shared& shared, const dlock_test::Section& section, std::chron
 
 void run_thread(Shared& shared, int index) {
   const WorkerOptions& options = shared.options;
-  const bool mixed = options.side == "mixed";
-  const dlock_test::LockHandle lock = open_side(shared.client, options.name, mixed ? "write" : options.side);
+  const bool mixed = options.kind == "read-write";
+  const dlock_test::LockHandle lock = open_side(shared.client, options.name, mixed ? "write" : options.kind);
   const dlock_test::LockHandle read_lock = mixed ? open_side(shared.client, options.name, "read") : nullptr;
   std::mt19937_64 random(static_cast<uint64_t>(getpid()) * 1000 + static_cast<uint64_t>(index));
   std::uniform_int_distribution<int64_t> section_us(options.min_sleep_us, options.max_sleep_us);
   std::uniform_int_distribution<int> side_pick(1, std::max(1, options.write_one_in));
 
   for (int cycle = 0; cycle < options.cycles; ++cycle) {
-    const bool reading = options.side == "read" || (mixed && side_pick(random) != 1);
+    const bool reading = options.kind == "read" || (mixed && side_pick(random) != 1);
     dlock_lock* taken = reading && mixed ? read_lock.get() : lock.get();
     dlock_test::Section section;
-    section.owner = section_owner(mixed ? (reading ? "read" : "write") : options.side, index);
+    section.owner = section_owner(mixed ? (reading ? "read" : "write") : options.kind, index);
     const int acquired = dlock_lock_acquire(taken, -1, options.lease_ms, &section.token);
     if (acquired != DLOCK_OK) return fail(shared, "acquire: " + describe_status(acquired));
     section.start_ns = dlock_test::monotonic_ns();

@@ -6,8 +6,8 @@
 
 namespace dlock_worker {
 
-// The handle a worker takes: "lock" the reentrant lock, "read" or "write" a
-// side of the read-write lock of that name.
+// The handle a worker takes: "lock" the reentrant lock, "fair" the fair lock,
+// "read" or "write" a side of the read-write lock of that name.
 dlock_test::LockHandle open_side(dlock_client* client, const std::string& name, const std::string& side);
 
 // The owner a section is logged under: "<pid>.<thread>", prefixed "r:" or

@@ -59,7 +59,7 @@ class Client:
         self,
         name: str,
         on_lost: Optional[Callable[[str, int, int], object]] = None,
-        side: str = "lock",
+        kind: str = "lock",
     ) -> Lock: ...
 
 class LockGroup:

@@ -133,6 +133,25 @@ class Client:
         owner = _checked_owner("lock", name, thread_local, on_lost, unsupported)
         return Lock(self._handles.get(name), lease, blocking_timeout, on_lost, owner)
 
+    def fair_lock(
+        self,
+        name: str,
+        *,
+        lease: float | None = None,
+        blocking_timeout: float = -1,
+        thread_local: bool = True,
+        on_lost: LostCallback | None = None,
+        **unsupported: NoReturn,
+    ) -> Lock:
+        """A Lock object on the fair lock ``name``, with the options and behaviour of
+        :meth:`lock`, except that waiters are served first come, first served by their
+        arrival at the server: a release hands the lock to the longest waiter and wakes it
+        alone. A non-blocking ``acquire(blocking=False)`` succeeds only when the lock is
+        free and nobody waits. It shares Redisson's lock hash, so it excludes reentrant and
+        Redisson locks on the same name; see docs/fair-lock.md. No round trip."""
+        owner = _checked_owner("fair_lock", name, thread_local, on_lost, unsupported)
+        return Lock(self._handles.get(name, "fair"), lease, blocking_timeout, on_lost, owner)
+
     def read_write_lock(
         self,
         name: str,

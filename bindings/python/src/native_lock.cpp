@@ -14,18 +14,14 @@ namespace py = pybind11;
 
 namespace dlock_python {
 
-NativeLock::NativeLock(py::object client, const py::str& name, py::object on_lost, const std::string& side)
+NativeLock::NativeLock(py::object client, const py::str& name, py::object on_lost, const std::string& kind)
     : client_(std::move(client)) {
   const std::string text = name;
-  dlock_client* native_client = client_.cast<NativeClient&>().get();
-  const char* native_name = c_string(text, "name");
-  if (side == "read") {
-    check_status(dlock_rwlock_read_lock(native_client, native_name, &lock_));
-  } else if (side == "write") {
-    check_status(dlock_rwlock_write_lock(native_client, native_name, &lock_));
-  } else {
-    check_status(dlock_lock_new(native_client, native_name, &lock_));
-  }
+  const auto make = kind == "read"    ? &dlock_rwlock_read_lock
+                    : kind == "write" ? &dlock_rwlock_write_lock
+                    : kind == "fair"  ? &dlock_fair_lock_new
+                                      : &dlock_lock_new;
+  check_status(make(client_.cast<NativeClient&>().get(), c_string(text, "name"), &lock_));
   if (on_lost.is_none()) return;
   on_lost_ = std::make_unique<LostCallback>(std::move(on_lost));
   check_status(

@@ -18,10 +18,11 @@ class NativeCancel;
 
 class NativeLock {
  public:
-  // `client` is the Python object of a NativeClient. `side`: "lock" the
-  // reentrant lock, "read" or "write" a side of the read-write lock `name`.
+  // `client` is the Python object of a NativeClient. `kind`: "lock" the
+  // reentrant lock, "fair" the fair lock, "read" or "write" a side of the
+  // read-write lock `name`.
   NativeLock(pybind11::object client, const pybind11::str& name, pybind11::object on_lost,
-             const std::string& side = "lock");
+             const std::string& kind = "lock");
   ~NativeLock();
   NativeLock(const NativeLock&) = delete;
   NativeLock& operator=(const NativeLock&) = delete;

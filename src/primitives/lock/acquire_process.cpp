@@ -32,8 +32,27 @@ AcquireProcess::Step AcquireProcess::first_step() {
   ClientStats::count(core.stats().waits);
   // Subscribed before the next attempt, which the confirmation triggers: a
   // release in between is not missed.
-  registration_.emplace(core.subscriber(), lock_.resource_->channel(), waiter_, request_.cancel);
+  channel_ = lock_.resource_->wake_channel(field_);
+  registration_.emplace(core.subscriber(), channel_, waiter_, request_.cancel);
+  if (const ServerQueue* queue = lock_.resource_->server_queue()) {
+    // A release by another kind of lock on the name (Redisson's RLock, say)
+    // knows nothing of the queue; its message on the lock's channel makes
+    // one waiter try, and that attempt grants the head.
+    other_releases_.emplace(core.subscriber(), lock_.resource_->channel(), waiter_, nullptr);
+    queued_ = true;
+    heartbeat_.emplace(core.wait_heartbeat(), std::shared_ptr<const ServerQueue>(lock_.resource_, queue),
+                       field_, waiter_);
+  }
   return waiting();
+}
+
+void AcquireProcess::stop_waiting(bool granted) {
+  if (!granted) withdraw_wait_mark();
+  heartbeat_.reset();
+  other_releases_.reset();
+  registration_.reset();
+  if (queued_ && !granted) lock_.leave_queue(field_);
+  queued_ = false;
 }
 
 AcquireProcess::Step AcquireProcess::step() {
@@ -41,14 +60,10 @@ AcquireProcess::Step AcquireProcess::step() {
   // caller hears of it: the caller may free the token at once.
   try {
     Step step = started_ ? next_step() : first_step();
-    if (step.done) {
-      if (!step.token) withdraw_wait_mark();
-      registration_.reset();
-    }
+    if (step.done) stop_waiting(step.token.has_value());
     return step;
   } catch (...) {
-    withdraw_wait_mark();
-    registration_.reset();
+    stop_waiting(false);
     throw;
   }
 }

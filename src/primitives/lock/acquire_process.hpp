@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 
+#include "core/wait_heartbeat.hpp"
 #include "core/wait_registration.hpp"
 #include "core/waiter.hpp"
 #include "primitives/lock/reentrant_lock.hpp"
@@ -44,6 +45,9 @@ class AcquireProcess {
   Step next_step();
   Step waiting();
   Step granted(const ReentrantLock::Attempt& grant);
+  // Leaves the subscriber, the heartbeat and, without the lock, the server's
+  // queue or the wait's mark.
+  void stop_waiting(bool granted);
   // Takes away what a wait that ended without the hold left on Redis.
   void withdraw_wait_mark();
   // How long the caller of a retry will still wait: -1 forever, else at least 1.
@@ -58,8 +62,12 @@ class AcquireProcess {
   Clock::time_point wake_at_;
   ReentrantLock::Attempt last_{};
   bool started_ = false;
-  Waiter waiter_;  // declared before the registration, which must end first
+  std::string channel_;  // the registration refers to it
+  bool queued_ = false;  // in the server's queue (a fair lock's waiter)
+  Waiter waiter_;        // declared before the registrations, which must end first
   std::optional<WaitRegistration> registration_;
+  std::optional<WaitRegistration> other_releases_;  // a queued waiter's: the lock's own channel
+  std::optional<HeartbeatRegistration> heartbeat_;
 };
 
 }  // namespace dlock

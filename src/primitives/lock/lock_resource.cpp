@@ -1,6 +1,5 @@
 #include "primitives/lock/lock_resource.hpp"
 
-#include "common/error.hpp"
 #include "primitives/lock/lock_lua.hpp"
 
 namespace dlock {
@@ -49,12 +48,8 @@ Lockable::Attempt LockResource::attempt(Connection& connection, const std::strin
   const Reply reply = LockScripts::acquire().run(
       connection, {keys.name, keys.counter, keys.owner_latch(field), keys.turn, keys.waiting},
       {std::to_string(lease_ms), field, request_id, will_wait});
-  const std::string what = "acquire '" + keys.name + "'";
   // acquire.lua: the token when granted, {the holder's PTTL} when not.
-  if (!reply.is_array()) return {true, reply.integer(what)};
-  if (reply.array_size(what) != 1)
-    throw ProtocolError(what + ": expected 1 element, got " + reply.describe());
-  return {false, reply.element(0).integer(what)};
+  return parse_attempt(reply, "acquire '" + keys.name + "'");
 }
 
 bool LockResource::force_release(Connection& connection) const {

@@ -8,6 +8,7 @@
 
 #include "core/lockable.hpp"
 #include "primitives/lock/lock_keys.hpp"
+#include "redis/url.hpp"
 
 namespace dlock {
 
@@ -22,12 +23,14 @@ struct LockScripts {
   static Script& count_attempt();
 };
 
-class LockResource final : public Lockable {
+// The reentrant lock; a lock kind with the same hash but another way to
+// queue its waiters (the fair lock) overrides the acquire side.
+class LockResource : public Lockable {
  public:
-  // `yield_ms`: how long a release that woke waiters leaves the lock to
-  // them (their turn, release.lua); 0 never.
-  LockResource(std::string name, int64_t yield_ms)
-      : keys(std::move(name)), yield_ms(std::to_string(yield_ms)) {}
+  // The client's release_yield_ms: how long a release that woke waiters
+  // leaves the lock to them (their turn, release.lua); 0 never.
+  LockResource(std::string name, const ClientConfig& config)
+      : keys(std::move(name)), yield_ms(std::to_string(config.release_yield_ms)) {}
 
   const std::string& name() const override { return keys.name; }
   Script& renewal_script() const override { return LockScripts::renew(); }
@@ -40,8 +43,8 @@ class LockResource final : public Lockable {
 
   const std::string& channel() const override { return keys.channel; }
   // acquire.lua: grants with a fencing token or returns the holder's PTTL.
-  Attempt attempt(Connection& connection, const std::string& field, int64_t lease_ms,
-                  int64_t wait_left_ms, const std::string& request_id) const override;
+  Attempt attempt(Connection& connection, const std::string& field, int64_t lease_ms, int64_t wait_left_ms,
+                  const std::string& request_id) const override;
   bool force_release(Connection& connection) const override;
   bool is_locked(Connection& connection) const override;
   int64_t ttl_ms(Connection& connection) const override;

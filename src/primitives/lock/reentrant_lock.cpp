@@ -62,6 +62,12 @@ bool ReentrantLock::confirm_replicated(Connection& connection, const std::string
   return false;
 }
 
+void ReentrantLock::leave_queue(const std::string& field) {
+  const ServerQueue* queue = resource_->server_queue();
+  if (queue == nullptr) return;
+  core_.wait_heartbeat().leave(std::shared_ptr<const ServerQueue>(resource_, queue), field);
+}
+
 Hold ReentrantLock::new_hold(const AcquireRequest& request, const std::string& field,
                              int64_t lease_ms) const {
   Hold hold;

@@ -73,6 +73,10 @@ class ReentrantLock {
   // Replica sync: after a fresh grant on `connection`, WAIT for the configured
   // replicas; a grant that reached too few is released again (false).
   bool confirm_replicated(Connection& connection, const std::string& field, int64_t lease_ms);
+  // A waiter that stops waiting without the lock leaves the server's queue,
+  // when the lock has one: sent by the client's heartbeat thread, so that
+  // giving up never waits on the network.
+  void leave_queue(const std::string& field);
   uint64_t record_grant(const AcquireRequest& request, const std::string& field, int64_t lease_ms,
                         const Attempt& grant);
   bool run_release(const Hold& hold, const std::string& request_id);

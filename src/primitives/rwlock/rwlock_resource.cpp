@@ -2,7 +2,6 @@
 
 #include <string>
 
-#include "common/error.hpp"
 #include "primitives/rwlock/rwlock_lua.hpp"
 
 namespace dlock {
@@ -59,41 +58,37 @@ Script& RwLockScripts::is_locked() {
   return script;
 }
 
-RwLockSide::RwLockSide(std::shared_ptr<const RwLockKeys> keys, const char* mode)
-    : keys_(std::move(keys)), mode_(mode), hold_key_(keys_->name + '\0' + mode) {}
+RwLockSide::RwLockSide(std::string name, const char* mode)
+    : keys_(std::move(name)), mode_(mode), hold_key_(keys_.name + '\0' + mode) {}
 
 bool RwLockSide::force_release(Connection& connection) const {
   return RwLockScripts::force_release()
-      .run(connection, {keys_->name, keys_->channel}, {mode_})
-      .integer_is_one("force release the " + std::string(mode_) + " side of '" + keys_->name + "'");
+      .run(connection, {keys_.name, keys_.channel}, {mode_})
+      .integer_is_one("force release the " + std::string(mode_) + " side of '" + keys_.name + "'");
 }
 
 bool RwLockSide::is_locked(Connection& connection) const {
   return RwLockScripts::is_locked()
-      .run(connection, {keys_->name}, {mode_})
-      .integer_is_one("is the " + std::string(mode_) + " side of '" + keys_->name + "' locked");
+      .run(connection, {keys_.name}, {mode_})
+      .integer_is_one("is the " + std::string(mode_) + " side of '" + keys_.name + "' locked");
 }
 
 int64_t RwLockSide::ttl_ms(Connection& connection) const {
-  return connection.command({"PTTL", keys_->name}).integer("PTTL " + keys_->name);
+  return connection.command({"PTTL", keys_.name}).integer("PTTL " + keys_.name);
 }
 
 Lockable::Attempt RwLockSide::parse_attempt(const Reply& reply) const {
-  const std::string what = std::string(mode_) + " acquire '" + keys_->name + "'";
-  if (!reply.is_array()) return {true, reply.integer(what)};
-  if (reply.array_size(what) != 1)
-    throw ProtocolError(what + ": expected 1 element, got " + reply.describe());
-  return {false, reply.element(0).integer(what)};
+  return Lockable::parse_attempt(reply, std::string(mode_) + " acquire '" + keys_.name + "'");
 }
 
 bool RwLockSide::released(const Reply& reply) const {
-  return reply.integer_is_one(std::string(mode_) + " release '" + keys_->name + "'");
+  return reply.integer_is_one(std::string(mode_) + " release '" + keys_.name + "'");
 }
 
 Lockable::Attempt ReadSide::attempt(Connection& connection, const std::string& field, int64_t lease_ms,
                                     int64_t, const std::string&) const {
   const Reply reply = RwLockScripts::read_acquire().run(
-      connection, {keys_->name, keys_->timeout_prefix(field), keys_->counter, keys_->intent},
+      connection, {keys_.name, keys_.timeout_prefix(field), keys_.counter, keys_.intent},
       {std::to_string(lease_ms), field, field + write_suffix});
   return parse_attempt(reply);
 }
@@ -102,7 +97,7 @@ bool ReadSide::release(Connection& connection, const std::string& field, const s
                        int64_t retry_window_ms) const {
   const Reply reply = RwLockScripts::read_release().run(
       connection,
-      {keys_->name, keys_->channel, keys_->latch + ":" + field, keys_->timeout_prefix(field), keys_->tagged},
+      {keys_.name, keys_.channel, keys_.latch + ":" + field, keys_.timeout_prefix(field), keys_.tagged},
       {field, std::to_string(retry_window_ms), request_id});
   return released(reply);
 }
@@ -112,7 +107,7 @@ Lockable::Attempt WriteSide::attempt(Connection& connection, const std::string& 
   // 0: this attempt leaves no intent.
   const int64_t intent_ms = prefer_writers_.load(std::memory_order_relaxed) ? wait_left_ms : 0;
   const Reply reply =
-      RwLockScripts::write_acquire().run(connection, {keys_->name, keys_->counter, keys_->intent},
+      RwLockScripts::write_acquire().run(connection, {keys_.name, keys_.counter, keys_.intent},
                                          {std::to_string(lease_ms), field, std::to_string(intent_ms)});
   return parse_attempt(reply);
 }
@@ -122,14 +117,14 @@ std::string WriteSide::hold_field(const std::string& client_field) const {
 }
 
 void WriteSide::withdraw_wait_mark(Connection& connection, const std::string& field) const {
-  RwLockScripts::withdraw_intent().run(connection, {keys_->intent, keys_->channel}, {field});
+  RwLockScripts::withdraw_intent().run(connection, {keys_.intent, keys_.channel}, {field});
 }
 
 bool WriteSide::release(Connection& connection, const std::string& field, const std::string& request_id,
                         int64_t retry_window_ms) const {
-  const Reply reply = RwLockScripts::write_release().run(
-      connection, {keys_->name, keys_->channel, keys_->latch + ":" + field},
-      {field, std::to_string(retry_window_ms), request_id});
+  const Reply reply =
+      RwLockScripts::write_release().run(connection, {keys_.name, keys_.channel, keys_.latch + ":" + field},
+                                         {field, std::to_string(retry_window_ms), request_id});
   return released(reply);
 }
 

@@ -4,11 +4,11 @@
 #pragma once
 
 #include <atomic>
-#include <memory>
 #include <string>
 
 #include "core/lockable.hpp"
 #include "primitives/rwlock/rwlock_keys.hpp"
+#include "redis/url.hpp"
 
 namespace dlock {
 
@@ -27,23 +27,23 @@ struct RwLockScripts {
 // What both sides share: the keys, and the calls that differ only by mode.
 class RwLockSide : public Lockable {
  public:
-  RwLockSide(std::shared_ptr<const RwLockKeys> keys, const char* mode);
+  RwLockSide(std::string name, const char* mode);
 
-  const std::string& name() const override { return keys_->name; }
+  const std::string& name() const override { return keys_.name; }
   const std::string& hold_key() const override { return hold_key_; }
-  const std::string& channel() const override { return keys_->channel; }
+  const std::string& channel() const override { return keys_.channel; }
   bool force_release(Connection& connection) const override;
   bool is_locked(Connection& connection) const override;
   int64_t ttl_ms(Connection& connection) const override;
 
-  const RwLockKeys& keys() const { return *keys_; }
+  const RwLockKeys& keys() const { return keys_; }
 
  protected:
   // An acquire script's reply: the token, or {how long to wait}.
   Attempt parse_attempt(const Reply& reply) const;
   bool released(const Reply& reply) const;
 
-  std::shared_ptr<const RwLockKeys> keys_;
+  const RwLockKeys keys_;
   const char* mode_;  // "read" or "write"
   // The name and the side, split by a NUL that no name passed through the C
   // ABI contains: never the hold key of a lock or of the other side.
@@ -52,10 +52,11 @@ class RwLockSide : public Lockable {
 
 class ReadSide final : public RwLockSide {
  public:
-  explicit ReadSide(std::shared_ptr<const RwLockKeys> keys) : RwLockSide(std::move(keys), "read") {}
+  // The arguments every lock kind's handle is made with (c_api/lock_ops.hpp).
+  ReadSide(std::string name, const ClientConfig& /*config*/) : RwLockSide(std::move(name), "read") {}
 
   Script& renewal_script() const override { return RwLockScripts::read_renew(); }
-  Argv renewal_keys() const override { return {keys_->name, keys_->tagged}; }
+  Argv renewal_keys() const override { return {keys_.name, keys_.tagged}; }
   bool release(Connection& connection, const std::string& field, const std::string& request_id,
                int64_t retry_window_ms) const override;
   Attempt attempt(Connection& connection, const std::string& field, int64_t lease_ms, int64_t wait_left_ms,
@@ -64,12 +65,12 @@ class ReadSide final : public RwLockSide {
 
 class WriteSide final : public RwLockSide {
  public:
-  explicit WriteSide(std::shared_ptr<const RwLockKeys> keys) : RwLockSide(std::move(keys), "write") {}
+  WriteSide(std::string name, const ClientConfig& /*config*/) : RwLockSide(std::move(name), "write") {}
 
   // Redisson's write lock names its owner '<client-uuid>:<owner>:write'.
   std::string hold_field(const std::string& client_field) const override;
   Script& renewal_script() const override { return RwLockScripts::write_renew(); }
-  Argv renewal_keys() const override { return {keys_->name}; }
+  Argv renewal_keys() const override { return {keys_.name}; }
   bool release(Connection& connection, const std::string& field, const std::string& request_id,
                int64_t retry_window_ms) const override;
   Attempt attempt(Connection& connection, const std::string& field, int64_t lease_ms, int64_t wait_left_ms,

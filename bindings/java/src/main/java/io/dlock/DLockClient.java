@@ -38,6 +38,7 @@ public final class DLockClient implements AutoCloseable {
   private final HandleGuard guard = new HandleGuard();
   private final Map<String, DLock> locks = new ConcurrentHashMap<>();
   private final PrimitiveHandles primitives = new PrimitiveHandles();
+  private final Map<String, DLock> fairLocks = new ConcurrentHashMap<>();
   private final Executor callbacks;
 
   private DLockClient(NativeClient handle, Executor callbacks) {
@@ -85,8 +86,28 @@ public final class DLockClient implements AutoCloseable {
    * @throws DLockException INVALID for a bad name
    */
   public DLock getLock(String name) {
+    return lockIn(locks, name, false);
+  }
+
+  /**
+   * The fair lock named {@code name} (names as for {@link #getLock}): a
+   * {@link DLock} whose waiters are served first come, first served by their
+   * arrival at the server; a release hands it to the longest waiter and wakes
+   * that waiter alone. {@code tryLock()} succeeds only when the lock is free
+   * and nobody waits. It shares Redisson's lock hash, so it excludes
+   * {@code RLock}, {@code RFairLock} and dlock's reentrant lock on the same
+   * name; the queue is dlock's own. Makes no round trip; the same name always
+   * gives the same lock.
+   *
+   * @throws DLockException INVALID for a bad name
+   */
+  public DLock getFairLock(String name) {
+    return lockIn(fairLocks, name, true);
+  }
+
+  private DLock lockIn(Map<String, DLock> cache, String name, boolean fair) {
     Objects.requireNonNull(name, "name");
-    DLock lock = locks.get(name);
+    DLock lock = cache.get(name);
     if (lock != null) {
       guard.checkOpen();
       return lock;
@@ -94,7 +115,8 @@ public final class DLockClient implements AutoCloseable {
     synchronized (this) {
       // Under the monitor, so that close() never frees the native client under a newLock.
       guard.checkOpen();
-      return locks.computeIfAbsent(name, n -> new DLock(n, handle.newLock(n), guard, callbacks));
+      return cache.computeIfAbsent(
+          name, n -> new DLock(n, fair ? handle.newFairLock(n) : handle.newLock(n), guard, callbacks));
     }
   }
 
@@ -193,6 +215,7 @@ public final class DLockClient implements AutoCloseable {
     OpenClients.remove(this);
     guard.afterCalls(() -> {
       locks.values().forEach(DLock::free);
+      fairLocks.values().forEach(DLock::free);
       primitives.freeAll();
     });
   }

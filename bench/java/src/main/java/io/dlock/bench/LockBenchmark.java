@@ -8,7 +8,8 @@ import java.util.Arrays;
  *   java -jar dlock-bench.jar REDIS_URL
  * prints uncontended lock+unlock pairs/s and contended hand-off latency
  * (8 threads in 2 JVMs) for each, and the ratios; for dlock also the pairs
- * through lockAsync()/unlockAsync() futures.
+ * through lockAsync()/unlockAsync() futures; and the same hand-off for
+ * dlock's fair lock against Redisson's RFairLock.
  */
 public final class LockBenchmark {
   private static final int ROUNDS = 3;
@@ -56,11 +57,18 @@ public final class LockBenchmark {
 
     System.out.println("contended hand-off, " + Handoffs.JVMS * Handoffs.THREADS_PER_JVM + " threads in "
         + Handoffs.JVMS + " JVMs (release -> next waiter holds it):");
-    Handoffs.Result dlock = Handoffs.measure(LockSystem.DLOCK, url);
-    Handoffs.Result redisson = Handoffs.measure(LockSystem.REDISSON, url);
-    print(LockSystem.DLOCK, dlock);
-    print(LockSystem.REDISSON, redisson);
-    System.out.printf("  ratio redisson/dlock: p50 %.2fx, p99 %.2fx (above 1: dlock hands off faster)%n",
+    compareHandoffs(LockSystem.DLOCK, LockSystem.REDISSON, url);
+    System.out.println("fair lock hand-off, the same threads (dlock getFairLock vs Redisson RFairLock):");
+    compareHandoffs(LockSystem.DLOCK_FAIR, LockSystem.REDISSON_FAIR, url);
+  }
+
+  /** Measures dlock's kind, then Redisson's, and prints both and their ratios. */
+  private static void compareHandoffs(String ours, String theirs, String url) throws Exception {
+    Handoffs.Result dlock = Handoffs.measure(ours, url);
+    Handoffs.Result redisson = Handoffs.measure(theirs, url);
+    print(ours, dlock);
+    print(theirs, redisson);
+    System.out.printf("  ratio %s/%s: p50 %.2fx, p99 %.2fx (above 1: dlock hands off faster)%n", theirs, ours,
         redisson.p50Micros() / dlock.p50Micros(), redisson.p99Micros() / dlock.p99Micros());
   }
 

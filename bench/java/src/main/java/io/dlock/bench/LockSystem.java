@@ -13,6 +13,10 @@ interface LockSystem extends AutoCloseable {
   String REDISSON = "redisson";
   /** Redisson with its defaults (checkLockSyncedSlaves=true). */
   String REDISSON_DEFAULTS = "redisson-defaults";
+  /** dlock's fair lock (getFairLock). */
+  String DLOCK_FAIR = "dlock-fair";
+  /** Redisson's RFairLock, replica-sync check off as for REDISSON. */
+  String REDISSON_FAIR = "redisson-fair";
 
   Lock lock(String name);
 
@@ -21,12 +25,14 @@ interface LockSystem extends AutoCloseable {
 
   static LockSystem open(String kind, String url) {
     switch (kind) {
-      case DLOCK: {
+      case DLOCK:
+      case DLOCK_FAIR: {
         DLockClient client = DLockClient.connect(url);
+        boolean fair = kind.equals(DLOCK_FAIR);
         return new LockSystem() {
           @Override
           public Lock lock(String name) {
-            return client.getLock(name);
+            return fair ? client.getFairLock(name) : client.getLock(name);
           }
 
           @Override
@@ -36,17 +42,19 @@ interface LockSystem extends AutoCloseable {
         };
       }
       case REDISSON:
-      case REDISSON_DEFAULTS: {
+      case REDISSON_DEFAULTS:
+      case REDISSON_FAIR: {
         Config config = new Config();
         config.useSingleServer().setAddress(url);
-        if (kind.equals(REDISSON)) {
+        if (!kind.equals(REDISSON_DEFAULTS)) {
           config.setCheckLockSyncedSlaves(false);
         }
         RedissonClient client = Redisson.create(config);
+        boolean fair = kind.equals(REDISSON_FAIR);
         return new LockSystem() {
           @Override
           public Lock lock(String name) {
-            return client.getLock(name);
+            return fair ? client.getFairLock(name) : client.getLock(name);
           }
 
           @Override

@@ -1,0 +1,108 @@
+// The client's one thread that tells the server its queued waiters are alive.
+// A primitive whose waiters wait in a queue on the server (the fair lock)
+// drops from it the waiters not seen for a while, so a waiter that died
+// leaves the queue; every period this thread sends one pipelined round trip
+// with one script call per queue, naming all of this client's waiters on it,
+// and wakes those the server says must try again now. It also takes waiters
+// that gave up out of their queue, at once, so that giving up (a cancel, an
+// interrupt, a wait that ran out) never waits on the network.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "core/holds.hpp"
+#include "core/waiter.hpp"
+#include "redis/connection_pool.hpp"
+#include "redis/script.hpp"
+
+namespace dlock {
+
+// How often a queued waiter's client says it is alive; the fair lock's
+// scripts drop a waiter unseen for three periods (1.5 s).
+inline constexpr auto wait_heartbeat_period = std::chrono::milliseconds(500);
+
+// What the heartbeat needs of a queue on the server.
+class ServerQueue {
+ public:
+  virtual ~ServerQueue() = default;
+  // The script that marks waiters seen, called with the keys, then the fixed
+  // arguments, then the waiters' fields; it replies one integer per field,
+  // 1 when that waiter must try again now.
+  virtual Script& heartbeat_script() const = 0;
+  virtual Argv heartbeat_keys() const = 0;
+  virtual Argv heartbeat_args() const = 0;
+  // Takes `field` out of the queue, passing on a grant it was given but never
+  // took. One round trip, safe to retry.
+  virtual void leave(Connection& connection, const std::string& field) const = 0;
+};
+
+class WaitHeartbeat {
+ public:
+  WaitHeartbeat(ConnectionPool& pool, const ClientConfig& config);
+  ~WaitHeartbeat();
+  WaitHeartbeat(const WaitHeartbeat&) = delete;
+  WaitHeartbeat& operator=(const WaitHeartbeat&) = delete;
+
+  using Ticket = uint64_t;
+  // Beats for `field` on `queue` until remove(); signals `waiter` when the
+  // server says so. Starts the thread on first use.
+  Ticket add(std::shared_ptr<const ServerQueue> queue, std::string field, Waiter* waiter);
+  // After it returns, the waiter is no longer signalled.
+  void remove(Ticket ticket);
+  // Takes `field` out of `queue` on the thread, now (best effort: a waiter
+  // left behind is dropped when its heartbeat stops).
+  void leave(std::shared_ptr<const ServerQueue> queue, std::string field);
+  // Ends the thread, after the leaves asked for until now.
+  void stop();
+
+ private:
+  struct Entry {
+    std::shared_ptr<const ServerQueue> queue;
+    std::string field;
+    Waiter* waiter;
+  };
+
+  struct Leaving {
+    std::shared_ptr<const ServerQueue> queue;
+    std::string field;
+  };
+
+  void run();
+  void beat();
+  void send_leaves(const std::vector<Leaving>& leaving);
+
+  ConnectionPool& pool_;
+  const std::chrono::milliseconds command_timeout_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  std::map<Ticket, Entry> entries_;
+  std::vector<Leaving> leaving_;
+  Ticket next_ticket_ = 0;
+  bool stopping_ = false;
+  std::thread thread_;
+};
+
+// Keeps one waiter in the heartbeat for as long as it waits.
+class HeartbeatRegistration {
+ public:
+  HeartbeatRegistration(WaitHeartbeat& heartbeat, std::shared_ptr<const ServerQueue> queue, std::string field,
+                        Waiter& waiter)
+      : heartbeat_(heartbeat), ticket_(heartbeat.add(std::move(queue), std::move(field), &waiter)) {}
+  ~HeartbeatRegistration() { heartbeat_.remove(ticket_); }
+  HeartbeatRegistration(const HeartbeatRegistration&) = delete;
+  HeartbeatRegistration& operator=(const HeartbeatRegistration&) = delete;
+
+ private:
+  WaitHeartbeat& heartbeat_;
+  const WaitHeartbeat::Ticket ticket_;
+};
+
+}  // namespace dlock

@@ -1,0 +1,68 @@
+-- One acquire attempt of the fair lock by the owner field ARGV[2] with a lease
+-- of ARGV[1] ms; ARGV[3] is the prefix of the waiters' wake-up channels.
+--
+-- Returns the fencing token (an integer) when the caller holds the lock: a
+-- grant the release made to it as the head of the queue (confirmed here: the
+-- short grant lease becomes the caller's lease, and the token is the
+-- counter's value, which no grant has moved since), or a free lock with
+-- nobody ahead of it. Otherwise the caller is queued (once: its arrival
+-- stays its place) and {-1} is returned: it waits for its wake-up message,
+-- not for the holder's lease. ARGV[4] is '1' when the caller waits; with '0'
+-- (one attempt) it is granted only a free lock nobody waits for, and never
+-- queued.
+local lease, field, wake_prefix, will_wait = ARGV[1], ARGV[2], ARGV[3], ARGV[4] == '1'
+
+
+if not string.find(lease, '^[1-9]%d*$') or tonumber(lease) > 31536000000 then
+  return redis.error_reply('ERR acquire: the lease must be a whole number of ms from 1 to 31536000000, got ' .. lease)
+end
+
+local clock_us = server_clock_us()
+drop_dead(clock_us)
+
+if redis.call('hexists', lock, field) == 1 then
+  redis.call('pexpire', lock, lease)
+  leave_queue(field)
+  return tonumber(redis.call('get', counter) or 0)
+end
+
+if redis.call('exists', lock) == 0 then
+  local head = redis.call('zrange', queue, 0, 0)[1]
+  if not head or head == field then
+    local token = next_token(clock_us)
+    if type(token) == 'table' then
+      return token
+    end
+    redis.call('hset', lock, field, 1)
+    local expiring = redis.pcall('pexpire', lock, lease)
+    if type(expiring) == 'table' and expiring.err then
+      redis.call('del', lock)
+      return expiring
+    end
+    leave_queue(field)
+    return token
+  end
+  -- Free, but others came first (a Redisson holder released it, or a head
+  -- never took its grant): the lock is the head's.
+  local granted = grant_head(clock_us, wake_prefix)
+  if type(granted) == 'table' then
+    return granted
+  end
+end
+
+if not will_wait then
+  return {-1}
+end
+if not redis.call('zscore', queue, field) then
+  -- Arrival order, on the server's clock; ties (same µs) go after the tail.
+  local arrival = clock_us
+  local tail = redis.call('zrange', queue, -1, -1, 'WITHSCORES')
+  if tail[2] and tonumber(tail[2]) >= arrival then
+    arrival = tonumber(tail[2]) + 1
+  end
+  redis.call('zadd', queue, arrival, field)
+end
+redis.call('zadd', seen, math.floor(clock_us / 1000), field)
+redis.call('pexpire', queue, queue_keys_ms)
+redis.call('pexpire', seen, queue_keys_ms)
+return {-1}

@@ -1,0 +1,87 @@
+-- The fair lock's queue, shared by its scripts (prepended to each, so every
+-- script reads the same definitions). The lock itself is Redisson's RLock
+-- hash, so RLock and RFairLock clients on the same name stay mutually
+-- exclusive; the queue is dlock's own:
+--   KEYS[1] the lock hash           KEYS[2] the fencing counter
+--   KEYS[3] the queue: a ZSET of waiting owner fields scored by arrival (server µs)
+--   KEYS[4] last seen: a ZSET of the same fields scored by their last heartbeat (server ms)
+-- Every time comes from the server's clock (TIME), never a client's.
+local lock, counter, queue, seen = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+
+-- A waiter not seen for this long is dead: its client heartbeats every
+-- 500 ms, so a live one has missed three, and one that died leaves within
+-- 2 s (its last heartbeat, up to 500 ms before, plus this window, and the
+-- next script to run).
+local liveness_ms = 1500
+-- A grant's lease until its owner confirms it: a head that died between
+-- the grant and its confirmation holds the lock no longer than this.
+local grant_ms = 2000
+-- The queue's keys outlive their last heartbeat by this much, so a queue
+-- whose waiters all died leaves nothing behind.
+local queue_keys_ms = 2 * liveness_ms
+
+local function server_clock_us()
+  local now = redis.call('time')
+  return now[1] * 1000000 + now[2]
+end
+
+-- max(counter + 1, server time in µs), written back by INCRBY, as the
+-- reentrant lock's acquire.lua makes its tokens: one sequence for both.
+local function next_token(clock_us)
+  local stored = redis.call('get', counter)
+  local last = tonumber(stored or 0)
+  if not last then
+    return redis.error_reply('ERR fair lock: the fencing counter ' .. counter .. ' holds ' .. stored .. ', not a number')
+  end
+  return redis.call('incrby', counter, math.max(clock_us - last, 1))
+end
+
+local function leave_queue(field)
+  redis.call('zrem', queue, field)
+  redis.call('zrem', seen, field)
+end
+
+-- Drops waiters not seen within the liveness window (a bounded number per
+-- call, so no script's cost grows with the queue).
+local function drop_dead(clock_us)
+  local cutoff = math.floor(clock_us / 1000) - liveness_ms
+  local dead = redis.call('zrangebyscore', seen, '-inf', cutoff, 'LIMIT', 0, 16)
+  if #dead > 0 then
+    redis.call('zrem', queue, unpack(dead))
+    redis.call('zrem', seen, unpack(dead))
+  end
+end
+
+-- Grants the free lock to the head of the queue, with the short grant lease,
+-- and wakes that waiter alone on its own channel (the message is its token).
+-- Returns the head's field, or nil when nobody waits.
+local function grant_head(clock_us, wake_prefix)
+  local head = redis.call('zrange', queue, 0, 0)[1]
+  if not head then
+    return nil
+  end
+  local token = next_token(clock_us)
+  if type(token) == 'table' then
+    return token
+  end
+  redis.call('hset', lock, head, 1)
+  redis.call('pexpire', lock, grant_ms)
+  leave_queue(head)
+  redis.call('publish', wake_prefix .. head, token)
+  return head
+end
+
+-- Lets the lock go (its holder released it or never took its grant): to the
+-- next live waiter, or, with none, free, with Redisson's release message on
+-- the lock's channel so RLock waiters wake.
+local function pass_on(clock_us, wake_prefix, channel)
+  redis.call('del', lock)
+  drop_dead(clock_us)
+  local head = grant_head(clock_us, wake_prefix)
+  if type(head) == 'table' then
+    return head
+  end
+  if not head then
+    redis.call('publish', channel, 0)
+  end
+end

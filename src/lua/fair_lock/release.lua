@@ -1,0 +1,24 @@
+-- Releases the fair lock held by the owner field ARGV[1] and, in the same
+-- script, grants it to the head of the queue (woken alone on its channel,
+-- ARGV[4] .. field); with nobody waiting the lock is deleted and 0 published
+-- on Redisson's channel KEYS[6], as RLock's unlock does.
+--
+-- KEYS[5] is the owner's latch, as in the reentrant lock's release.lua: the
+-- id ARGV[3] of its last release, kept ARGV[2] ms, so a retry after a lost
+-- reply answers the same. Returns 1 released, 0 the owner does not hold it.
+local latch, channel = KEYS[5], KEYS[6]
+local field, latch_ms, request, wake_prefix = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+
+local last = redis.call('get', latch)
+if last and (#last > #request or (#last == #request and last >= request)) then
+  return 1
+end
+if redis.call('hexists', lock, field) == 0 then
+  return 0
+end
+local failed = pass_on(server_clock_us(), wake_prefix, channel)
+if failed then
+  return failed
+end
+redis.call('set', latch, request, 'px', latch_ms)
+return 1

@@ -1,0 +1,71 @@
+#include "primitives/fair_lock/fair_lock_resource.hpp"
+
+#include "primitives/fair_lock/fair_lock_lua.hpp"
+
+namespace dlock {
+namespace {
+
+// A fair-lock script: the shared queue part, then the script's own body.
+// The text lives as long as the script, as Script requires.
+class FairScript {
+ public:
+  FairScript(const char* name, const char* body)
+      : source_(std::string(lua::fair_lock::queue) + "\n" + body), script_(name, source_.c_str()) {}
+  Script& script() { return script_; }
+
+ private:
+  const std::string source_;
+  Script script_;
+};
+
+Script& acquire_script() {
+  static FairScript script("fair_acquire", lua::fair_lock::acquire);
+  return script.script();
+}
+Script& release_script() {
+  static FairScript script("fair_release", lua::fair_lock::release);
+  return script.script();
+}
+Script& leave_script() {
+  static FairScript script("fair_leave", lua::fair_lock::leave);
+  return script.script();
+}
+
+}  // namespace
+
+Script& FairLockResource::heartbeat_script() const {
+  static FairScript script("fair_heartbeat", lua::fair_lock::heartbeat);
+  return script.script();
+}
+
+Lockable::Attempt FairLockResource::attempt(Connection& connection, const std::string& field,
+                                            int64_t lease_ms, int64_t wait_left_ms,
+                                            const std::string& /*request_id*/) const {
+  const Reply reply = acquire_script().run(
+      connection, queue_keys(),
+      {std::to_string(lease_ms), field, fair_keys.wake_prefix, wait_left_ms == 0 ? "0" : "1"});
+  // acquire.lua: the token when the caller holds the lock, {-1} when queued.
+  return parse_attempt(reply, "acquire fair lock '" + keys.name + "'");
+}
+
+bool FairLockResource::release(Connection& connection, const std::string& field,
+                               const std::string& request_id, int64_t retry_window_ms) const {
+  Argv release_keys = queue_keys();
+  const std::string latch = keys.latch + ":" + field;
+  release_keys.push_back(latch);
+  release_keys.push_back(keys.channel);
+  const std::string window = std::to_string(retry_window_ms);
+  const Reply reply =
+      release_script().run(connection, release_keys, {field, window, request_id, fair_keys.wake_prefix});
+  return reply.integer_is_one("release fair lock '" + keys.name + "'");
+}
+
+void FairLockResource::leave(Connection& connection, const std::string& field) const {
+  Argv leave_keys = queue_keys();
+  leave_keys.push_back(keys.channel);
+  leave_script()
+      .run(connection, leave_keys, {field, fair_keys.wake_prefix})
+      .throw_if_error("leave the queue of fair lock '" + keys.name + "'");
+}
+
+}  // namespace dlock
