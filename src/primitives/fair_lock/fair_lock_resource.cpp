@@ -1,40 +1,28 @@
 #include "primitives/fair_lock/fair_lock_resource.hpp"
 
 #include "primitives/fair_lock/fair_lock_lua.hpp"
+#include "redis/composed_script.hpp"
 
 namespace dlock {
 namespace {
 
-// A fair-lock script: the shared queue part, then the script's own body.
-// The text lives as long as the script, as Script requires.
-class FairScript {
- public:
-  FairScript(const char* name, const char* body)
-      : source_(std::string(lua::fair_lock::queue) + "\n" + body), script_(name, source_.c_str()) {}
-  Script& script() { return script_; }
-
- private:
-  const std::string source_;
-  Script script_;
-};
-
 Script& acquire_script() {
-  static FairScript script("fair_acquire", lua::fair_lock::acquire);
+  static ComposedScript script("fair_acquire", lua::fair_lock::queue, lua::fair_lock::acquire);
   return script.script();
 }
 Script& release_script() {
-  static FairScript script("fair_release", lua::fair_lock::release);
+  static ComposedScript script("fair_release", lua::fair_lock::queue, lua::fair_lock::release);
   return script.script();
 }
 Script& leave_script() {
-  static FairScript script("fair_leave", lua::fair_lock::leave);
+  static ComposedScript script("fair_leave", lua::fair_lock::queue, lua::fair_lock::leave);
   return script.script();
 }
 
 }  // namespace
 
 Script& FairLockResource::heartbeat_script() const {
-  static FairScript script("fair_heartbeat", lua::fair_lock::heartbeat);
+  static ComposedScript script("fair_heartbeat", lua::fair_lock::queue, lua::fair_lock::heartbeat);
   return script.script();
 }
 

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "primitives/rwlock/rwlock_lua.hpp"
+#include "redis/composed_script.hpp"
 
 namespace dlock {
 namespace {
@@ -10,32 +11,23 @@ namespace {
 // Redisson's write lock owner: the read owner's field plus this.
 constexpr const char* write_suffix = ":write";
 
-// A script's text after the shared functions of common.lua.
-std::string with_common(const char* body) {
-  return std::string(lua::rwlock::common) + body;
-}
-
 }  // namespace
 
 Script& RwLockScripts::read_acquire() {
-  static const std::string source = with_common(lua::rwlock::read_acquire);
-  static Script script("rwlock_read_acquire", source.c_str());
-  return script;
+  static ComposedScript script("rwlock_read_acquire", lua::rwlock::common, lua::rwlock::read_acquire);
+  return script.script();
 }
 Script& RwLockScripts::write_acquire() {
-  static const std::string source = with_common(lua::rwlock::write_acquire);
-  static Script script("rwlock_write_acquire", source.c_str());
-  return script;
+  static ComposedScript script("rwlock_write_acquire", lua::rwlock::common, lua::rwlock::write_acquire);
+  return script.script();
 }
 Script& RwLockScripts::read_release() {
-  static const std::string source = with_common(lua::rwlock::read_release);
-  static Script script("rwlock_read_release", source.c_str());
-  return script;
+  static ComposedScript script("rwlock_read_release", lua::rwlock::common, lua::rwlock::read_release);
+  return script.script();
 }
 Script& RwLockScripts::write_release() {
-  static const std::string source = with_common(lua::rwlock::write_release);
-  static Script script("rwlock_write_release", source.c_str());
-  return script;
+  static ComposedScript script("rwlock_write_release", lua::rwlock::common, lua::rwlock::write_release);
+  return script.script();
 }
 Script& RwLockScripts::read_renew() {
   static Script script("rwlock_read_renew", lua::rwlock::read_renew);
