@@ -12,11 +12,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.redisson.Redisson;
 import org.redisson.api.RLock;
 import org.redisson.api.RReadWriteLock;
 import org.redisson.api.RedissonClient;
-import org.redisson.config.Config;
 import redis.clients.jedis.Jedis;
 
 /** dlock's read-write lock and the real Redisson RReadWriteLock on the same names. */
@@ -31,9 +29,7 @@ class RedissonReadWriteInteropTest {
 
   @BeforeAll
   static void connect() {
-    Config config = new Config();
-    config.useSingleServer().setAddress(redis.url());
-    redisson = Redisson.create(config);
+    redisson = redis.redisson();
     dlock = DLockClient.connect(redis.url());
   }
 
