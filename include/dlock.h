@@ -730,6 +730,49 @@ DLOCK_API int dlock_redlock_hold_count_owner(dlock_redlock *redlock, uint64_t ow
  */
 DLOCK_API int dlock_redlock_set_lost_callback(dlock_redlock *redlock, dlock_lost_fn fn, void *ctx);
 
+/* ---- Read-write lock (Redisson RReadWriteLock layout) ----------------------
+ *
+ * Readers share, a writer excludes everyone; both sides are reentrant, and a
+ * writer may also take the read side (downgrade; releasing the write side then
+ * leaves its read hold). Each side is an ordinary dlock_lock handle: acquire
+ * (blocking, with an owner, asynchronous), release, is_held, hold_count,
+ * fencing_token, is_locked, ttl, force_release, the lost callback and
+ * dlock_lock_free work on it as on a lock; a MultiLock may take it as a member.
+ * The calls only a reentrant lock has (inspect, count_attempt,
+ * release_keeping) return DLOCK_E_UNSUPPORTED.
+ *
+ * Data: the hash `<name>` with `mode` = read|write and one field per owner
+ * (`<client-uuid>:<owner>` for a read hold, `...:write` for a write hold), a
+ * read hold's timeout key `{<name>}:<field>:rwlock_timeout:1`, the channel
+ * `redisson_rwlock:{<name>}`: a Redisson RReadWriteLock of the same name is
+ * the same lock. Fencing tokens (write and read grants) come from
+ * `dlock_rwlock_token:{<name>}`, one rising sequence for both sides. A dlock
+ * writer that waits sets `{<name>}:write_intent`; new dlock readers wait
+ * behind it (docs/read-write-lock.md).
+ *
+ * is_locked: the write side when a writer holds it; the read side when a
+ * reader holds it (Redisson's answers). The names follow dlock_lock_new's rules.
+ *
+ * DLOCK_E_INVALID: NULL client, name or out, or a bad name. DLOCK_E_CLOSED:
+ * the client is closed.
+ */
+DLOCK_API int dlock_rwlock_read_lock(dlock_client *client, const char *name, dlock_lock **out);
+DLOCK_API int dlock_rwlock_write_lock(dlock_client *client, const char *name, dlock_lock **out);
+
+/**
+ * Writer preference of a write-side handle (on by default): while a writer
+ * taken through `write_side` waits, it keeps `{<name>}:write_intent` alive
+ * (until it is due to try again plus a second, never past its own wait; a
+ * writer that stops waiting withdraws it), and
+ * dlock readers that hold nothing on the lock wait behind it; re-entries and
+ * a writer's own read (downgrade) never wait. Off (0): readers are preferred,
+ * as in Redisson, and a continuous stream of readers can starve a writer.
+ * Redisson's readers ignore the intent either way.
+ *
+ * DLOCK_E_INVALID: NULL, or not a handle from dlock_rwlock_write_lock().
+ */
+DLOCK_API int dlock_rwlock_set_writer_preference(dlock_lock *write_side, int enabled);
+
 /* ---- Fair lock (first come, first served) ------------------------------- */
 
 /**

@@ -45,11 +45,7 @@ class Faults : public RedisFixture {
   }
 
   // The token the holder reported, once it holds the lock.
-  uint64_t wait_until_held() {
-    const auto token = wait_for_output(holder_output(), "acquired", milliseconds(10000));
-    if (!token) throw std::runtime_error("the holder never acquired: " + read_text_file(holder_output()));
-    return std::stoull(*token);
-  }
+  uint64_t wait_until_held() { return wait_until_acquired(holder_output()); }
 
   std::string holder_report(const std::string& key) {
     return wait_for_output(holder_output(), key, milliseconds(10000)).value_or("<nothing>");

@@ -610,3 +610,25 @@ struct dlock_count_down_latch {};
     return dlock_jni::check(dlock_count_down_latch_await($self, waitMs, cancel)) == DLOCK_OK;
   }
 }
+
+/* The read-write lock: each side is a dlock_lock (NativeLock). */
+%newobject dlock_client::newReadLock;
+%newobject dlock_client::newWriteLock;
+%extend dlock_client {
+  dlock_lock *newReadLock(const char *name) {
+    dlock_lock *lock = nullptr;
+    dlock_jni::check(dlock_rwlock_read_lock($self, name, &lock));
+    return lock;
+  }
+  dlock_lock *newWriteLock(const char *name) {
+    dlock_lock *lock = nullptr;
+    dlock_jni::check(dlock_rwlock_write_lock($self, name, &lock));
+    return lock;
+  }
+}
+%extend dlock_lock {
+  /* dlock_rwlock_set_writer_preference: a write side's handle only. */
+  void setWriterPreference(bool enabled) {
+    dlock_jni::check(dlock_rwlock_set_writer_preference($self, enabled ? 1 : 0));
+  }
+}

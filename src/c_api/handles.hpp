@@ -16,9 +16,10 @@ struct dlock_client {
   std::shared_ptr<dlock::Client> client;
 };
 
+// A lock, or one side of a read-write lock: the same calls take either.
 struct dlock_lock {
   std::shared_ptr<dlock::Client> client;
-  std::shared_ptr<const dlock::LockResource> resource;
+  std::shared_ptr<const dlock::Lockable> resource;
   std::shared_ptr<dlock::LostCallback> on_lost = std::make_shared<dlock::LostCallback>();
 };
 

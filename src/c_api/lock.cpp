@@ -50,7 +50,7 @@ int read_hold(dlock_lock* lock, uint64_t owner, Out* out, Read&& read) {
   return guarded([&] {
     require(out, "out");
     return with_ops(lock, [&](dlock::ReentrantLock&, dlock::ClientCore& core) {
-      *out = read(core.holds().find(lock->resource->name(), owner));
+      *out = read(core.holds().find(lock->resource->hold_key(), owner));
       return DLOCK_OK;
     });
   });

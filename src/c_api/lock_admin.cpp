@@ -64,7 +64,8 @@ int dlock_lock_inspect(dlock_lock* lock, dlock_lock_info* info, dlock_lock_holde
                                    " is too small; initialise it with dlock_lock_info_init()");
     }
     return with_ops(lock, [&](dlock::ReentrantLock&, dlock::ClientCore& core) {
-      dlock::LockInspection inspection = dlock::inspect_lock(core, lock->resource->keys);
+      dlock::LockInspection inspection =
+          dlock::inspect_lock(core, dlock::c_api::plain_lock(lock, "inspect").keys);
       auto holders = std::make_unique<dlock_lock_holders>();
       holders->holders = std::move(inspection.holders);
       info->ttl_ms = inspection.ttl_ms;
@@ -113,8 +114,8 @@ int dlock_lock_count_attempt(dlock_lock* lock, const char* period_id, int64_t ex
       throw dlock::InvalidArgument("max_attempts: must be at least 1, got " + std::to_string(max_attempts));
     }
     return with_ops(lock, [&](dlock::ReentrantLock&, dlock::ClientCore& core) {
-      const dlock::AttemptCount count =
-          dlock::count_attempt(core, lock->resource->keys, period, expire_in_ms, max_attempts);
+      const dlock::AttemptCount count = dlock::count_attempt(
+          core, dlock::c_api::plain_lock(lock, "count_attempt").keys, period, expire_in_ms, max_attempts);
       *attempt_out = count.attempts;
       return count.counted ? DLOCK_OK : DLOCK_NOT_ACQUIRED;
     });

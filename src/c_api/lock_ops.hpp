@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 
 #include "c_api/guarded.hpp"
 #include "c_api/handles.hpp"
@@ -19,8 +20,21 @@ int with_ops(dlock_lock* lock, Work&& work) {
   return work(ops, *core);
 }
 
+// The reentrant lock behind `lock`, for the calls only a lock has (inspection,
+// attempt counts). Throws UnsupportedError for another kind (a side of a
+// read-write lock).
+inline const LockResource& plain_lock(const dlock_lock* lock, const char* operation) {
+  const auto* plain = dynamic_cast<const LockResource*>(lock->resource.get());
+  if (plain == nullptr) {
+    throw UnsupportedError(std::string(operation) + ": '" + lock->resource->name() +
+                           "' is not a reentrant lock");
+  }
+  return *plain;
+}
+
 // dlock_lock_new and the constructors of the other lock kinds: a handle whose
-// resource is a `Resource` (a LockResource) on `name`.
+// resource is a `Resource` (a Lockable made from the name and the client's
+// configuration) on `name`.
 template <typename Resource>
 int new_lock_handle(dlock_client* client, const char* name, dlock_lock** out) {
   return guarded([&] {

@@ -14,8 +14,11 @@ class HeldResource {
  public:
   virtual ~HeldResource() = default;
 
-  // The name the caller gave; holds are keyed by (name, owner).
+  // The name the caller gave.
   virtual const std::string& name() const = 0;
+  // Holds are keyed by (hold_key, owner): two resources of one name (the
+  // sides of a read-write lock) give different keys.
+  virtual const std::string& hold_key() const { return name(); }
 
   // The script that extends `field`'s hold, and its keys; the watchdog calls
   // it with ARGV = {lease_ms, field} and reads 1 (renewed) or 0 (gone).

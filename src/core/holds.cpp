@@ -53,7 +53,7 @@ std::optional<uint64_t> Holds::reenter(const std::string& name, uint64_t owner) 
 
 void Holds::insert(Hold hold) {
   std::lock_guard<std::mutex> lock(mutex_);
-  Key key{hold.resource->name(), hold.owner};
+  Key key{hold.resource->hold_key(), hold.owner};
   holds_[std::move(key)] = std::move(hold);
 }
 
@@ -78,7 +78,7 @@ std::optional<Hold> Holds::leave(const std::string& name, uint64_t owner, const 
 
 void Holds::release_settled(const Hold& hold) {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (find_grant(hold) != nullptr) holds_.erase({hold.resource->name(), hold.owner});
+  if (find_grant(hold) != nullptr) holds_.erase({hold.resource->hold_key(), hold.owner});
 }
 
 void Holds::release_failed(const Hold& hold, Clock::time_point when) {
@@ -183,7 +183,7 @@ Clock::time_point Holds::earliest_validity_end(Clock::time_point fallback) {
 }
 
 Hold* Holds::find_grant(const Hold& hold) {
-  const auto it = holds_.find({hold.resource->name(), hold.owner});
+  const auto it = holds_.find({hold.resource->hold_key(), hold.owner});
   if (it == holds_.end() || it->second.grant_id != hold.grant_id) return nullptr;
   return &it->second;
 }

@@ -4,7 +4,8 @@
 // A waiter registers on its lock's channel before the retry that follows a
 // failed attempt. It is signalled when the subscription becomes active (so a
 // release between the failed attempt and the subscription is never missed),
-// once per release message (one waiter per message, first come first served),
+// once per release message (one waiter per message, first come first served;
+// a message "1", Redisson's read-write unlock, wakes them all),
 // and after a reconnect, when messages may have been missed.
 #pragma once
 

@@ -16,7 +16,9 @@ namespace dlock_test {
 struct ContentionSetup {
   std::string url;
   std::string name = "contended";
-  std::string kind = "lock";  // or "fair", or "mixed": fair and reentrant in alternate processes
+  // "lock", "fair", "mixed" (fair and reentrant in alternate processes) or
+  // "read-write" (each cycle a read or a write of the read-write lock).
+  std::string kind = "lock";
   int processes = 4;
   int threads = 2;
   int cycles = 50;

@@ -3,6 +3,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 
 #include "wait_until.hpp"
 
@@ -46,6 +47,12 @@ std::string read_text_file(const std::string& path) {
   std::ostringstream text;
   text << file.rdbuf();
   return text.str();
+}
+
+uint64_t wait_until_acquired(const std::string& output_path) {
+  const auto token = wait_for_output(output_path, "acquired", std::chrono::milliseconds(10000));
+  if (!token) throw std::runtime_error("the holder never acquired: " + read_text_file(output_path));
+  return std::stoull(*token);
 }
 
 }  // namespace dlock_test

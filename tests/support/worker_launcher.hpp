@@ -1,6 +1,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -21,5 +22,9 @@ std::optional<std::string> wait_for_output(const std::string& path, const std::s
                                            std::chrono::milliseconds timeout);
 
 std::string read_text_file(const std::string& path);
+
+// The fencing token a holder worker (--mode hold) reported once it held the
+// lock; throws std::runtime_error with its output when it never did.
+uint64_t wait_until_acquired(const std::string& output_path);
 
 }  // namespace dlock_test

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdio>
@@ -13,6 +14,7 @@
 
 #include "dlock_handles.hpp"
 #include "fenced_store.hpp"
+#include "lock_side.hpp"
 #include "monotonic_clock.hpp"
 #include "section_log.hpp"
 #include "worker_threads.hpp"
@@ -34,24 +36,45 @@ void fail(Shared& shared, const std::string& message) {
   shared.failures.fail(message);
 }
 
+// A read section must see the store unchanged from start to end: a write in
+// between means a writer overlapped it.
+void read_section(Shared& shared, const dlock_test::Section& section, std::chrono::microseconds length) {
+  const long long before = shared.store.read();
+  std::this_thread::sleep_for(length);
+  const long long after = shared.store.read();
+  if (after == before) return;
+  fail(shared, "owner " + section.owner + " saw the store change from " + std::to_string(before) + " to " +
+                   std::to_string(after) + " inside a read section (token " + std::to_string(section.token) +
+                   ")");
+}
+
 void run_thread(Shared& shared, int index) {
   const WorkerOptions& options = shared.options;
-  const dlock_test::LockHandle lock = new_worker_lock(shared.client, options);
-  const std::string owner = std::to_string(getpid()) + "." + std::to_string(index);
+  const bool mixed = options.kind == "read-write";
+  const dlock_test::LockHandle lock = open_side(shared.client, options.name, mixed ? "write" : options.kind);
+  const dlock_test::LockHandle read_lock = mixed ? open_side(shared.client, options.name, "read") : nullptr;
   std::mt19937_64 random(static_cast<uint64_t>(getpid()) * 1000 + static_cast<uint64_t>(index));
   std::uniform_int_distribution<int64_t> section_us(options.min_sleep_us, options.max_sleep_us);
+  std::uniform_int_distribution<int> side_pick(1, std::max(1, options.write_one_in));
 
   for (int cycle = 0; cycle < options.cycles; ++cycle) {
+    const bool reading = options.kind == "read" || (mixed && side_pick(random) != 1);
+    dlock_lock* taken = reading && mixed ? read_lock.get() : lock.get();
     dlock_test::Section section;
-    section.owner = owner;
-    const int acquired = dlock_lock_acquire(lock.get(), -1, options.lease_ms, &section.token);
+    section.owner = section_owner(mixed ? (reading ? "read" : "write") : options.kind, index);
+    const int acquired = dlock_lock_acquire(taken, -1, options.lease_ms, &section.token);
     if (acquired != DLOCK_OK) return fail(shared, "acquire: " + describe_status(acquired));
     section.start_ns = dlock_test::monotonic_ns();
-    const long long value = shared.store.read();
-    std::this_thread::sleep_for(std::chrono::microseconds(section_us(random)));
-    section.write_accepted = shared.store.write(section.token, value + 1);
+    const std::chrono::microseconds length(section_us(random));
+    if (reading) {
+      read_section(shared, section, length);
+    } else {
+      const long long value = shared.store.read();
+      std::this_thread::sleep_for(length);
+      section.write_accepted = shared.store.write(section.token, value + 1);
+    }
     section.end_ns = dlock_test::monotonic_ns();
-    section.release_status = dlock_lock_release(lock.get());
+    section.release_status = dlock_lock_release(taken);
     shared.log.append(section);
     if (section.release_status != DLOCK_OK && section.release_status != DLOCK_E_LOST) {
       return fail(shared, "release: " + describe_status(section.release_status));

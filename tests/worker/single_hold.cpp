@@ -11,6 +11,7 @@
 
 #include "dlock_handles.hpp"
 #include "fenced_store.hpp"
+#include "lock_side.hpp"
 #include "lost_recorder.hpp"
 #include "monotonic_clock.hpp"
 #include "section_log.hpp"
@@ -41,13 +42,13 @@ void say(const std::string& line) {
 
 int run_single_hold(const WorkerOptions& options) {
   const dlock_test::ClientHandle client = dlock_test::open_client(options.url, client_options(options));
-  const dlock_test::LockHandle lock = new_worker_lock(client.get(), options);
+  const dlock_test::LockHandle lock = open_side(client.get(), options.name, options.kind);
   const dlock_test::FencedStore store(options.store_path);
   dlock_test::LostRecorder lost;
   lost.attach(lock.get());
 
   dlock_test::Section section;
-  section.owner = std::to_string(getpid()) + ".0";
+  section.owner = section_owner(options.kind, 0);
   const int acquired = dlock_lock_acquire(lock.get(), -1, options.lease_ms, &section.token);
   if (acquired != DLOCK_OK) {
     std::fprintf(stderr, "acquire: %s\n", dlock_test::describe_status(acquired).c_str());

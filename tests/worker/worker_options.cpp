@@ -13,12 +13,9 @@ WorkerOptions parse_worker_options(int argc, char** argv) {
   const std::map<std::string, std::function<void(const std::string&)>> setters = {
       {"--mode",
        [&](const std::string& v) {
-         const std::map<std::string, Mode> modes = {{"cycles", Mode::cycles},
-                                                    {"hold", Mode::hold},
-                                                    {"permits", Mode::permits},
-                                                    {"permit-hold", Mode::permit_hold},
-                                                    {"multilock", Mode::multilock},
-                                                    {"redlock", Mode::redlock}};
+         const std::map<std::string, Mode> modes = {
+             {"cycles", Mode::cycles},           {"hold", Mode::hold},           {"permits", Mode::permits},
+             {"permit-hold", Mode::permit_hold}, {"multilock", Mode::multilock}, {"redlock", Mode::redlock}};
          const auto mode = modes.find(v);
          if (mode == modes.end())
            throw std::invalid_argument("--mode is cycles, hold, permits, permit-hold, multilock or redlock");
@@ -26,11 +23,7 @@ WorkerOptions parse_worker_options(int argc, char** argv) {
        }},
       {"--url", [&](const std::string& v) { options.url = v; }},
       {"--name", [&](const std::string& v) { options.name = v; }},
-      {"--kind",
-       [&](const std::string& v) {
-         if (v != "lock" && v != "fair") throw std::invalid_argument("--kind is lock or fair");
-         options.fair = v == "fair";
-       }},
+      {"--kind", [&](const std::string& v) { options.kind = v; }},
       {"--log", [&](const std::string& v) { options.log_path = v; }},
       {"--store", [&](const std::string& v) { options.store_path = v; }},
       {"--threads", [&](const std::string& v) { options.threads = std::stoi(v); }},
@@ -43,6 +36,7 @@ WorkerOptions parse_worker_options(int argc, char** argv) {
       {"--permits", [&](const std::string& v) { options.permits = std::stoi(v); }},
       {"--urls", [&](const std::string& v) { options.urls = v; }},
       {"--wait-ms", [&](const std::string& v) { options.wait_ms = std::stoll(v); }},
+      {"--write-one-in", [&](const std::string& v) { options.write_one_in = std::stoi(v); }},
   };
   for (int i = 1; i < argc; i += 2) {
     const auto setter = setters.find(argv[i]);
@@ -53,7 +47,8 @@ WorkerOptions parse_worker_options(int argc, char** argv) {
   }
   const bool permit_mode = options.mode == Mode::permits || options.mode == Mode::permit_hold;
   if ((options.url.empty() && options.urls.empty()) || (options.store_path.empty() && !permit_mode)) {
-    throw std::invalid_argument("--url (or --urls) and --store are required (--store but in the permit modes)");
+    throw std::invalid_argument(
+        "--url (or --urls) and --store are required (--store but in the permit modes)");
   }
   if (options.mode != Mode::hold && options.mode != Mode::permit_hold && options.log_path.empty()) {
     throw std::invalid_argument("--log is required in cycles mode");
@@ -64,10 +59,6 @@ WorkerOptions parse_worker_options(int argc, char** argv) {
 dlock_client_options client_options(const WorkerOptions& options) {
   return options.watchdog_timeout_ms > 0 ? dlock_test::options_with_watchdog(options.watchdog_timeout_ms)
                                          : dlock_test::default_options();
-}
-
-dlock_test::LockHandle new_worker_lock(dlock_client* client, const WorkerOptions& options) {
-  return options.fair ? dlock_test::new_fair_lock(client, options.name) : dlock_test::new_lock(client, options.name);
 }
 
 }  // namespace dlock_worker

@@ -4,7 +4,6 @@
 #include <string>
 
 #include "dlock.h"
-#include "dlock_handles.hpp"
 
 namespace dlock_worker {
 
@@ -13,16 +12,19 @@ enum class Mode {
   hold,         // one acquire, reported on stdout, held for hold_ms, then one write and a release
   permits,      // as cycles, on the leased-permit semaphore (permit_workers.hpp)
   permit_hold,  // as hold, one leased permit
-  multilock,    // cycles on a MultiLock over the comma-separated --name list (in the order given), one log and
-                // store per name (<log>.<name>, <store>.<name>)
-  redlock,      // cycles on a RedLock over the lock --name on each server of --urls (';'-separated)
+  multilock,  // cycles on a MultiLock over the comma-separated --name list (in the order given), one log and
+              // store per name (<log>.<name>, <store>.<name>)
+  redlock,    // cycles on a RedLock over the lock --name on each server of --urls (';'-separated)
 };
 
 struct WorkerOptions {
   Mode mode = Mode::cycles;
   std::string url;
   std::string name = "contended";
-  bool fair = false;  // --kind fair: the fair lock instead of the reentrant lock
+  // What is taken: "lock" the reentrant lock, "fair" the fair lock, a side of
+  // the read-write lock ("read", "write"), or (cycles mode) "read-write": each
+  // cycle a write with probability 1/write_one_in, else a read.
+  std::string kind = "lock";
   std::string log_path;    // section log (optional in hold mode)
   std::string store_path;  // fenced store
   int threads = 1;
@@ -32,17 +34,15 @@ struct WorkerOptions {
   int64_t min_sleep_us = 0;         // time spent inside a critical section,
   int64_t max_sleep_us = 2000;      // uniformly random in [min, max]
   int64_t hold_ms = 1000;
-  int permits = 1;  // the permit modes set the semaphore to this many when it does not exist
+  int permits = 1;       // the permit modes set the semaphore to this many when it does not exist
   std::string urls;      // redlock: the servers, ';'-separated
   int64_t wait_ms = -1;  // multilock, redlock: each acquire's wait
+  int write_one_in = 4;
 };
 
 // Parses --key value pairs; throws std::invalid_argument with a usage message.
 WorkerOptions parse_worker_options(int argc, char** argv);
 
 dlock_client_options client_options(const WorkerOptions& options);
-
-// A handle on the lock the options name, of the kind they name.
-dlock_test::LockHandle new_worker_lock(dlock_client* client, const WorkerOptions& options);
 
 }  // namespace dlock_worker

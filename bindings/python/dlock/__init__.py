@@ -30,6 +30,7 @@ from dlock.lock import Lock
 from dlock.lock_group import MultiLock, RedLock
 from dlock.lock_info import Holder, LockInfo
 from dlock.permit_semaphore import Permit, PermitExpirableSemaphore
+from dlock.read_write_lock import ReadWriteLock
 from dlock.semaphore import Semaphore
 
 __version__ = _version()
@@ -55,6 +56,7 @@ __all__ = [
     "Permit",
     "PermitExpirableSemaphore",
     "ProtocolError",
+    "ReadWriteLock",
     "RedLock",
     "Semaphore",
     "UnsupportedError",

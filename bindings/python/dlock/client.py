@@ -6,7 +6,7 @@ import atexit
 import os
 import weakref
 from types import TracebackType
-from typing import Callable, NoReturn, Optional, Type, Union
+from typing import Callable, Mapping, NoReturn, Optional, Type, Union
 
 from dlock import _dlock, timeouts
 from dlock.arguments import (
@@ -21,6 +21,7 @@ from dlock.handles import LockHandles, LostCallback
 from dlock.lock import Lock
 from dlock.owner import new_owner
 from dlock.permit_semaphore import PermitExpirableSemaphore
+from dlock.read_write_lock import ReadWriteLock
 from dlock.semaphore import Semaphore
 from dlock.synchronized import F, synchronized
 
@@ -91,7 +92,6 @@ class Client:
             sync_timeout_ms=timeouts.optional_positive_ms(sync_timeout, "sync_timeout"),
         )
         self._handles = LockHandles(self._native)
-        self._fair_handles = LockHandles(self._native, fair=True)
         _open_clients.add(self)
 
     def lock(
@@ -130,8 +130,8 @@ class Client:
         refers to it or something is held through it: memory grows with the names in use,
         not with every name ever locked.
         """
-        refuse_unknown_keywords("lock", unsupported)
-        return self._lock_on(self._handles, name, lease, blocking_timeout, thread_local, on_lost)
+        owner = _checked_owner("lock", name, thread_local, on_lost, unsupported)
+        return Lock(self._handles.get(name), lease, blocking_timeout, on_lost, owner)
 
     def fair_lock(
         self,
@@ -149,24 +149,27 @@ class Client:
         alone. A non-blocking ``acquire(blocking=False)`` succeeds only when the lock is
         free and nobody waits. It shares Redisson's lock hash, so it excludes reentrant and
         Redisson locks on the same name; see docs/fair-lock.md. No round trip."""
-        refuse_unknown_keywords("fair_lock", unsupported)
-        return self._lock_on(
-            self._fair_handles, name, lease, blocking_timeout, thread_local, on_lost
-        )
+        owner = _checked_owner("fair_lock", name, thread_local, on_lost, unsupported)
+        return Lock(self._handles.get(name, "fair"), lease, blocking_timeout, on_lost, owner)
 
-    @staticmethod
-    def _lock_on(
-        handles: LockHandles,
+    def read_write_lock(
+        self,
         name: str,
-        lease: float | None,
-        blocking_timeout: float,
-        thread_local: bool,
-        on_lost: LostCallback | None,
-    ) -> Lock:
-        require_str(name, "name")
-        require_callable_or_none(on_lost, "on_lost")
-        owner = None if thread_local else new_owner()
-        return Lock(handles.get(name), lease, blocking_timeout, on_lost, owner)
+        *,
+        lease: float | None = None,
+        blocking_timeout: float = -1,
+        thread_local: bool = True,
+        on_lost: LostCallback | None = None,
+        **unsupported: NoReturn,
+    ) -> ReadWriteLock:
+        """A ReadWriteLock on ``name`` (Redisson's RReadWriteLock layout); no round trip.
+
+        Its ``read_lock()`` and ``write_lock()`` are Lock objects taking the arguments given
+        here as :meth:`lock` takes them (``thread_local=False``: both sides belong to the
+        object, so its writer can also read). See docs/read-write-lock.md.
+        """
+        owner = _checked_owner("read_write_lock", name, thread_local, on_lost, unsupported)
+        return ReadWriteLock(self._handles, name, lease, blocking_timeout, on_lost, owner)
 
     def semaphore(self, name: str) -> Semaphore:
         """A :class:`dlock.Semaphore` on ``name`` (Redisson's RSemaphore layout); no round
@@ -215,7 +218,6 @@ class Client:
         """Releases the locks still held through this client and closes it. Idempotent."""
         self._native.close()
         self._handles.clear()
-        self._fair_handles.clear()
         _open_clients.discard(self)
 
     @property
@@ -235,6 +237,21 @@ class Client:
 
     def __repr__(self) -> str:
         return f"<dlock.Client {'closed' if self.closed else 'open'}>"
+
+
+def _checked_owner(
+    method: str,
+    name: str,
+    thread_local: bool,
+    on_lost: LostCallback | None,
+    unsupported: Mapping[str, object],
+) -> Optional[int]:
+    """Checks what lock() and read_write_lock() take alike; the owner of an object-owned
+    lock (thread_local=False), None for per-thread (or task) ownership."""
+    refuse_unknown_keywords(method, unsupported)
+    require_str(name, "name")
+    require_callable_or_none(on_lost, "on_lost")
+    return None if thread_local else new_owner()
 
 
 def _int32_option(value: int | None, name: str, lowest: int) -> int | None:

@@ -45,13 +45,13 @@ class SharedLock:
     __slots__ = ("native", "_handles", "_on_lost", "__weakref__")
 
     def __init__(
-        self, handles: LockHandles, native_client: _dlock.Client, name: str, fair: bool
+        self, handles: LockHandles, native_client: _dlock.Client, name: str, kind: str = "lock"
     ) -> None:
         self._handles = handles
         # (owner, fencing token) of a hold -> the on_lost of the object it was taken through.
         # Only holds taken through an object with an on_lost have an entry.
         self._on_lost: dict[tuple[int, int], LostCallback] = {}
-        self.native = native_client.lock(name, _LostDispatch(weakref.ref(self)), fair)
+        self.native = native_client.lock(name, _LostDispatch(weakref.ref(self)), kind)
 
     def acquire(
         self, owner: int, wait_ms: int, lease_ms: int, cancel: Optional[_dlock.Cancel] = None
@@ -144,26 +144,29 @@ class _LostDispatch:
 
 
 class LockHandles:
-    """One client's SharedLocks by name: those referred to, and those pinned by a hold.
-    ``fair``: handles on fair locks (dlock_fair_lock_new), else on reentrant locks."""
+    """One client's SharedLocks by kind and name: those referred to, and those pinned by a
+    hold."""
 
-    def __init__(self, native_client: _dlock.Client, fair: bool = False) -> None:
+    def __init__(self, native_client: _dlock.Client) -> None:
         self._native_client = native_client
-        self._fair = fair
         self._mutex = threading.Lock()
-        self._by_name: weakref.WeakValueDictionary[str, SharedLock] = (
+        # By name for reentrant locks, by (kind, name) for the other kinds.
+        self._by_name: weakref.WeakValueDictionary[str | tuple[str, str], SharedLock] = (
             weakref.WeakValueDictionary()
         )
         self._pinned: set[SharedLock] = set()
         _every_registry.add(self)
 
-    def get(self, name: str) -> SharedLock:
+    def get(self, name: str, kind: str = "lock") -> SharedLock:
+        """The handle of the lock ``name`` of ``kind``: "lock" the reentrant lock, "fair"
+        the fair lock, "read" or "write" a side of the read-write lock."""
+        key: str | tuple[str, str] = name if kind == "lock" else (kind, name)
         # Under the mutex: two handles on one name would each count only their own holds.
         with self._mutex:
-            shared = self._by_name.get(name)
+            shared = self._by_name.get(key)
             if shared is None:
-                shared = SharedLock(self, self._native_client, name, self._fair)
-                self._by_name[name] = shared
+                shared = SharedLock(self, self._native_client, name, kind)
+                self._by_name[key] = shared
             return shared
 
     def pin(self, shared: SharedLock) -> None:
@@ -184,9 +187,9 @@ class LockHandles:
             self._by_name.clear()
 
     def names(self) -> list[str]:
-        """The names that have a handle now."""
+        """The names that have a handle now (once per kind or read-write side)."""
         with self._mutex:
-            return list(self._by_name.keys())
+            return [key if isinstance(key, str) else key[1] for key in self._by_name.keys()]
 
 
 # A parent's thread holding a mutex at fork() does not exist in the child to release it.

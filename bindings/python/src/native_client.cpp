@@ -90,11 +90,11 @@ void bind_native_client(py::module_& module) {
       // to Python as str (Lock.name, lost-lock callbacks).
       .def(
           "lock",
-          [](NativeClient& client, const py::str& name, py::object on_lost, bool fair) {
+          [](NativeClient& client, const py::str& name, py::object on_lost, const std::string& kind) {
             py::object self = py::cast(&client, py::return_value_policy::reference);
-            return std::make_unique<NativeLock>(std::move(self), name, std::move(on_lost), fair);
+            return std::make_unique<NativeLock>(std::move(self), name, std::move(on_lost), kind);
           },
-          py::arg("name"), py::arg("on_lost") = py::none(), py::arg("fair") = false);
+          py::arg("name"), py::arg("on_lost") = py::none(), py::arg("kind") = "lock");
 }
 
 }  // namespace dlock_python

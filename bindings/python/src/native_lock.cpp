@@ -14,12 +14,14 @@ namespace py = pybind11;
 
 namespace dlock_python {
 
-NativeLock::NativeLock(py::object client, const py::str& name, py::object on_lost, bool fair)
+NativeLock::NativeLock(py::object client, const py::str& name, py::object on_lost, const std::string& kind)
     : client_(std::move(client)) {
   const std::string text = name;
-  dlock_client* native_client = client_.cast<NativeClient&>().get();
-  const auto make = fair ? &dlock_fair_lock_new : &dlock_lock_new;
-  check_status(make(native_client, c_string(text, "name"), &lock_));
+  const auto make = kind == "read"    ? &dlock_rwlock_read_lock
+                    : kind == "write" ? &dlock_rwlock_write_lock
+                    : kind == "fair"  ? &dlock_fair_lock_new
+                                      : &dlock_lock_new;
+  check_status(make(client_.cast<NativeClient&>().get(), c_string(text, "name"), &lock_));
   if (on_lost.is_none()) return;
   on_lost_ = std::make_unique<LostCallback>(std::move(on_lost));
   check_status(
@@ -166,6 +168,10 @@ uint64_t NativeLock::fencing_token(uint64_t owner) {
   return token;
 }
 
+void NativeLock::set_writer_preference(bool enabled) {
+  check_status(dlock_rwlock_set_writer_preference(lock_, enabled ? 1 : 0));
+}
+
 int64_t NativeLock::ttl_ms() {
   int64_t ttl = 0;
   check_status(without_gil([&] { return dlock_lock_ttl(lock_, &ttl); }));
@@ -192,6 +198,7 @@ void bind_native_lock(py::module_& module) {
       .def("hold_count", &NativeLock::hold_count, py::arg("owner"))
       .def("fencing_token", &NativeLock::fencing_token, py::arg("owner"))
       .def("ttl_ms", &NativeLock::ttl_ms)
+      .def("set_writer_preference", &NativeLock::set_writer_preference, py::arg("enabled"))
       .def_property_readonly("open_holds", &NativeLock::open_holds);
 }
 

@@ -18,9 +18,11 @@ class NativeCancel;
 
 class NativeLock {
  public:
-  // `client` is the Python object of a NativeClient; `fair`: the fair lock
-  // (dlock_fair_lock_new), else the reentrant lock.
-  NativeLock(pybind11::object client, const pybind11::str& name, pybind11::object on_lost, bool fair = false);
+  // `client` is the Python object of a NativeClient. `kind`: "lock" the
+  // reentrant lock, "fair" the fair lock, "read" or "write" a side of the
+  // read-write lock `name`.
+  NativeLock(pybind11::object client, const pybind11::str& name, pybind11::object on_lost,
+             const std::string& kind = "lock");
   ~NativeLock();
   NativeLock(const NativeLock&) = delete;
   NativeLock& operator=(const NativeLock&) = delete;
@@ -49,6 +51,8 @@ class NativeLock {
   int hold_count(uint64_t owner);
   uint64_t fencing_token(uint64_t owner);
   int64_t ttl_ms();
+  // dlock_rwlock_set_writer_preference(): a write side's handle only.
+  void set_writer_preference(bool enabled);
   // Grants minus releases through this handle (holds_ below); no dlock call.
   int open_holds() const { return holds_.load(); }
 

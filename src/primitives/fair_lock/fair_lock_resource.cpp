@@ -1,54 +1,39 @@
 #include "primitives/fair_lock/fair_lock_resource.hpp"
 
-#include "common/error.hpp"
 #include "primitives/fair_lock/fair_lock_lua.hpp"
+#include "redis/composed_script.hpp"
 
 namespace dlock {
 namespace {
 
-// A fair-lock script: the shared queue part, then the script's own body.
-// The text lives as long as the script, as Script requires.
-class FairScript {
- public:
-  FairScript(const char* name, const char* body)
-      : source_(std::string(lua::fair_lock::queue) + "\n" + body), script_(name, source_.c_str()) {}
-  Script& script() { return script_; }
-
- private:
-  const std::string source_;
-  Script script_;
-};
-
 Script& acquire_script() {
-  static FairScript script("fair_acquire", lua::fair_lock::acquire);
+  static ComposedScript script("fair_acquire", lua::fair_lock::queue, lua::fair_lock::acquire);
   return script.script();
 }
 Script& release_script() {
-  static FairScript script("fair_release", lua::fair_lock::release);
+  static ComposedScript script("fair_release", lua::fair_lock::queue, lua::fair_lock::release);
   return script.script();
 }
 Script& leave_script() {
-  static FairScript script("fair_leave", lua::fair_lock::leave);
+  static ComposedScript script("fair_leave", lua::fair_lock::queue, lua::fair_lock::leave);
   return script.script();
 }
 
 }  // namespace
 
 Script& FairLockResource::heartbeat_script() const {
-  static FairScript script("fair_heartbeat", lua::fair_lock::heartbeat);
+  static ComposedScript script("fair_heartbeat", lua::fair_lock::queue, lua::fair_lock::heartbeat);
   return script.script();
 }
 
-LockAttempt FairLockResource::attempt(Connection& connection, const std::string& field,
-                                      const std::string& lease_ms, const std::string& /*request_id*/, bool will_wait) const {
-  const std::string what = "acquire fair lock '" + keys.name + "'";
-  const Reply reply = acquire_script().run(connection, queue_keys(),
-                                           {lease_ms, field, fair_keys.wake_prefix, will_wait ? "1" : "0"});
+Lockable::Attempt FairLockResource::attempt(Connection& connection, const std::string& field,
+                                            int64_t lease_ms, int64_t wait_left_ms,
+                                            const std::string& /*request_id*/) const {
+  const Reply reply = acquire_script().run(
+      connection, queue_keys(),
+      {std::to_string(lease_ms), field, fair_keys.wake_prefix, wait_left_ms == 0 ? "0" : "1"});
   // acquire.lua: the token when the caller holds the lock, {-1} when queued.
-  if (!reply.is_array()) return {true, reply.integer(what)};
-  if (reply.array_size(what) != 1)
-    throw ProtocolError(what + ": expected 1 element, got " + reply.describe());
-  return {false, reply.element(0).integer(what)};
+  return parse_attempt(reply, "acquire fair lock '" + keys.name + "'");
 }
 
 bool FairLockResource::release(Connection& connection, const std::string& field,

@@ -23,8 +23,8 @@ class FairLockResource final : public LockResource, public ServerQueue {
 
   // The queue orders attempts, so the request id is not needed to refuse a
   // late one: a withdrawn waiter has left the queue.
-  LockAttempt attempt(Connection& connection, const std::string& field, const std::string& lease_ms,
-                      const std::string& request_id, bool will_wait) const override;
+  Attempt attempt(Connection& connection, const std::string& field, int64_t lease_ms, int64_t wait_left_ms,
+                  const std::string& request_id) const override;
   // Each waiter has its own channel: a release wakes the head alone.
   std::string wake_channel(const std::string& field) const override { return fair_keys.wake_prefix + field; }
   const ServerQueue* server_queue() const override { return this; }

@@ -18,15 +18,15 @@ AcquireProcess::Step AcquireProcess::first_step() {
   ClientCore& core = lock_.core_;
   core.throw_if_closed();
   lock_.settle_pending_release(request_.owner);
-  if (std::optional<uint64_t> token = core.holds().reenter(lock_.keys().name, request_.owner)) {
+  if (std::optional<uint64_t> token = core.holds().reenter(lock_.hold_key(), request_.owner)) {
     ClientStats::count(core.stats().reentries);
     return {true, token, {}};
   }
   started_at_ = Clock::now();
   deadline_ = started_at_ + (request_.wait_ms < 0 ? far_future : std::chrono::milliseconds(request_.wait_ms));
-  field_ = core.field(request_.owner);
+  field_ = lock_.resource_->hold_field(core.field(request_.owner));
   lease_ms_ = request_.lease_ms < 0 ? core.config().watchdog_timeout_ms : request_.lease_ms;
-  last_ = lock_.attempt(request_, field_, lease_ms_);
+  last_ = lock_.attempt(request_, field_, lease_ms_, request_.wait_ms);
   if (last_.granted) return granted(last_);
   if (request_.wait_ms == 0) return {true, std::nullopt, {}};
   ClientStats::count(core.stats().waits);
@@ -38,7 +38,7 @@ AcquireProcess::Step AcquireProcess::first_step() {
     // A release by another kind of lock on the name (Redisson's RLock, say)
     // knows nothing of the queue; its message on the lock's channel makes
     // one waiter try, and that attempt grants the head.
-    other_releases_.emplace(core.subscriber(), lock_.keys().channel, waiter_, nullptr);
+    other_releases_.emplace(core.subscriber(), lock_.resource_->channel(), waiter_, nullptr);
     queued_ = true;
     heartbeat_.emplace(core.wait_heartbeat(), std::shared_ptr<const ServerQueue>(lock_.resource_, queue),
                        field_, waiter_);
@@ -47,6 +47,7 @@ AcquireProcess::Step AcquireProcess::first_step() {
 }
 
 void AcquireProcess::stop_waiting(bool granted) {
+  if (!granted) withdraw_wait_mark();
   heartbeat_.reset();
   other_releases_.reset();
   registration_.reset();
@@ -67,20 +68,46 @@ AcquireProcess::Step AcquireProcess::step() {
   }
 }
 
+// A wait that ended without the hold takes away the mark it left on Redis (a
+// write intent), off this thread: a cancel still ends the call at once, and an
+// unreachable server costs the caller nothing (the mark then lapses on its own).
+void AcquireProcess::withdraw_wait_mark() {
+  if (!registration_ || !lock_.resource_->marks_waits()) return;
+  ClientCore* core = &lock_.core_;  // outlives its runner's jobs
+  try {
+    core->async_runner().submit([core, resource = lock_.resource_, field = field_] {
+      try {
+        core->execute([&](Connection& connection) { resource->withdraw_wait_mark(connection, field); });
+      } catch (const Error&) {
+        // Closed or unreachable: the mark lapses with its expiry.
+      }
+      return std::optional<Clock::time_point>();
+    });
+  } catch (const Error&) {
+    // The runner has stopped: the client is closing.
+  }
+}
+
 AcquireProcess::Step AcquireProcess::next_step() {
   const Waiter::Signal signal = waiter_.take_signal();
   const bool signalled = signal.came;
   if (request_.cancel != nullptr && request_.cancel->triggered()) {
-    throw InterruptedError("acquire '" + lock_.keys().name + "': cancelled");
+    throw InterruptedError("acquire '" + lock_.name() + "': cancelled");
   }
   lock_.core_.throw_if_closed();
   const Clock::time_point now = Clock::now();
   if (!signalled && now < wake_at_) return {false, std::nullopt, wake_at_};  // news for another
   if (!signalled && now >= deadline_) return {true, std::nullopt, {}};
-  last_ = lock_.attempt(request_, field_, lease_ms_);
+  last_ = lock_.attempt(request_, field_, lease_ms_, wait_left_ms(now));
   if (!last_.granted) return waiting();
   lock_.count_wait(started_at_, signal.by_release);
   return granted(last_);
+}
+
+int64_t AcquireProcess::wait_left_ms(Clock::time_point now) const {
+  if (request_.wait_ms < 0) return -1;
+  // At least 1: a retry is a waiter's, whose wait may end any moment now.
+  return std::max<int64_t>(1, std::chrono::duration_cast<std::chrono::milliseconds>(deadline_ - now).count());
 }
 
 AcquireProcess::Step AcquireProcess::granted(const ReentrantLock::Attempt& grant) {

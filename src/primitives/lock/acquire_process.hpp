@@ -45,8 +45,13 @@ class AcquireProcess {
   Step next_step();
   Step waiting();
   Step granted(const ReentrantLock::Attempt& grant);
-  // Leaves the subscriber, the heartbeat and, without the lock, the server's queue.
+  // Leaves the subscriber, the heartbeat and, without the lock, the server's
+  // queue or the wait's mark.
   void stop_waiting(bool granted);
+  // Takes away what a wait that ended without the hold left on Redis.
+  void withdraw_wait_mark();
+  // How long the caller of a retry will still wait: -1 forever, else at least 1.
+  int64_t wait_left_ms(Clock::time_point now) const;
 
   ReentrantLock lock_;
   const AcquireRequest request_;

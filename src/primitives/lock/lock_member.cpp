@@ -20,7 +20,7 @@ struct ChannelWatch final : LockMember::Watch {
 }  // namespace
 
 ReentrantLockMember::ReentrantLockMember(std::shared_ptr<Client> client,
-                                         std::shared_ptr<const LockResource> resource)
+                                         std::shared_ptr<const Lockable> resource)
     : client_(std::move(client)), resource_(std::move(resource)) {
   const ClientConfig& config = client_->core()->config();
   server_ = config.describe() + "/" + std::to_string(config.db);
@@ -41,11 +41,11 @@ LockMember::Outcome ReentrantLockMember::try_once(uint64_t owner, int64_t lease_
 }
 
 bool ReentrantLockMember::reenter(uint64_t owner) {
-  return client_->core()->holds().reenter(resource_->name(), owner).has_value();
+  return client_->core()->holds().reenter(resource_->hold_key(), owner).has_value();
 }
 
 std::unique_ptr<LockMember::Watch> ReentrantLockMember::watch(Waiter& waiter) {
-  return std::make_unique<ChannelWatch>(client_->core(), resource_->keys.channel, waiter);
+  return std::make_unique<ChannelWatch>(client_->core(), resource_->channel(), waiter);
 }
 
 void ReentrantLockMember::release(uint64_t owner) {
@@ -63,7 +63,7 @@ void ReentrantLockMember::release_unrecorded(uint64_t owner) noexcept {
 }
 
 std::optional<LockMember::Clock::time_point> ReentrantLockMember::valid_until(uint64_t owner) {
-  const std::optional<Hold> hold = client_->core()->holds().find(resource_->name(), owner);
+  const std::optional<Hold> hold = client_->core()->holds().find(resource_->hold_key(), owner);
   if (!hold || hold->lost) return std::nullopt;
   return hold->valid_until;
 }

@@ -1,4 +1,5 @@
-// The reentrant lock as a member of a MultiLock or RedLock (core/lock_member.hpp).
+// The reentrant lock, or another Lockable (a side of a read-write lock), as a
+// member of a MultiLock or RedLock (core/lock_member.hpp).
 #pragma once
 
 #include <memory>
@@ -12,7 +13,7 @@ namespace dlock {
 
 class ReentrantLockMember final : public LockMember {
  public:
-  ReentrantLockMember(std::shared_ptr<Client> client, std::shared_ptr<const LockResource> resource);
+  ReentrantLockMember(std::shared_ptr<Client> client, std::shared_ptr<const Lockable> resource);
 
   const std::string& server() const override { return server_; }
   const std::string& name() const override { return resource_->name(); }
@@ -27,7 +28,7 @@ class ReentrantLockMember final : public LockMember {
 
  private:
   std::shared_ptr<Client> client_;
-  std::shared_ptr<const LockResource> resource_;
+  std::shared_ptr<const Lockable> resource_;
   std::string server_;
 };
 

@@ -1,6 +1,5 @@
 #include "primitives/lock/lock_resource.hpp"
 
-#include "common/error.hpp"
 #include "primitives/lock/lock_lua.hpp"
 
 namespace dlock {
@@ -43,17 +42,27 @@ bool LockResource::release(Connection& connection, const std::string& field, con
   return reply.integer_is_one("release '" + keys.name + "'");
 }
 
-LockAttempt LockResource::attempt(Connection& connection, const std::string& field, const std::string& lease_ms,
-                                  const std::string& request_id, bool will_wait) const {
-  const Reply reply =
-      LockScripts::acquire().run(connection, {keys.name, keys.counter, keys.owner_latch(field), keys.turn, keys.waiting},
-                                 {lease_ms, field, request_id, will_wait ? "1" : "0"});
-  const std::string what = "acquire '" + keys.name + "'";
+Lockable::Attempt LockResource::attempt(Connection& connection, const std::string& field, int64_t lease_ms,
+                                        int64_t wait_left_ms, const std::string& request_id) const {
+  const char* will_wait = wait_left_ms == 0 ? "0" : "1";
+  const Reply reply = LockScripts::acquire().run(
+      connection, {keys.name, keys.counter, keys.owner_latch(field), keys.turn, keys.waiting},
+      {std::to_string(lease_ms), field, request_id, will_wait});
   // acquire.lua: the token when granted, {the holder's PTTL} when not.
-  if (!reply.is_array()) return {true, reply.integer(what)};
-  if (reply.array_size(what) != 1)
-    throw ProtocolError(what + ": expected 1 element, got " + reply.describe());
-  return {false, reply.element(0).integer(what)};
+  return parse_attempt(reply, "acquire '" + keys.name + "'");
+}
+
+bool LockResource::force_release(Connection& connection) const {
+  const Reply reply = LockScripts::force_release().run(connection, {keys.name, keys.channel}, {});
+  return reply.integer_is_one("force release '" + keys.name + "'");
+}
+
+bool LockResource::is_locked(Connection& connection) const {
+  return connection.command({"EXISTS", keys.name}).integer_is_one("EXISTS " + keys.name);
+}
+
+int64_t LockResource::ttl_ms(Connection& connection) const {
+  return connection.command({"PTTL", keys.name}).integer("PTTL " + keys.name);
 }
 
 }  // namespace dlock

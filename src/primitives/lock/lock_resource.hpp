@@ -6,8 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "core/held_resource.hpp"
-#include "core/wait_heartbeat.hpp"
+#include "core/lockable.hpp"
 #include "primitives/lock/lock_keys.hpp"
 #include "redis/url.hpp"
 
@@ -24,15 +23,9 @@ struct LockScripts {
   static Script& count_attempt();
 };
 
-// What one acquire attempt found.
-struct LockAttempt {
-  bool granted;
-  int64_t value;  // the token when granted, else the holder's PTTL (-1: wait for a message alone)
-};
-
 // The reentrant lock; a lock kind with the same hash but another way to
 // queue its waiters (the fair lock) overrides the acquire side.
-class LockResource : public HeldResource {
+class LockResource : public Lockable {
  public:
   // The client's release_yield_ms: how long a release that woke waiters
   // leaves the lock to them (their turn, release.lua); 0 never.
@@ -48,14 +41,13 @@ class LockResource : public HeldResource {
   bool release(Connection& connection, const std::string& field, const std::string& request_id,
                int64_t retry_window_ms) const override;
 
-  // One acquire attempt by `field` (acquire.lua) under `request_id`;
-  // `will_wait` says whether the caller waits if it is not granted.
-  virtual LockAttempt attempt(Connection& connection, const std::string& field, const std::string& lease_ms,
-                              const std::string& request_id, bool will_wait) const;
-  // The channel whose messages tell `field`'s waiter to try again.
-  virtual std::string wake_channel(const std::string& /*field*/) const { return keys.channel; }
-  // The queue on the server that waiters stand in, when the lock has one.
-  virtual const ServerQueue* server_queue() const { return nullptr; }
+  const std::string& channel() const override { return keys.channel; }
+  // acquire.lua: grants with a fencing token or returns the holder's PTTL.
+  Attempt attempt(Connection& connection, const std::string& field, int64_t lease_ms, int64_t wait_left_ms,
+                  const std::string& request_id) const override;
+  bool force_release(Connection& connection) const override;
+  bool is_locked(Connection& connection) const override;
+  int64_t ttl_ms(Connection& connection) const override;
 
   const LockKeys keys;
   const std::string yield_ms;

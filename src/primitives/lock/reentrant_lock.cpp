@@ -27,18 +27,18 @@ std::string lost_message(const char* operation, const std::string& name) {
 }  // namespace
 
 ReentrantLock::Attempt ReentrantLock::attempt(const AcquireRequest& request, const std::string& field,
-                                              int64_t lease_ms) {
-  const std::string lease = std::to_string(lease_ms);
+                                              int64_t lease_ms, int64_t wait_left_ms) {
   const std::string request_id = core_.request_id();
-  const bool will_wait = request.wait_ms != 0;
   try {
     return core_.execute([&](Connection& connection) {
       const Clock::time_point sent_at = Clock::now();
-      const LockAttempt found = resource_->attempt(connection, field, lease, request_id, will_wait);
-      if (!found.granted) return Attempt{false, found.value, sent_at};
-      if (confirm_replicated(connection, field, lease_ms)) return Attempt{true, found.value, sent_at};
-      // Undone: retried like a busy lock whose holder has this long left.
-      return Attempt{false, core_.config().sync_timeout_ms, sent_at};
+      const Lockable::Attempt outcome =
+          resource_->attempt(connection, field, lease_ms, wait_left_ms, request_id);
+      if (outcome.granted && !confirm_replicated(connection, field, lease_ms)) {
+        // Undone: retried like a busy lock whose holder has this long left.
+        return Attempt{{false, core_.config().sync_timeout_ms}, sent_at};
+      }
+      return Attempt{outcome, sent_at};
     });
   } catch (const ConnectionError&) {
     withdraw(request, field, lease_ms);
@@ -55,7 +55,7 @@ bool ReentrantLock::confirm_replicated(Connection& connection, const std::string
   if (reached >= config.sync_replicas) return true;
   resource_->release(connection, field, core_.request_id(), lease_ms + core_.retry_window_ms());
   if (log::enabled(DLOCK_LOG_DEBUG)) {
-    log::emit(DLOCK_LOG_DEBUG, "acquire '" + keys().name + "': the grant reached " + std::to_string(reached) +
+    log::emit(DLOCK_LOG_DEBUG, "acquire '" + name() + "': the grant reached " + std::to_string(reached) +
                                    " of " + wanted + " replicas within " +
                                    std::to_string(config.sync_timeout_ms) + " ms; undone");
   }
@@ -114,7 +114,7 @@ void ReentrantLock::count_wait(Clock::time_point started, bool woken_by_release)
   stats.wait_times.record(waited);
   if (woken_by_release) ClientStats::count(stats.handoffs);
   if (waited >= long_wait && log::enabled(DLOCK_LOG_INFO)) {
-    log::emit(DLOCK_LOG_INFO, "acquired '" + keys().name + "' on " + core_.config().describe() +
+    log::emit(DLOCK_LOG_INFO, "acquired '" + name() + "' on " + core_.config().describe() +
                                   " after waiting " + std::to_string(waited.count() / 1000) + " ms");
   }
 }
@@ -138,7 +138,7 @@ bool ReentrantLock::run_release(const std::string& field, const std::string& req
 }
 
 void ReentrantLock::settle_pending_release(uint64_t owner) {
-  const std::optional<Hold> pending = core_.holds().pending_release(keys().name, owner);
+  const std::optional<Hold> pending = core_.holds().pending_release(hold_key(), owner);
   if (!pending) return;
   const bool released = run_release(*pending, pending->releasing);
   core_.holds().release_settled(*pending);
@@ -147,16 +147,16 @@ void ReentrantLock::settle_pending_release(uint64_t owner) {
 
 void ReentrantLock::release(uint64_t owner) {
   core_.throw_if_closed();
-  const std::optional<Hold> before = core_.holds().leave(keys().name, owner, core_.request_id());
+  const std::optional<Hold> before = core_.holds().leave(hold_key(), owner, core_.request_id());
   if (!before) {
-    throw NotOwnerError("release: the caller does not hold '" + keys().name + "'");
+    throw NotOwnerError("release: the caller does not hold '" + name() + "'");
   }
   if (before->count > 1) {
-    if (before->lost) throw LostError(lost_message("release", keys().name));
+    if (before->lost) throw LostError(lost_message("release", name()));
     return;
   }
   if (before->withdrawal) {
-    throw NotOwnerError("release: the caller does not hold '" + keys().name + "'");
+    throw NotOwnerError("release: the caller does not hold '" + name() + "'");
   }
   bool released = false;
   try {
@@ -178,7 +178,7 @@ void ReentrantLock::release(uint64_t owner) {
     // the one and only notice.
     deliver_found_by_release(*before);
   }
-  if (before->lost || !released) throw LostError(lost_message("release", keys().name));
+  if (before->lost || !released) throw LostError(lost_message("release", name()));
 }
 
 void ReentrantLock::deliver(const LostNotice& notice) {
@@ -186,86 +186,84 @@ void ReentrantLock::deliver(const LostNotice& notice) {
 }
 
 void ReentrantLock::deliver_found_by_release(const Hold& hold) {
-  deliver({hold.on_lost, keys().name, hold.owner, hold.token, hold.granted_at, lost_at_release});
+  deliver({hold.on_lost, name(), hold.owner, hold.token, hold.granted_at, lost_at_release});
 }
 
 void ReentrantLock::release_keeping(uint64_t owner, int64_t keep_ms) {
   core_.throw_if_closed();
+  const auto* lock = dynamic_cast<const LockResource*>(resource_.get());
+  if (lock == nullptr) {
+    throw UnsupportedError("release_keeping: '" + name() +
+                           "' is not a reentrant lock; only a lock's hold can be kept");
+  }
   // Out of the table first: from here on the watchdog no longer renews it
   // (a renewal already sent finds the field renamed and changes nothing).
-  const std::optional<Hold> hold = core_.holds().take_if_outermost(keys().name, owner);
+  const std::optional<Hold> hold = core_.holds().take_if_outermost(hold_key(), owner);
   if (!hold) {
-    throw NotOwnerError("release_keeping: the caller does not hold '" + keys().name + "'");
+    throw NotOwnerError("release_keeping: the caller does not hold '" + name() + "'");
   }
   if (hold->count > 1) {
-    throw InvalidArgument("release_keeping: the caller holds '" + keys().name + "' " +
+    throw InvalidArgument("release_keeping: the caller holds '" + name() + "' " +
                           std::to_string(hold->count) +
                           " times; only an outermost hold can be kept, release the inner ones first");
   }
-  if (hold->lost) throw LostError(lost_message("release_keeping", keys().name));
+  if (hold->lost) throw LostError(lost_message("release_keeping", name()));
   const std::string keep = std::to_string(keep_ms);
   const bool kept = core_.execute([&](Connection& connection) {
     return LockScripts::keep()
-        .run(connection, {keys().name}, {hold->field, keep})
-        .integer_is_one("keep '" + keys().name + "'");
+        .run(connection, {lock->keys.name}, {hold->field, keep})
+        .integer_is_one("keep '" + name() + "'");
   });
   if (!kept) {
     // Found here first, as in release(): the one and only notice.
     deliver_found_by_release(*hold);
-    throw LostError(lost_message("release_keeping", keys().name));
+    throw LostError(lost_message("release_keeping", name()));
   }
 }
 
 void ReentrantLock::extend(uint64_t owner, int64_t lease_ms) {
   core_.throw_if_closed();
-  const std::optional<Hold> hold = core_.holds().find(keys().name, owner);
-  if (!hold) throw NotOwnerError("extend: the caller does not hold '" + keys().name + "'");
+  const std::optional<Hold> hold = core_.holds().find(hold_key(), owner);
+  if (!hold) throw NotOwnerError("extend: the caller does not hold '" + name() + "'");
   if (hold->watchdog) {
-    throw InvalidArgument("lease_ms: the hold on '" + keys().name +
+    throw InvalidArgument("lease_ms: the hold on '" + name() +
                           "' is kept alive by the watchdog; only a fixed lease is extended");
   }
-  if (hold->lost) throw LostError(lost_message("extend", keys().name));
+  if (hold->lost) throw LostError(lost_message("extend", name()));
   const std::string lease = std::to_string(lease_ms);
   Clock::time_point sent_at;
   const bool still_owned = core_.execute([&](Connection& connection) {
     sent_at = Clock::now();
     return resource_->renewal_script()
         .run(connection, resource_->renewal_keys(), {lease, hold->field})
-        .integer_is_one("extend '" + keys().name + "'");
+        .integer_is_one("extend '" + name() + "'");
   });
   if (!still_owned) {
     if (auto notice = core_.holds().renewed(*hold, false, sent_at)) deliver(*notice);
-    throw LostError(lost_message("extend", keys().name));
+    throw LostError(lost_message("extend", name()));
   }
   core_.holds().extended(*hold, lease_ms, sent_at);
 }
 
 bool ReentrantLock::force_release() {
   core_.throw_if_closed();
-  return core_.execute([&](Connection& connection) {
-    const Reply reply = LockScripts::force_release().run(connection, {keys().name, keys().channel}, {});
-    return reply.integer_is_one("force release '" + keys().name + "'");
-  });
+  return core_.execute([&](Connection& connection) { return resource_->force_release(connection); });
 }
 
 bool ReentrantLock::is_locked() {
   core_.throw_if_closed();
-  return core_.execute([&](Connection& connection) {
-    return connection.command({"EXISTS", keys().name}).integer_is_one("EXISTS " + keys().name);
-  });
+  return core_.execute([&](Connection& connection) { return resource_->is_locked(connection); });
 }
 
 int64_t ReentrantLock::ttl_ms() {
   core_.throw_if_closed();
-  return core_.execute([&](Connection& connection) {
-    return connection.command({"PTTL", keys().name}).integer("PTTL " + keys().name);
-  });
+  return core_.execute([&](Connection& connection) { return resource_->ttl_ms(connection); });
 }
 
 void ReentrantLock::release_unrecorded(uint64_t owner) {
-  if (core_.holds().find(keys().name, owner)) return;
+  if (core_.holds().find(hold_key(), owner)) return;
   try {
-    run_release(core_.field(owner), core_.request_id(), core_.retry_window_ms());
+    run_release(resource_->hold_field(core_.field(owner)), core_.request_id(), core_.retry_window_ms());
   } catch (const Error&) {
     // Unreachable or closing: an unrecorded grant lapses with its lease.
   }

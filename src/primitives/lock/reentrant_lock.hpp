@@ -23,7 +23,9 @@ struct AcquireRequest {
 
 class ReentrantLock {
  public:
-  ReentrantLock(ClientCore& core, std::shared_ptr<const LockResource> resource)
+  // `resource` is the lock, or any other Lockable (a side of a read-write
+  // lock) taken with the same steps.
+  ReentrantLock(ClientCore& core, std::shared_ptr<const Lockable> resource)
       : core_(core), resource_(std::move(resource)) {}
 
   // The fencing token of the hold, or nullopt when the wait ran out. Throws
@@ -36,7 +38,7 @@ class ReentrantLock {
   void extend(uint64_t owner, int64_t lease_ms);
   // Ends the owner's outermost hold but leaves the lock taken, unrenewed, for
   // keep_ms (keep.lua). Throws NotOwnerError, LostError, InvalidArgument for
-  // a re-entered hold.
+  // a re-entered hold, UnsupportedError for a resource other than the lock.
   void release_keeping(uint64_t owner, int64_t keep_ms);
   bool force_release();
   bool is_locked();
@@ -51,15 +53,14 @@ class ReentrantLock {
   void release_taken_through(const void* handle);
 
  private:
-  struct Attempt {
-    bool granted;
-    int64_t value;  // the token when granted, else the holder's PTTL
+  struct Attempt : Lockable::Attempt {
     Clock::time_point sent_at;
   };
 
   // The steps of an acquire, taken by AcquireProcess.
   friend class AcquireProcess;
-  Attempt attempt(const AcquireRequest& request, const std::string& field, int64_t lease_ms);
+  Attempt attempt(const AcquireRequest& request, const std::string& field, int64_t lease_ms,
+                  int64_t wait_left_ms);
   // After an attempt that failed once it may have reached the server: its
   // release, left to the watchdog, outranks it should it run later.
   void withdraw(const AcquireRequest& request, const std::string& field, int64_t lease_ms);
@@ -88,10 +89,11 @@ class ReentrantLock {
   // A wait that ended in a grant: its duration, and whether a release message woke it.
   void count_wait(Clock::time_point started, bool woken_by_release);
 
-  const LockKeys& keys() const { return resource_->keys; }
+  const std::string& name() const { return resource_->name(); }
+  const std::string& hold_key() const { return resource_->hold_key(); }
 
   ClientCore& core_;
-  std::shared_ptr<const LockResource> resource_;
+  std::shared_ptr<const Lockable> resource_;
 };
 
 }  // namespace dlock

@@ -121,6 +121,18 @@ public final class DLockClient implements AutoCloseable {
   }
 
   /**
+   * The read-write lock named {@code name} (Redisson's RReadWriteLock layout;
+   * names as for {@link #getLock(String)}). Makes no round trip; the same name
+   * always gives the same object.
+   *
+   * @throws DLockException INVALID for a bad name
+   */
+  public DReadWriteLock getReadWriteLock(String name) {
+    return primitive("rwlock", name, n -> new DReadWriteLock(n, handle, guard, callbacks),
+        DReadWriteLock::free);
+  }
+
+  /**
    * The semaphore named {@code name} (Redisson's RSemaphore layout; names as for
    * {@link #getLock(String)}). Makes no round trip; the same name always gives
    * the same object.

@@ -18,10 +18,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.redisson.Redisson;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
-import org.redisson.config.Config;
 import redis.clients.jedis.Jedis;
 
 /** client.getFairLock(name): a java.util.concurrent Lock served first come, first served. */
@@ -34,9 +32,7 @@ class FairLockTest {
 
   @BeforeAll
   static void connect() {
-    Config config = new Config();
-    config.useSingleServer().setAddress(redis.url());
-    redisson = Redisson.create(config);
+    redisson = redis.redisson();
     dlock = DLockClient.connect(redis.url());
     other = DLockClient.connect(redis.url());
   }

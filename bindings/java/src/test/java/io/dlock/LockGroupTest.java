@@ -17,10 +17,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.redisson.Redisson;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
-import org.redisson.config.Config;
 import redis.clients.jedis.Jedis;
 
 /** DMultiLock and DRedLock: Lock semantics, contention, interrupts, bad input, Redisson. */
@@ -177,9 +175,7 @@ class LockGroupTest {
   /** A member held by the real Redisson makes the DMultiLock wait, holding none of the others. */
   @Test
   void aMemberHeldByRedissonMakesItWait() throws Exception {
-    Config config = new Config();
-    config.useSingleServer().setAddress(first.url());
-    RedissonClient redisson = Redisson.create(config);
+    RedissonClient redisson = first.redisson();
     try (DMultiLock lock = new DMultiLock(clients.get(0).getLock("g-r1"), clients.get(0).getLock("g-r2"),
         clients.get(0).getLock("g-r3"))) {
       RLock rlock = redisson.getLock("g-r2");

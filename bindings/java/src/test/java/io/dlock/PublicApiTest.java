@@ -17,7 +17,7 @@ import org.junit.jupiter.api.Test;
 class PublicApiTest {
   private static final Set<String> PUBLIC_TYPES = Set.of("DLockClient", "DLockClientBuilder", "DLock",
       "LockHold", "LockLostListener", "DLockException", "LockLostException", "DLockStatus", "LockInfo",
-      "DLockStats", "DMultiLock", "DRedLock",
+      "DLockStats", "DMultiLock", "DRedLock", "DReadWriteLock",
       // Semaphores and the count-down latch.
       "DSemaphore", "DPermitExpirableSemaphore", "PermitLostListener", "DCountDownLatch");
 

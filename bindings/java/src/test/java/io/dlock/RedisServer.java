@@ -11,6 +11,9 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import org.redisson.Redisson;
+import org.redisson.api.RedissonClient;
+import org.redisson.config.Config;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.exceptions.JedisConnectionException;
 
@@ -82,6 +85,13 @@ final class RedisServer implements BeforeAllCallback, AfterAllCallback {
 
   String url() {
     return "redis://127.0.0.1:" + port;
+  }
+
+  /** A Redisson client on this server; the caller shuts it down. */
+  RedissonClient redisson() {
+    Config config = new Config();
+    config.useSingleServer().setAddress(url());
+    return Redisson.create(config);
   }
 
   /** A plain client for inspecting keys; close it after use. */

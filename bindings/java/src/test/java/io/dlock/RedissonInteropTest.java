@@ -15,11 +15,9 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.redisson.Redisson;
 import org.redisson.api.RFencedLock;
 import org.redisson.api.RLock;
 import org.redisson.api.RedissonClient;
-import org.redisson.config.Config;
 import redis.clients.jedis.Jedis;
 
 /** dlock and the real Redisson guarding the same names. */
@@ -34,9 +32,7 @@ class RedissonInteropTest {
 
   @BeforeAll
   static void connect() {
-    Config config = new Config();
-    config.useSingleServer().setAddress(redis.url());
-    redisson = Redisson.create(config);
+    redisson = redis.redisson();
     dlock = DLockClient.connect(redis.url());
   }
 

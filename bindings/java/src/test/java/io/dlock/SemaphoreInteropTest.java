@@ -15,12 +15,10 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
-import org.redisson.Redisson;
 import org.redisson.api.RCountDownLatch;
 import org.redisson.api.RPermitExpirableSemaphore;
 import org.redisson.api.RSemaphore;
 import org.redisson.api.RedissonClient;
-import org.redisson.config.Config;
 
 /** dlock's semaphores and latch and the real Redisson's on the same names. */
 class SemaphoreInteropTest {
@@ -34,9 +32,7 @@ class SemaphoreInteropTest {
 
   @BeforeAll
   static void connect() {
-    Config config = new Config();
-    config.useSingleServer().setAddress(redis.url());
-    redisson = Redisson.create(config);
+    redisson = redis.redisson();
     dlock = DLockClient.connect(redis.url());
   }
 

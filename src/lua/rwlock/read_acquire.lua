@@ -1,0 +1,57 @@
+-- Takes the read side of the read-write lock KEYS[1] for the owner field
+-- ARGV[2] with a lease of ARGV[1] ms, in Redisson's RReadWriteLock layout:
+-- the hash holds 'mode' ('read' or 'write') and one field per owner; every
+-- read hold also has its timeout key KEYS[2]..':1' with the hold's lease.
+-- Redisson's read unlock sets the hash's expiry from those timeout keys and
+-- deletes the whole lock when none is left alive, so a read hold without one
+-- would be thrown away by any Redisson reader's unlock.
+--
+-- The owner's write field is ARGV[3]: a writer may take the read side too
+-- (downgrade), as in Redisson. KEYS[3] is dlock's read-write fencing counter;
+-- KEYS[4] is a waiting dlock writer's intent: a new reader waits while it
+-- lives, unless it already holds the write side (re-entry must not
+-- deadlock). Redisson's readers ignore it.
+--
+-- Re-entries are counted by the client, so the field stays 1 and the one
+-- timeout key is ':1'. Returns the fencing token, an integer, when granted
+-- (a field already there is a retried grant: it keeps its token), else
+-- {how long to wait in ms}.
+local lock, timeout_prefix, counter, intent = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local lease, owner, write_owner = ARGV[1], ARGV[2], ARGV[3]
+
+local refused = bad_lease(lease)
+if refused then
+  return refused
+end
+
+local mode = redis.call('hget', lock, 'mode')
+local writing_self = mode == 'write' and redis.call('hexists', lock, write_owner) == 1
+if mode == 'write' and not writing_self then
+  return {redis.call('pttl', lock)}
+end
+
+local timeout = timeout_prefix .. ':1'
+if mode ~= false and redis.call('hexists', lock, owner) == 1 then
+  redis.call('set', timeout, 1, 'px', lease)
+  redis.call('pexpire', lock, math.max(redis.call('pttl', lock), tonumber(lease)))
+  return tonumber(redis.call('get', counter) or 0)
+end
+
+if not writing_self then
+  local intent_ttl = redis.call('pttl', intent)
+  if intent_ttl > 0 then
+    return {intent_ttl}
+  end
+end
+
+local token, bad_counter = next_token(counter)
+if not token then
+  return bad_counter
+end
+if mode == false then
+  redis.call('hset', lock, 'mode', 'read')
+end
+redis.call('hset', lock, owner, 1)
+redis.call('set', timeout, 1, 'px', lease)
+redis.call('pexpire', lock, math.max(redis.call('pttl', lock), tonumber(lease)))
+return token

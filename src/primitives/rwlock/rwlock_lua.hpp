@@ -1,0 +1,19 @@
+// The read-write lock's Lua scripts (src/lua/rwlock/), compiled in by
+// cmake/DlockEmbed.cmake.
+#pragma once
+
+namespace dlock::lua::rwlock {
+
+extern const char* const read_acquire;
+extern const char* const write_acquire;
+extern const char* const read_release;
+extern const char* const write_release;
+extern const char* const read_renew;
+extern const char* const write_renew;
+extern const char* const force_release;
+extern const char* const is_locked;
+extern const char* const withdraw_intent;
+// Functions the acquire and release scripts call, put before their text.
+extern const char* const common;
+
+}  // namespace dlock::lua::rwlock
