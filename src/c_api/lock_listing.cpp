@@ -62,7 +62,7 @@ int dlock_lock_note_holder(dlock_lock* lock, uint64_t owner, const char* note) {
     require(note, "note");
     const std::string text = bounded(note, note_max, "note");
     return with_ops(lock, [&](dlock::ReentrantLock&, dlock::ClientCore& core) {
-      dlock::note_holder(core, lock->resource->keys, owner, text);
+      dlock::note_holder(core, dlock::c_api::plain_lock(lock, "note_holder").keys, owner, text);
       return DLOCK_OK;
     });
   });
@@ -76,7 +76,8 @@ int dlock_lock_read_holder_note(dlock_lock* lock, char** holder_id_out, char** n
     *note_out = nullptr;
     require(lock, "lock");
     return with_ops(lock, [&](dlock::ReentrantLock&, dlock::ClientCore& core) {
-      const std::optional<dlock::HolderNote> found = dlock::read_holder_note(core, lock->resource->keys);
+      const std::optional<dlock::HolderNote> found =
+          dlock::read_holder_note(core, dlock::c_api::plain_lock(lock, "read_holder_note").keys);
       if (found) {
         std::unique_ptr<char, void (*)(void*)> holder(c_string(found->holder), std::free);
         *note_out = c_string(found->note);
