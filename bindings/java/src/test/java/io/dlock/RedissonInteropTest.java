@@ -11,37 +11,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.redisson.api.RFencedLock;
 import org.redisson.api.RLock;
-import org.redisson.api.RedissonClient;
 import redis.clients.jedis.Jedis;
 
 /** dlock and the real Redisson guarding the same names. */
-class RedissonInteropTest {
-  @RegisterExtension static final RedisServer redis = new RedisServer();
-
-  /** A waiter woken by pub/sub acquires well within this; without it, ~30 s of lease. */
-  private static final long PROMPT_MS = 2_000;
-
-  private static RedissonClient redisson;
-  private static DLockClient dlock;
-
-  @BeforeAll
-  static void connect() {
-    redisson = redis.redisson();
-    dlock = DLockClient.connect(redis.url());
-  }
-
-  @AfterAll
-  static void disconnect() {
-    dlock.close();
-    redisson.shutdown();
-  }
-
+class RedissonInteropTest extends InteropFixture {
   @Test
   void aRedissonHoldExcludesDlock() throws Exception {
     RLock rlock = redisson.getLock("interop-r-holds");

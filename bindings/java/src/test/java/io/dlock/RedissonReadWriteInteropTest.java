@@ -8,37 +8,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.redisson.api.RLock;
 import org.redisson.api.RReadWriteLock;
-import org.redisson.api.RedissonClient;
 import redis.clients.jedis.Jedis;
 
 /** dlock's read-write lock and the real Redisson RReadWriteLock on the same names. */
-class RedissonReadWriteInteropTest {
-  @RegisterExtension static final RedisServer redis = new RedisServer();
-
-  /** A waiter woken by pub/sub acquires well within this; without it, ~30 s of lease. */
-  private static final long PROMPT_MS = 2_000;
-
-  private static RedissonClient redisson;
-  private static DLockClient dlock;
-
-  @BeforeAll
-  static void connect() {
-    redisson = redis.redisson();
-    dlock = DLockClient.connect(redis.url());
-  }
-
-  @AfterAll
-  static void disconnect() {
-    dlock.close();
-    redisson.shutdown();
-  }
-
+class RedissonReadWriteInteropTest extends InteropFixture {
   @Test
   void readersOfBothSidesShareAndWritersOfBothSidesExclude() throws Exception {
     RReadWriteLock theirs = redisson.getReadWriteLock("rw-share");

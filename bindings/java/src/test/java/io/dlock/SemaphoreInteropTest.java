@@ -11,37 +11,13 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.extension.RegisterExtension;
 import org.redisson.api.RCountDownLatch;
 import org.redisson.api.RPermitExpirableSemaphore;
 import org.redisson.api.RSemaphore;
-import org.redisson.api.RedissonClient;
 
 /** dlock's semaphores and latch and the real Redisson's on the same names. */
-class SemaphoreInteropTest {
-  @RegisterExtension static final RedisServer redis = new RedisServer();
-
-  /** A waiter woken by pub/sub gets its permit well within this. */
-  private static final long PROMPT_MS = 2_000;
-
-  private static RedissonClient redisson;
-  private static DLockClient dlock;
-
-  @BeforeAll
-  static void connect() {
-    redisson = redis.redisson();
-    dlock = DLockClient.connect(redis.url());
-  }
-
-  @AfterAll
-  static void disconnect() {
-    dlock.close();
-    redisson.shutdown();
-  }
-
+class SemaphoreInteropTest extends InteropFixture {
   /** Runs {@code wait} on another thread; returns how long it took, in ms. */
   private static CompletableFuture<Long> timed(Callable<?> wait) {
     return Threads.start(() -> {
