@@ -61,9 +61,8 @@ class FairLock : public RedisFixture {
   // A worker process that waits for the fair lock, holds it `hold_ms`, and
   // says "acquired <token>" on its output.
   std::unique_ptr<ChildProcess> start_waiter_process(int index, int64_t hold_ms = 20) {
-    return start_worker(
-        {"--mode", "hold", "--kind", "fair", "--url", server().url(), "--name", kName, "--store",
-         dir_.file("store"), "--hold-ms", std::to_string(hold_ms), "--lease-ms", "10000"},
+    return start_hold_worker(
+        {server().url(), kName, dir_.file("store"), "", "fair", hold_ms, {"--lease-ms", "10000"}},
         output(index));
   }
   std::string output(int index) const { return dir_.file("waiter-" + std::to_string(index) + ".out"); }

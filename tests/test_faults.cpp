@@ -37,11 +37,9 @@ class Faults : public RedisFixture {
   // A worker process that takes the lock once and holds it for hold_ms.
   std::unique_ptr<ChildProcess> start_holder(const std::vector<std::string>& lease_arguments,
                                              int64_t hold_ms) {
-    std::vector<std::string> arguments{
-        "--mode",  "hold",       "--url", server().url(),        "--name",    kName,
-        "--store", store_path(), "--log", dir_.file("sections"), "--hold-ms", std::to_string(hold_ms)};
-    arguments.insert(arguments.end(), lease_arguments.begin(), lease_arguments.end());
-    return start_worker(arguments, holder_output());
+    return start_hold_worker(
+        {server().url(), kName, store_path(), dir_.file("sections"), "", hold_ms, lease_arguments},
+        holder_output());
   }
 
   // The token the holder reported, once it holds the lock.

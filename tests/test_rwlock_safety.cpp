@@ -35,11 +35,7 @@ class RwLockSafety : public RedisFixture {
                                              const std::string& store, const std::string& log,
                                              const std::vector<std::string>& lease_arguments,
                                              int64_t hold_ms) {
-    std::vector<std::string> arguments{
-        "--mode", "hold",  "--url", server().url(), "--name", kName,       "--store",
-        store,    "--log", log,     "--kind",       side,     "--hold-ms", std::to_string(hold_ms)};
-    arguments.insert(arguments.end(), lease_arguments.begin(), lease_arguments.end());
-    return start_worker(arguments, output);
+    return start_hold_worker({server().url(), kName, store, log, side, hold_ms, lease_arguments}, output);
   }
 
   TempDir dir_;

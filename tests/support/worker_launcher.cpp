@@ -35,6 +35,16 @@ std::unique_ptr<ChildProcess> start_worker(const std::vector<std::string>& argum
   return std::make_unique<ChildProcess>(argv, output_path);
 }
 
+std::unique_ptr<ChildProcess> start_hold_worker(const HoldWorker& worker, const std::string& output_path) {
+  std::vector<std::string> arguments{
+      "--mode",    "hold",    "--url",      worker.url,  "--name",
+      worker.name, "--store", worker.store, "--hold-ms", std::to_string(worker.hold_ms)};
+  if (!worker.log.empty()) arguments.insert(arguments.end(), {"--log", worker.log});
+  if (!worker.kind.empty()) arguments.insert(arguments.end(), {"--kind", worker.kind});
+  arguments.insert(arguments.end(), worker.lease_arguments.begin(), worker.lease_arguments.end());
+  return start_worker(arguments, output_path);
+}
+
 std::optional<std::string> wait_for_output(const std::string& path, const std::string& key,
                                            std::chrono::milliseconds timeout) {
   std::optional<std::string> value;
