@@ -4,10 +4,19 @@
 #   .deb     Debian multiarch layout (libdir lib/<multiarch>)
 #   .rpm     RPM layout (libdir lib64)
 #   .tar.gz  one relocatable tree (libdir lib; bin/dlock finds it via $ORIGIN/../lib)
-# hiredis is linked in; what they need of the system is glibc >= 2.34,
-# libstdc++ of GCC >= 12 (GLIBCXX_3.4.30) and OpenSSL 3. (Linking libstdc++
-# statically would raise the glibc floor to 2.36: GCC 12's libstdc++.a calls
-# arc4random and its libgcc_eh _dl_find_object, both newer than 2.34.)
+# hiredis is linked in. Built by the system compiler (Debian 12's GCC), they need
+# glibc >= 2.34, libstdc++ of GCC >= 12 (GLIBCXX_3.4.30) and OpenSSL 3. (Linking
+# libstdc++ statically would raise the glibc floor to 2.36: GCC 12's libstdc++.a
+# calls arc4random and its libgcc_eh _dl_find_object, both newer than 2.34.)
+#
+# DLOCK_ZIG_ROOT=DIR (a scripts/release-toolchain.sh build root) builds the .rpm
+# and the .tar.gz with its Zig for glibc 2.28 instead: OpenSSL, hiredis and libc++
+# linked in, nothing needed but glibc 2.28 (RHEL 8 and newer). The .deb keeps
+# Debian's compiler and libraries (its dependencies are Debian's packages).
+# DLOCK_ARCH=aarch64 with such a root cross-builds them for aarch64 (.deb too,
+# from the same Zig build; its Depends is then libc6 alone, which that build needs).
+# Cross-built or not, a Zig build ships no libdlock.a: its objects need libc++,
+# which a C program linked by the distribution's GCC does not bring.
 # Usage: packaging/build-packages.sh OUT_DIR [BUILD_ROOT]
 set -eu
 out_dir=$(mkdir -p "$1" && cd "$1" && pwd)
@@ -21,6 +30,24 @@ fi
 launcher=""
 command -v ccache >/dev/null && launcher="-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache"
 
+arch=${DLOCK_ARCH:-$(uname -m)}
+zig_root=${DLOCK_ZIG_ROOT:-}
+if [ "$arch" != "$(uname -m)" ] && [ -z "$zig_root" ]; then
+  echo "build-packages.sh: DLOCK_ARCH=$arch needs DLOCK_ZIG_ROOT (scripts/release-toolchain.sh)" >&2
+  exit 64
+fi
+zig_args=""
+if [ -n "$zig_root" ]; then
+  zig_root=$(cd "$zig_root" && pwd)
+  # -s at link time: the host's strip cannot read another architecture's files.
+  zig_args="-DCMAKE_SYSTEM_NAME=Linux -DCMAKE_SYSTEM_PROCESSOR=$arch
+    -DCMAKE_C_COMPILER=$zig_root/bin/zig-cc -DCMAKE_CXX_COMPILER=$zig_root/bin/zig-c++
+    -DCMAKE_AR=$zig_root/bin/zig-ar -DCMAKE_RANLIB=$zig_root/bin/zig-ranlib
+    -DDLOCK_DEPS_PREFIX=$zig_root/deps -DOPENSSL_ROOT_DIR=$zig_root/deps -DOPENSSL_USE_STATIC_LIBS=ON
+    -DCMAKE_FIND_ROOT_PATH=$zig_root/deps -DCMAKE_SHARED_LINKER_FLAGS=-s -DCMAKE_EXE_LINKER_FLAGS=-s
+    -DDLOCK_PACKAGE_STATIC_ARCHIVE=OFF -DDLOCK_PACKAGE_ZIG=ON"
+fi
+
 build() {  # build DIR CMAKE_ARGS...
   dir=$1
   shift
@@ -33,12 +60,20 @@ build() {  # build DIR CMAKE_ARGS...
   cp "$dir"/*.deb "$dir"/*.rpm "$dir"/*.tar.gz "$out_dir" 2>/dev/null || true
 }
 
-multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || echo "$(uname -m)-linux-gnu")
-build "$build_root/deb" -DCMAKE_INSTALL_LIBDIR="lib/$multiarch"
-for deb in "$build_root"/deb/*.deb; do
+multiarch="$arch-linux-gnu"
+deb_dir="$build_root/deb-$arch"
+if [ "$arch" = "$(uname -m)" ]; then
+  build "$deb_dir" -DCMAKE_INSTALL_LIBDIR="lib/$multiarch"
+else
+  # shellcheck disable=SC2086
+  build "$deb_dir" -DCMAKE_INSTALL_LIBDIR="lib/$multiarch" $zig_args
+fi
+for deb in "$deb_dir"/*.deb; do
   "$source_dir/packaging/deb/finish-deb.sh" "$deb"
   cp "$deb" "$out_dir"
 done
-build "$build_root/rpm" -DCMAKE_INSTALL_LIBDIR=lib64
-build "$build_root/tgz" -DCMAKE_INSTALL_LIBDIR=lib
+# shellcheck disable=SC2086
+build "$build_root/rpm-$arch" -DCMAKE_INSTALL_LIBDIR=lib64 $zig_args
+# shellcheck disable=SC2086
+build "$build_root/tgz-$arch" -DCMAKE_INSTALL_LIBDIR=lib $zig_args
 ls -1 "$out_dir"/*.deb "$out_dir"/*.rpm "$out_dir"/*.tar.gz

@@ -5,12 +5,16 @@
 # runs a command under a lock on a redis-server started here (and, when
 # libdlock1 embeds hiredis with TLS, over rediss:// with certificates made
 # here); a C program links statically against libdlock.a; they remove cleanly.
+# lintian reads every .deb in the directory; the rest uses this machine's
+# architecture's (a cross-built arm64 set beside them is checked by
+# scripts/check-release.sh).
 # Needs root, apt, lintian, a C compiler, redis-server and python3.
 # Usage: packaging/check-debs.sh DIR_WITH_DEBS
 set -eu
 deb_dir=$(cd "$1" && pwd)
 here=$(cd "$(dirname "$0")" && pwd)
 packages="libdlock1 libdlock-dev dlock-tools"
+arch=$(dpkg --print-architecture)
 work=$(mktemp -d)
 redis_pid=""
 tls_redis_pid=""
@@ -32,7 +36,7 @@ lintian --fail-on error,warning "$deb_dir"/*.deb
 say "dependencies"
 # hiredis is either a shared dependency (Debian's, no TLS) or embedded with TLS
 # (then OpenSSL is the dependency): never both.
-depends=$(dpkg-deb -f "$deb_dir"/libdlock1_*.deb Depends)
+depends=$(dpkg-deb -f "$deb_dir"/libdlock1_*_"$arch".deb Depends)
 echo "libdlock1 depends on: $depends"
 with_tls=no
 case "$depends" in *libssl3*) with_tls=yes ;; esac
@@ -43,8 +47,8 @@ else
 fi
 
 say "install"
-apt-get install -y -q --no-install-recommends "$deb_dir"/libdlock1_*.deb \
-  "$deb_dir"/libdlock-dev_*.deb "$deb_dir"/dlock-tools_*.deb
+apt-get install -y -q --no-install-recommends "$deb_dir"/libdlock1_*_"$arch".deb \
+  "$deb_dir"/libdlock-dev_*_"$arch".deb "$deb_dir"/dlock-tools_*_"$arch".deb
 version=$(dpkg-query -W -f '${Version}' libdlock1)
 
 say "C program built with pkg-config against the installed package"

