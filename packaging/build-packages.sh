@@ -17,6 +17,7 @@
 # from the same Zig build; its Depends is then libc6 alone, which that build needs).
 # Cross-built or not, a Zig build ships no libdlock.a: its objects need libc++,
 # which a C program linked by the distribution's GCC does not bring.
+# DLOCK_PACKAGE_CONTACT="Name <address>": the packages' maintainer (default in cpack.cmake).
 # Usage: packaging/build-packages.sh OUT_DIR [BUILD_ROOT]
 set -eu
 out_dir=$(mkdir -p "$1" && cd "$1" && pwd)
@@ -54,7 +55,7 @@ build() {  # build DIR CMAKE_ARGS...
   # shellcheck disable=SC2086
   cmake -S "$source_dir" -B "$dir" -DCMAKE_BUILD_TYPE=Release -DCMAKE_INSTALL_PREFIX=/usr \
     -DDLOCK_BUILD_TESTS=OFF -DDLOCK_BUILD_BENCH=OFF -DDLOCK_BUILD_DEMO=OFF -DDLOCK_BUILD_CLI=ON \
-    $launcher "$@" >/dev/null
+    ${DLOCK_PACKAGE_CONTACT:+"-DDLOCK_PACKAGE_CONTACT=$DLOCK_PACKAGE_CONTACT"} $launcher "$@" >/dev/null
   cmake --build "$dir" -j "${DLOCK_JOBS:-2}"
   (cd "$dir" && cpack >/dev/null)
   cp "$dir"/*.deb "$dir"/*.rpm "$dir"/*.tar.gz "$out_dir" 2>/dev/null || true

@@ -6,7 +6,9 @@
 # library directories, so each comes from its own configure.
 set(CPACK_PACKAGE_NAME dlock)
 set(CPACK_PACKAGE_VENDOR "dlock")
-# Who answers for the packages: a distributor sets their own.
+# Who answers for the packages: whoever publishes them sets their own
+# (DLOCK_PACKAGE_CONTACT in build-packages.sh's environment); the default names
+# the project but no one who answers, and release.sh says so when it is used.
 set(DLOCK_PACKAGE_CONTACT "dlock maintainers <maintainers@dlock.dev>" CACHE STRING
   "Maintainer of the .deb/.rpm packages (Name <address>)")
 set(CPACK_PACKAGE_CONTACT "${DLOCK_PACKAGE_CONTACT}")

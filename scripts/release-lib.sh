@@ -63,6 +63,18 @@ in_tree() {
   fi
 }
 
+# copy_python_headers FROM PYCONFIG TO: sets python_include (TO), CPython's headers
+# with PYCONFIG as pyconfig.h, less what Zig's glibc 2.28 headers lack: crypt.h
+# (libcrypt's), which CPython 3.9's Python.h includes when the build machine had it.
+copy_python_headers() {
+  python_include=$3
+  rm -rf "$python_include"
+  mkdir -p "$(dirname "$python_include")"
+  cp -r "$1" "$python_include"
+  cp "$2" "$python_include/pyconfig.h"
+  printf '\n#undef HAVE_CRYPT_H\n' >>"$python_include/pyconfig.h"
+}
+
 target_python() {
   local arch=$1 version=$2 dir=$3 candidate suite
   mkdir -p "$dir"
@@ -71,10 +83,13 @@ target_python() {
     for candidate in "$(pyenv root 2>/dev/null || echo "$HOME/.pyenv")"/versions/"$version".*/bin/python"$version" \
       "$(command -v "python$version" || true)"; do
       if [[ -x "$candidate" ]] && "$candidate" -c 'import sys' 2>/dev/null; then
-        python=$candidate
-        python_include=$("$python" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
-        [[ -f "$python_include/Python.h" ]] && return 0
-        python=""
+        local include
+        include=$("$candidate" -c 'import sysconfig; print(sysconfig.get_paths()["include"])')
+        if [[ -f "$include/Python.h" ]]; then
+          python=$candidate
+          copy_python_headers "$include" "$include/pyconfig.h" "$dir/include/python$version"
+          return 0
+        fi
       fi
     done
   fi
@@ -88,11 +103,8 @@ target_python() {
     printf '#!/usr/bin/env bash\n. "%s"\nin_tree "%s" /usr/bin/python%s "$@"\n' \
       "$(realpath "${BASH_SOURCE[0]}")" "$tree" "$version" >"$python"
     chmod +x "$python"
-    python_include="$dir/include/python$version"
-    rm -rf "$python_include"
-    mkdir -p "$dir/include"
-    cp -r "$tree/usr/include/python$version" "$python_include"
-    cp "$tree/usr/include/$arch-linux-gnu/python$version/pyconfig.h" "$python_include/pyconfig.h"
+    copy_python_headers "$tree/usr/include/python$version" \
+      "$tree/usr/include/$arch-linux-gnu/python$version/pyconfig.h" "$dir/include/python$version"
     return 0
   done
   echo "no CPython $version for $arch: neither pyenv nor a Debian suite has it" >&2

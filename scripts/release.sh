@@ -20,6 +20,7 @@
 #   manylinux_2_28 aarch64 wheels for DLOCK_AARCH64_PYTHONS (default 3.9 3.11 3.13:
 #     the CPythons Debian's arm64 suites carry, run under qemu for their ABI),
 #   the jar's linux-aarch64 natives, and aarch64 .deb, .rpm and .tar.gz.
+# DLOCK_PACKAGE_CONTACT="Name <address>" names the .deb/.rpm maintainer (docs/platforms.md).
 # Usage: scripts/release.sh OUT [BUILD_ROOT]   (BUILD_ROOT default build/release)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -42,6 +43,8 @@ zig_root="$build_root/manylinux"
 zig_root_aarch64="$build_root/manylinux-aarch64"
 
 step "distro packages (.deb; .rpm and .tar.gz for glibc 2.28 with DLOCK_MANYLINUX=1)"
+[[ -n "${DLOCK_PACKAGE_CONTACT:-}" ]] ||
+  echo "note: DLOCK_PACKAGE_CONTACT is not set; the packages name cpack.cmake's placeholder maintainer" >&2
 if [[ "$manylinux" == 1 ]]; then
   scripts/release-toolchain.sh "$(uname -m)" "$zig_root"
   DLOCK_ZIG_ROOT="$zig_root" packaging/build-packages.sh "$out" "$build_root/packages" >/dev/null

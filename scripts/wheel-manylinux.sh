@@ -44,7 +44,8 @@ for version in $pythons; do
     -C cmake.define.CMAKE_AR="$bin/zig-ar" -C cmake.define.CMAKE_RANLIB="$bin/zig-ranlib" \
     -C cmake.define.DLOCK_DEPS_PREFIX="$prefix" -C cmake.define.OPENSSL_ROOT_DIR="$prefix" \
     -C cmake.define.OPENSSL_USE_STATIC_LIBS=ON -C cmake.define.CMAKE_SHARED_LINKER_FLAGS=-s \
-    -C build-dir="$build_root/py-$tag" >/dev/null
+    -C build-dir="$build_root/py-$tag" >"$build_root/py-$tag.log" 2>&1 ||
+    { tail -n 40 "$build_root/py-$tag.log" >&2; exit 1; }
   wheel=$(ls "$build_root/wheel"/*.whl)
   # The frontend's interpreter named the wheel; the extension inside is the target's.
   ls "$build_root/py-$tag"/bindings/python/_dlock.cpython-"${version/./}"-"$arch"-linux-gnu.so >/dev/null
