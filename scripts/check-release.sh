@@ -73,7 +73,8 @@ for wheel in "$out"/dlock_redis-"$version"-*manylinux*.whl; do
     # pip installs it only if the wheel's tags fit that platform and ABI.
     target="/opt/dlock-check/$name"
     rm -rf "${tree:?}/opt/dlock-check"
-    python3 -m pip install -q --no-deps --only-binary=:all: --platform "$platform_tag" \
+    python3 -m pip install -q --root-user-action=ignore --disable-pip-version-check --no-deps \
+      --only-binary=:all: --platform "$platform_tag" \
       --python-version "$python_version" --implementation cp --abi "$abi" --target "$tree$target" "$wheel"
     cp "$tls_ca" "$tree/opt/dlock-check/ca.crt"
     env -i DLOCK_CHECK_PATH="$target" DLOCK_URL="rediss://127.0.0.1:$tls_port?tls_ca=/opt/dlock-check/ca.crt" \
