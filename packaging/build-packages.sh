@@ -37,17 +37,7 @@ if [ "$arch" != "$(uname -m)" ] && [ -z "$zig_root" ]; then
   echo "build-packages.sh: DLOCK_ARCH=$arch needs DLOCK_ZIG_ROOT (scripts/release-toolchain.sh)" >&2
   exit 64
 fi
-zig_args=""
-if [ -n "$zig_root" ]; then
-  zig_root=$(cd "$zig_root" && pwd)
-  # -s at link time: the host's strip cannot read another architecture's files.
-  zig_args="-DCMAKE_SYSTEM_NAME=Linux -DCMAKE_SYSTEM_PROCESSOR=$arch
-    -DCMAKE_C_COMPILER=$zig_root/bin/zig-cc -DCMAKE_CXX_COMPILER=$zig_root/bin/zig-c++
-    -DCMAKE_AR=$zig_root/bin/zig-ar -DCMAKE_RANLIB=$zig_root/bin/zig-ranlib
-    -DDLOCK_DEPS_PREFIX=$zig_root/deps -DOPENSSL_ROOT_DIR=$zig_root/deps -DOPENSSL_USE_STATIC_LIBS=ON
-    -DCMAKE_FIND_ROOT_PATH=$zig_root/deps -DCMAKE_SHARED_LINKER_FLAGS=-s -DCMAKE_EXE_LINKER_FLAGS=-s
-    -DDLOCK_PACKAGE_STATIC_ARCHIVE=OFF -DDLOCK_PACKAGE_ZIG=ON"
-fi
+[ -z "$zig_root" ] || zig_root=$(cd "$zig_root" && pwd)
 
 build() {  # build DIR CMAKE_ARGS...
   dir=$1
@@ -61,20 +51,43 @@ build() {  # build DIR CMAKE_ARGS...
   cp "$dir"/*.deb "$dir"/*.rpm "$dir"/*.tar.gz "$out_dir" 2>/dev/null || true
 }
 
+# build_target DIR CMAKE_ARGS...: the system compiler's build, or with DLOCK_ZIG_ROOT
+# Zig's for ARCH at glibc 2.28. Zig's links stripped (-s: the host's strip cannot
+# read another architecture's files) and makes a position-independent dlock (-pie).
+build_target() {
+  dir=$1
+  shift
+  if [ -z "$zig_root" ]; then
+    build "$dir" "$@"
+    return
+  fi
+  build "$dir" "$@" -DCMAKE_SYSTEM_NAME=Linux -DCMAKE_SYSTEM_PROCESSOR="$arch" \
+    -DCMAKE_C_COMPILER="$zig_root/bin/zig-cc" -DCMAKE_CXX_COMPILER="$zig_root/bin/zig-c++" \
+    -DCMAKE_AR="$zig_root/bin/zig-ar" -DCMAKE_RANLIB="$zig_root/bin/zig-ranlib" \
+    -DDLOCK_DEPS_PREFIX="$zig_root/deps" -DOPENSSL_ROOT_DIR="$zig_root/deps" -DOPENSSL_USE_STATIC_LIBS=ON \
+    -DCMAKE_FIND_ROOT_PATH="$zig_root/deps" -DCMAKE_POSITION_INDEPENDENT_CODE=ON \
+    -DCMAKE_SHARED_LINKER_FLAGS=-s "-DCMAKE_EXE_LINKER_FLAGS=-s -pie" \
+    -DDLOCK_PACKAGE_STATIC_ARCHIVE=OFF -DDLOCK_PACKAGE_ZIG=ON
+}
+
 multiarch="$arch-linux-gnu"
 deb_dir="$build_root/deb-$arch"
 if [ "$arch" = "$(uname -m)" ]; then
-  build "$deb_dir" -DCMAKE_INSTALL_LIBDIR="lib/$multiarch"
+  # Debian's compiler and libraries, with Debian's hardening flags (lintian's
+  # hardening-* tags) less its -g -O2 (the build type's -O3 stays), and no
+  # .comment sections (-fno-ident).
+  deb_flags() { DEB_BUILD_MAINT_OPTIONS=hardening=+all dpkg-buildflags --get "$1" | sed 's/-g -O2 //'; }
+  build "$deb_dir" -DCMAKE_INSTALL_LIBDIR="lib/$multiarch" \
+    "-DCMAKE_C_FLAGS=$(deb_flags CPPFLAGS) $(deb_flags CFLAGS) -fno-ident" \
+    "-DCMAKE_CXX_FLAGS=$(deb_flags CPPFLAGS) $(deb_flags CXXFLAGS) -fno-ident" \
+    "-DCMAKE_SHARED_LINKER_FLAGS=$(deb_flags LDFLAGS)" "-DCMAKE_EXE_LINKER_FLAGS=$(deb_flags LDFLAGS)"
 else
-  # shellcheck disable=SC2086
-  build "$deb_dir" -DCMAKE_INSTALL_LIBDIR="lib/$multiarch" $zig_args
+  build_target "$deb_dir" -DCMAKE_INSTALL_LIBDIR="lib/$multiarch"
 fi
 for deb in "$deb_dir"/*.deb; do
   "$source_dir/packaging/deb/finish-deb.sh" "$deb"
   cp "$deb" "$out_dir"
 done
-# shellcheck disable=SC2086
-build "$build_root/rpm-$arch" -DCMAKE_INSTALL_LIBDIR=lib64 $zig_args
-# shellcheck disable=SC2086
-build "$build_root/tgz-$arch" -DCMAKE_INSTALL_LIBDIR=lib $zig_args
+build_target "$build_root/rpm-$arch" -DCMAKE_INSTALL_LIBDIR=lib64
+build_target "$build_root/tgz-$arch" -DCMAKE_INSTALL_LIBDIR=lib
 ls -1 "$out_dir"/*.deb "$out_dir"/*.rpm "$out_dir"/*.tar.gz

@@ -139,7 +139,6 @@ for rpm_arch in $(ls "$out"/*.rpm | sed 's/.*\.\([^.]*\)\.rpm$/\1/' | sort -u); 
   rpm --root "$rpm_root" -i --nodeps --noscripts --ignorearch "$out"/*."$rpm_arch".rpm 2>/dev/null
   # rpm -V fails (unsatisfied dependencies): that is the list wanted.
   unsatisfied=$({ rpm --root "$rpm_root" -V -a 2>&1 || true; } | sed -n 's/^[[:space:]]*\(.*\) is needed by .*/\1/p' | sort -u)
-  printf '%s\n' "$unsatisfied"
   # What an RPM distribution's glibc, libstdc++/libgcc, OpenSSL 3 and pkgconf provide.
   foreign=$(grep -v -E '^(rtld\(GNU_HASH\)|ld-linux-(x86-64|aarch64)\.so\.[12]|lib(c|m|dl|pthread|rt)\.so\.[0-9]|libgcc_s\.so\.1|libstdc\+\+\.so\.6|libssl\.so\.3|libcrypto\.so\.3|/usr/bin/pkg-config)' <<<"$unsatisfied" || true)
   [[ -z "$foreign" ]] || { printf 'the .rpm needs what RPM distributions do not provide:\n%s\n' "$foreign" >&2; exit 1; }
@@ -155,7 +154,8 @@ for rpm_arch in $(ls "$out"/*.rpm | sed 's/.*\.\([^.]*\)\.rpm$/\1/' | sort -u); 
   fi
   [[ -z "$too_new" ]] || { printf 'the .rpm needs a newer system than %s:\n%s\n' "$floor" "$too_new" >&2; exit 1; }
   [[ -x "$rpm_root/usr/bin/dlock" ]] && ls "$rpm_root"/usr/lib64/libdlock.so.1.*.* >/dev/null
-  echo "rpm ($rpm_arch): needs nothing newer than $floor"
+  echo "rpm ($rpm_arch): left to the system: $(sed 's/(.*//' <<<"$unsatisfied" | sort -u | paste -sd ' ');" \
+    "newest glibc symbol $(grep -o 'GLIBC_[0-9.]*' <<<"$unsatisfied" | sort -V | tail -n1); nothing newer than $floor"
 done
 
 for deb in "$out"/*_arm64.deb; do
