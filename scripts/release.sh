@@ -100,7 +100,8 @@ if [[ "$manylinux" == 1 ]]; then
   export CC="$zig_root/bin/zig-cc" CXX="$zig_root/bin/zig-c++" DLOCK_DEPS_PREFIX="$zig_root/deps" \
     OPENSSL_ROOT_DIR="$zig_root/deps" LDFLAGS="-s"
 fi
-bindings/java/build.sh "$java_build" -q -DskipTests package "${java_extra[@]}"
+# clean: no library from an earlier build (another architecture's) is left in target/.
+bindings/java/build.sh "$java_build" -q -DskipTests clean package "${java_extra[@]}"
 target=bindings/java/target
 cp "$target/dlock-$version.jar" "$target/dlock-$version-sources.jar" \
   "$target/dlock-$version-javadoc.jar" "$out/"
