@@ -25,6 +25,13 @@ debian_suite_python() {
   case "$1" in bullseye) echo 3.9 ;; bookworm) echo 3.11 ;; trixie) echo 3.13 ;; *) return 1 ;; esac
 }
 
+# The Debian mirror this machine's apt uses (its sources, deb822 or one-line).
+debian_mirror() {
+  { sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/*.sources 2>/dev/null
+    sed -n 's/^deb \(\[[^]]*\] \)\{0,1\}\([^ ]*\) .*/\2/p' /etc/apt/sources.list 2>/dev/null
+  } | tr ' ' '\n' | grep -v -e security -e '^$' | head -n1
+}
+
 debian_tree() {
   local arch=$1 suite=$2 debarch py packages
   debarch=$(debian_arch "$arch")
@@ -40,7 +47,7 @@ debian_tree() {
   command -v mmdebstrap >/dev/null || apt-get install -y -q mmdebstrap >/dev/null
   rm -rf "$tree"
   mmdebstrap --quiet --mode=root --variant=extract --architectures="$debarch" --include="$packages" \
-    "$suite" "$tree" http://deb.debian.org/debian >&2
+    "$suite" "$tree" "$(debian_mirror)" >&2
   # Unpacked only, so the merged-/usr links a configured system has are missing.
   local dir
   for dir in bin sbin lib lib64; do
