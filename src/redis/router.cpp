@@ -80,7 +80,8 @@ bool Router::ask_for_map(Clock::time_point deadline) {
         return false;
       }
       if (!map || map->masters().empty()) {
-        last = host_and_port(address.host, address.port) + (map ? " knows no master" : " is not in Cluster mode");
+        last = host_and_port(address.host, address.port) +
+               (map ? " knows no master" : " is not in Cluster mode");
         continue;
       }
       const bool first = mode_ == Mode::unknown;
@@ -191,7 +192,8 @@ Router::Node Router::node_for(std::string_view key, Clock::time_point deadline) 
   const ServerAddress* master = map_->master(key_slot(key));
   if (master == nullptr) {
     map_suspected_ = true;
-    throw TransientServerError("no node of " + config_.describe() + " serves the slot of " + std::string(key));
+    throw TransientServerError("no node of " + config_.describe() + " serves the slot of " +
+                               std::string(key));
   }
   return Node{host_and_port(master->host, master->port), node_config(*master)};
 }
