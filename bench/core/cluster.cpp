@@ -8,13 +8,13 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "borrowed.hpp"
 #include "percentile.hpp"
-#include "proc_threads.hpp"
 #include "redis_cluster.hpp"
 #include "sections.hpp"
 #include "server_counters.hpp"
@@ -110,11 +110,12 @@ void compare_pairs(Report& report, const Deployment& cluster, const Deployment& 
   }
   std::sort(ratios.begin(), ratios.end());
   const double median = (ratios[pair_rounds / 2 - 1] + ratios[pair_rounds / 2]) / 2;
-  report.row({"uncontended pairs/s, watchdog lease",
-              grouped(static_cast<int64_t>(on_cluster.per_second())) + "/s cluster",
-              grouped(static_cast<int64_t>(on_standalone.per_second())) + "/s standalone",
-              ratio_text(median) + " (rounds " + fixed(ratios.front(), 2) + "-" + fixed(ratios.back(), 2) + ")",
-              "-", Verdict::info});
+  report.row(
+      {"uncontended pairs/s, watchdog lease",
+       grouped(static_cast<int64_t>(on_cluster.per_second())) + "/s cluster",
+       grouped(static_cast<int64_t>(on_standalone.per_second())) + "/s standalone",
+       ratio_text(median) + " (rounds " + fixed(ratios.front(), 2) + "-" + fixed(ratios.back(), 2) + ")", "-",
+       Verdict::info});
 }
 
 // ---- hand-off between two clients ----
@@ -225,25 +226,26 @@ void compare_handoffs(const BenchContext& context, const Deployment& cluster, co
   for (const double p : {50.0, 99.0}) {
     const int64_t ours = percentile(on_cluster.ns, p);
     const int64_t theirs = percentile(on_standalone.ns, p);
-    context.report.row({"hand-off p" + fixed(p, 0) + ", two clients", duration(ours) + " = " + as_round_trips(ours),
-                        duration(theirs) + " = " + as_round_trips(theirs) + " standalone",
-                        ratio_text(static_cast<double>(ours) / static_cast<double>(theirs)), "-", Verdict::info});
+    context.report.row(
+        {"hand-off p" + fixed(p, 0) + ", two clients", duration(ours) + " = " + as_round_trips(ours),
+         duration(theirs) + " = " + as_round_trips(theirs) + " standalone",
+         ratio_text(static_cast<double>(ours) / static_cast<double>(theirs)), "-", Verdict::info});
   }
   context.report.note(
       "hand-off = the holder's release call begins -> the acquire of a waiter on another client returns, the "
       "waiter asleep on the lock's channel (SSUBSCRIBE on the owning master, SPUBLISH by the release, on the "
       "cluster); " +
       grouped(static_cast<int64_t>(on_cluster.ns.size())) + " cluster and " +
-      grouped(static_cast<int64_t>(on_standalone.ns.size())) + " standalone hand-offs over one name per master (" +
+      grouped(static_cast<int64_t>(on_standalone.ns.size())) +
+      " standalone hand-offs over one name per master (" +
       grouped(on_cluster.not_woken + on_standalone.not_woken) + " first or unwoken rounds left out)");
 }
 
 // ---- the watchdog with 10,000 held locks ----
 
 struct RenewalTraffic {
-  double round_trips = 0;  // the client's renewal_round_trips, per period
-  double renewals = 0;     // holds renewed, per period
-  SyscallCounts background;
+  double round_trips = 0;                  // the client's renewal_round_trips, per period
+  double renewals = 0;                     // holds renewed, per period
   std::vector<double> scripts_per_master;  // EVALSHA/EVAL per period on each master
   int still_held = 0;
 };
@@ -256,7 +258,6 @@ RenewalTraffic measure_renewals(const Deployment& deployment) {
   std::vector<RedisConnection> links = deployment.connect_masters();
   std::vector<std::unique_ptr<TrafficMeter>> meters;
   for (RedisConnection& link : links) meters.push_back(std::make_unique<TrafficMeter>(link));
-  const std::set<int> threads_before = thread_ids();
   const ClientHandle client = open_client(deployment.url, options_with_watchdog(watchdog_timeout_ms));
   std::vector<LockHandle> locks;
   locks.reserve(held_locks);
@@ -264,25 +265,18 @@ RenewalTraffic measure_renewals(const Deployment& deployment) {
     locks.push_back(new_lock(client.get(), "bench:cluster:held:" + std::to_string(i)));
     require_ok(dlock_lock_acquire(locks.back().get(), 0, -1, nullptr), "dlock_lock_acquire");
   }
-  std::set<int> background;
-  for (const int id : thread_ids()) {
-    if (threads_before.count(id) == 0) background.insert(id);
-  }
   // Start between two renewals, after the first (which loads the renewal
   // script on each master and brings the holds' due times together).
   std::this_thread::sleep_for(std::chrono::milliseconds(renewal_period_ms * 3 / 2));
   const dlock_client_stats stats_start = stats_of(client.get());
-  const SyscallCounts syscalls_start = syscalls_of(background);
   for (auto& meter : meters) meter->start();
   std::this_thread::sleep_for(std::chrono::milliseconds(renewal_period_ms * periods));
   RenewalTraffic traffic;
   for (auto& meter : meters) traffic.scripts_per_master.push_back(per_period(meter->stop().scripts));
-  const SyscallCounts syscalls_end = syscalls_of(background);
   const dlock_client_stats stats_end = stats_of(client.get());
-  traffic.round_trips = per_period(static_cast<int64_t>(stats_end.renewal_round_trips - stats_start.renewal_round_trips));
+  traffic.round_trips =
+      per_period(static_cast<int64_t>(stats_end.renewal_round_trips - stats_start.renewal_round_trips));
   traffic.renewals = per_period(static_cast<int64_t>(stats_end.renewals - stats_start.renewals));
-  traffic.background.reads = syscalls_end.reads - syscalls_start.reads;
-  traffic.background.writes = syscalls_end.writes - syscalls_start.writes;
   for (const LockHandle& lock : locks) {
     int held = 0;
     require_ok(dlock_lock_is_held(lock.get(), &held), "dlock_lock_is_held");
@@ -294,7 +288,8 @@ RenewalTraffic measure_renewals(const Deployment& deployment) {
 
 std::string scripts_text(const RenewalTraffic& traffic) {
   std::string text;
-  for (const double scripts : traffic.scripts_per_master) text += (text.empty() ? "" : " + ") + fixed(scripts, 0);
+  for (const double scripts : traffic.scripts_per_master)
+    text += (text.empty() ? "" : " + ") + fixed(scripts, 0);
   return text;
 }
 
@@ -305,27 +300,31 @@ void compare_renewals(Report& report, const Deployment& cluster, const Deploymen
   report.row({"renewal round trips/period, " + grouped(held_locks) + " locks",
               fixed(on_cluster.round_trips, 1) + " over " + std::to_string(cluster.masters) + " masters",
               fixed(on_standalone.round_trips, 1) + " standalone",
-              ratio_text(on_cluster.round_trips / on_standalone.round_trips), "<= " + fixed(goal, 0) + " (one per master)",
+              ratio_text(on_cluster.round_trips / on_standalone.round_trips),
+              "<= " + fixed(goal, 0) + " (one per master)",
               verdict(on_cluster.round_trips <= goal && on_cluster.still_held == held_locks)});
-  report.row({"  renewal scripts/period on each master", scripts_text(on_cluster), scripts_text(on_standalone), "",
-              fixed(static_cast<double>(held_locks), 0) + " in all", Verdict::info});
+  report.row({"  renewal scripts/period on each master", scripts_text(on_cluster),
+              scripts_text(on_standalone), "", fixed(static_cast<double>(held_locks), 0) + " in all",
+              Verdict::info});
   const auto detail = [](const std::string& label, const RenewalTraffic& traffic) {
-    return label + ": " + fixed(traffic.renewals, 0) + " holds renewed, the watchdog thread's read(2) " +
-           fixed(per_period(traffic.background.reads), 1) + " and write(2) " +
-           fixed(per_period(traffic.background.writes), 1) + " per period; " + grouped(traffic.still_held) +
-           " still held";
+    return label + ": " + fixed(traffic.renewals, 0) + " holds renewed per period, " +
+           grouped(traffic.still_held) + " still held at the end";
   };
-  report.note("watchdog lease " + grouped(watchdog_timeout_ms) + " ms (renewal period " + grouped(renewal_period_ms) +
-              " ms), " + std::to_string(periods) + " periods measured; round trips = dlock_client_stats."
-              "renewal_round_trips (one per node batch), scripts = EVALSHA+EVAL calls in INFO commandstats of each "
-              "master; " + detail("cluster", on_cluster) + "; " + detail("standalone", on_standalone));
+  report.note(
+      "watchdog lease " + grouped(watchdog_timeout_ms) + " ms (renewal period " + grouped(renewal_period_ms) +
+      " ms), " + std::to_string(periods) +
+      " periods measured; round trips = dlock_client_stats."
+      "renewal_round_trips (one per node batch), scripts = EVALSHA+EVAL calls in INFO commandstats of each "
+      "master; " +
+      detail("cluster", on_cluster) + "; " + detail("standalone", on_standalone));
 }
 
 }  // namespace
 
 void bench_cluster(const BenchContext& context) {
   Report& report = context.report;
-  report.section("10. Redis Cluster (3 masters, 3 replicas) against a standalone node, one lock name per master");
+  report.section(
+      "10. Redis Cluster (3 masters, 3 replicas) against a standalone node, one lock name per master");
   dlock_test::RedisCluster started;
   const std::vector<int> master_ports = started.master_ports();
   std::vector<std::string> names;
@@ -354,10 +353,11 @@ void bench_cluster(const BenchContext& context) {
   RedisConnection first_master = RedisConnection::tcp("127.0.0.1", master_ports.front(), node_timeout);
   const InfoFields server = info(first_master, "server");
   const auto valkey = server.find("valkey_version");
-  report.note("the cluster's nodes (" +
-              (valkey != server.end() ? "Valkey " + valkey->second : "Redis " + server.at("redis_version")) +
-              ", $DLOCK_TEST_REDIS_SERVER or redis-server, cluster-node-timeout 1000) run on this host beside "
-              "the standalone server; the URL lists the 3 masters as seeds");
+  report.note(
+      "the cluster's nodes (" +
+      (valkey != server.end() ? "Valkey " + valkey->second : "Redis " + server.at("redis_version")) +
+      ", $DLOCK_TEST_REDIS_SERVER or redis-server, cluster-node-timeout 1000) run on this host beside "
+      "the standalone server; the URL lists the 3 masters as seeds");
 }
 
 }  // namespace dlock_bench
