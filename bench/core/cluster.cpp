@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "borrowed.hpp"
+#include "held_locks.hpp"
 #include "percentile.hpp"
 #include "redis_cluster.hpp"
 #include "sections.hpp"
@@ -259,12 +260,7 @@ RenewalTraffic measure_renewals(const Deployment& deployment) {
   std::vector<std::unique_ptr<TrafficMeter>> meters;
   for (RedisConnection& link : links) meters.push_back(std::make_unique<TrafficMeter>(link));
   const ClientHandle client = open_client(deployment.url, options_with_watchdog(watchdog_timeout_ms));
-  std::vector<LockHandle> locks;
-  locks.reserve(held_locks);
-  for (int i = 0; i < held_locks; ++i) {
-    locks.push_back(new_lock(client.get(), "bench:cluster:held:" + std::to_string(i)));
-    require_ok(dlock_lock_acquire(locks.back().get(), 0, -1, nullptr), "dlock_lock_acquire");
-  }
+  HeldLocks locks(client.get(), "bench:cluster:held:", held_locks);
   // Start between two renewals, after the first (which loads the renewal
   // script on each master and brings the holds' due times together).
   std::this_thread::sleep_for(std::chrono::milliseconds(renewal_period_ms * 3 / 2));
@@ -277,12 +273,8 @@ RenewalTraffic measure_renewals(const Deployment& deployment) {
   traffic.round_trips =
       per_period(static_cast<int64_t>(stats_end.renewal_round_trips - stats_start.renewal_round_trips));
   traffic.renewals = per_period(static_cast<int64_t>(stats_end.renewals - stats_start.renewals));
-  for (const LockHandle& lock : locks) {
-    int held = 0;
-    require_ok(dlock_lock_is_held(lock.get(), &held), "dlock_lock_is_held");
-    traffic.still_held += held;
-  }
-  for (const LockHandle& lock : locks) require_ok(dlock_lock_release(lock.get()), "dlock_lock_release");
+  traffic.still_held = locks.still_held();
+  locks.release_all();
   return traffic;
 }
 
