@@ -11,6 +11,7 @@
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "borrowed.hpp"
@@ -24,7 +25,7 @@
 namespace dlock_bench {
 namespace {
 
-constexpr int pair_rounds = 10;  // ABBA: each deployment leads in turn
+constexpr int pair_rounds = 20;  // ABBA: each deployment leads in turn
 constexpr int64_t pair_slice_ns = 150000000;
 constexpr int handoffs_per_name = 150;
 // Long enough for the waiter to have found the lock taken and to sleep on its channel.
@@ -189,12 +190,27 @@ class Waiter {
 struct Handoffs {
   std::vector<int64_t> ns;  // release call begins -> the waiting client's acquire returns
   int64_t not_woken = 0;    // rounds whose waiter had not yet waited (left out)
+  int64_t spublish = 0;     // SPUBLISH calls on the masters meanwhile (from the release scripts)
+  int64_t ssubscribe = 0;   // SSUBSCRIBE calls
 };
+
+// SPUBLISH and SSUBSCRIBE calls so far, summed over the masters.
+std::pair<int64_t, int64_t> sharded_pubsub_calls(std::vector<RedisConnection>& masters) {
+  std::pair<int64_t, int64_t> calls{0, 0};
+  for (RedisConnection& master : masters) {
+    const InfoFields commandstats = info(master, "commandstats");
+    calls.first += command_calls(commandstats, "spublish");
+    calls.second += command_calls(commandstats, "ssubscribe");
+  }
+  return calls;
+}
 
 // The holder's client releases; a waiter on another client, sleeping on the
 // lock's channel, gets it. For each name (one per master), `handoffs_per_name` rounds.
 Handoffs measure_handoffs(const Deployment& deployment) {
   Handoffs found;
+  std::vector<RedisConnection> masters = deployment.connect_masters();
+  const auto calls_before = sharded_pubsub_calls(masters);
   const ClientHandle holder = open_client(deployment.url);
   for (const std::string& name : deployment.names) {
     const LockHandle lock = new_lock(holder.get(), name);
@@ -215,6 +231,9 @@ Handoffs measure_handoffs(const Deployment& deployment) {
       }
     }
   }
+  const auto calls_after = sharded_pubsub_calls(masters);
+  found.spublish = calls_after.first - calls_before.first;
+  found.ssubscribe = calls_after.second - calls_before.second;
   return found;
 }
 
@@ -239,7 +258,10 @@ void compare_handoffs(const BenchContext& context, const Deployment& cluster, co
       grouped(static_cast<int64_t>(on_cluster.ns.size())) + " cluster and " +
       grouped(static_cast<int64_t>(on_standalone.ns.size())) +
       " standalone hand-offs over one name per master (" +
-      grouped(on_cluster.not_woken + on_standalone.not_woken) + " first or unwoken rounds left out)");
+      grouped(on_cluster.not_woken + on_standalone.not_woken) +
+      " first or unwoken rounds left out); on the "
+      "cluster's masters meanwhile: " +
+      grouped(on_cluster.spublish) + " SPUBLISH, " + grouped(on_cluster.ssubscribe) + " SSUBSCRIBE");
 }
 
 // ---- the watchdog with 10,000 held locks ----
