@@ -44,13 +44,6 @@ struct Deployment {
   std::vector<std::string> names;  // one per master
 };
 
-dlock_client_stats stats_of(dlock_client* client) {
-  dlock_client_stats stats{};
-  stats.size = sizeof stats;
-  require_ok(dlock_client_stats_get(client, &stats), "dlock_client_stats_get");
-  return stats;
-}
-
 std::string ratio_text(double value) {
   return fixed(value, 2) + "x";
 }

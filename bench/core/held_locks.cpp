@@ -2,6 +2,13 @@
 
 namespace dlock_bench {
 
+dlock_client_stats stats_of(dlock_client* client) {
+  dlock_client_stats stats{};
+  stats.size = sizeof stats;
+  require_ok(dlock_client_stats_get(client, &stats), "dlock_client_stats_get");
+  return stats;
+}
+
 HeldLocks::HeldLocks(dlock_client* client, const std::string& prefix, int count) {
   locks_.reserve(static_cast<std::size_t>(count));
   for (int i = 0; i < count; ++i) {

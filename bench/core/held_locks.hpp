@@ -9,6 +9,9 @@
 
 namespace dlock_bench {
 
+// The client's counters (dlock_client_stats_get); throws on a failure.
+dlock_client_stats stats_of(dlock_client* client);
+
 class HeldLocks {
  public:
   // Acquires `<prefix><n>` for n in [0, count) with the watchdog's lease; throws on a failure.
