@@ -365,6 +365,23 @@ class ClusterSet:
                 return self.node(entry.port)
         raise RuntimeError(f"no master serves slot {slot}")
 
+    def kill_master_of(self, key: str, seconds: float = 15.0) -> tuple[RedisServer, RedisServer]:
+        """SIGKILLs the master serving ``key`` and waits until a replica serves its slot:
+        (the killed node, the promoted one). ``restart()`` on the killed node brings it
+        back as a replica; ``wait_healthy()`` waits for that."""
+        old = self.master_of(key)
+        old.kill()
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            try:
+                promoted = self.master_of(key)
+            except RuntimeError:  # the slot has no master until a replica is promoted
+                promoted = old
+            if promoted is not old:
+                return old, promoted
+            time.sleep(0.05)
+        raise RuntimeError(f"no replica took over {key}'s slot in {seconds} s")
+
     def names_on_each_master(self, prefix: str) -> list[str]:
         """One name per master (``prefix-0``, ``prefix-1``, ...), in the masters' order."""
         found: dict[int, str] = {}
