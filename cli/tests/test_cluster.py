@@ -32,7 +32,8 @@ class Cluster(DlockTestCase):
         wait_until(lambda: process.poll() is not None
                    or self.redis.master_of(note).cli("EXISTS", note) == "1",
                    what=f"the holder note of {name}")
-        self.assertIsNone(process.poll(), process.stderr.read())
+        if process.poll() is not None:
+            self.fail(f"dlock run ended: {process.stderr.read()}")
         return process
 
     def test_run_holds_the_lock_on_the_names_master_while_the_command_runs(self):
