@@ -36,26 +36,25 @@ def _has_key(node: RedisServer, key: str) -> bool:
     return node.cli("EXISTS", key) == "1"
 
 
-def _shard_channels(node: RedisServer) -> list[str]:
-    return node.cli("PUBSUB", "SHARDCHANNELS").splitlines()
-
-
-def _seconds_to_wake(wait: Callable[[], bool], release: Callable[[], None],
-                     subscribed: Callable[[], bool]) -> float:
-    """Runs ``wait`` on another thread, checks it blocks and ``subscribed``, calls
-    ``release``; the seconds from the release to the end of ``wait``, which must be True."""
+def _assert_prompt_wake(wait: Callable[[], bool], release: Callable[[], None],
+                        node: RedisServer, channel: str) -> None:
+    """Runs ``wait`` on another thread, checks it blocks with a sharded subscription to
+    ``channel`` on ``node``, calls ``release``: ``wait`` must then return True within
+    PROMPT_SECONDS."""
     outcome: list[tuple[bool, float]] = []
     waiter = threading.Thread(target=lambda: outcome.append((wait(), time.monotonic())))
     waiter.start()
     try:
-        assert eventually(subscribed), "the waiter never subscribed on the channel's node"
+        assert eventually(lambda: channel in node.cli("PUBSUB", "SHARDCHANNELS").splitlines()), \
+            f"the waiter never subscribed to {channel} on its node"
         assert not outcome, "the waiter did not block"
         released = time.monotonic()
         release()
     finally:
         waiter.join(30)
     assert outcome and outcome[0][0], "the waiter did not get what it waited for"
-    return outcome[0][1] - released
+    seconds = outcome[0][1] - released
+    assert seconds < PROMPT_SECONDS, f"{channel}: woke {seconds:.3f} s after the release"
 
 
 def test_names_on_every_master_lock_and_unlock_from_one_seed(
@@ -109,7 +108,6 @@ def test_a_release_wakes_a_waiter_of_another_client_through_the_names_node(
     redis_cluster: ClusterSet, cluster_client: dlock.Client, rival: dlock.Client
 ) -> None:
     for name in redis_cluster.names_on_each_master("py-cluster-wake"):
-        master = redis_cluster.master_of(name)
         holder = cluster_client.lock(name)
         holder.acquire()
         waiting = rival.lock(name)
@@ -120,11 +118,8 @@ def test_a_release_wakes_a_waiter_of_another_client_through_the_names_node(
                 waiting.release()
             return got
 
-        def subscribed() -> bool:
-            return f"redisson_lock__channel:{{{name}}}" in _shard_channels(master)
-
-        seconds = _seconds_to_wake(wait, holder.release, subscribed)
-        assert seconds < PROMPT_SECONDS, f"{name}: woke {seconds:.3f} s after the release"
+        _assert_prompt_wake(wait, holder.release, redis_cluster.master_of(name),
+                            f"redisson_lock__channel:{{{name}}}")
 
 
 def test_reentrancy_is_counted_in_the_client(
@@ -158,9 +153,8 @@ def test_a_semaphore_release_wakes_a_waiter_on_another_client(
     assert semaphore.acquire(blocking=False)
     assert master.cli("GET", name) == "0"
     waiting = rival.semaphore(name)
-    seconds = _seconds_to_wake(lambda: waiting.acquire(timeout=20), semaphore.release,
-                               lambda: f"redisson_sc:{{{name}}}" in _shard_channels(master))
-    assert seconds < PROMPT_SECONDS, f"woke {seconds:.3f} s after the release"
+    _assert_prompt_wake(lambda: waiting.acquire(timeout=20), semaphore.release, master,
+                        f"redisson_sc:{{{name}}}")
     assert semaphore.available_permits() == 0
     waiting.release()
     assert master.cli("GET", name) == "1"
@@ -175,10 +169,8 @@ def test_a_latch_counted_down_to_zero_wakes_a_waiter_on_another_client(
     assert latch.try_set_count(1)
     assert master.cli("GET", name) == "1"
     waiting = rival.count_down_latch(name)
-    channel = f"redisson_countdownlatch__channel__{{{name}}}"
-    seconds = _seconds_to_wake(lambda: waiting.wait(timeout=20), latch.count_down,
-                               lambda: channel in _shard_channels(master))
-    assert seconds < PROMPT_SECONDS, f"woke {seconds:.3f} s after the count-down"
+    _assert_prompt_wake(lambda: waiting.wait(timeout=20), latch.count_down, master,
+                        f"redisson_countdownlatch__channel__{{{name}}}")
     assert not _has_key(master, name)
 
 

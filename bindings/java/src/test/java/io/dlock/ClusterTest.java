@@ -7,9 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -19,9 +16,6 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /** DLockClient on a Redis Cluster, reached from one seed node: locks on every master. */
 class ClusterTest {
   @RegisterExtension static final RedisCluster cluster = RedisCluster.SHARED;
-
-  /** A waiter woken by the release message acquires well within this; without it, ~30 s of lease. */
-  private static final long PROMPT_MS = 2_000;
 
   private static DLockClient client;
   private static DLockClient rival;
@@ -66,27 +60,6 @@ class ClusterTest {
 
   @Test
   void anUnlockWakesAWaiterOfAnotherClientOnEachMaster() throws Exception {
-    for (String name : cluster.namesOnEachMaster("java-cluster-wake")) {
-      Lock holder = client.getLock(name);
-      holder.lock();
-      Lock waiter = rival.getLock(name);
-      CountDownLatch waiting = new CountDownLatch(1);
-      CompletableFuture<Long> acquiredAt = Threads.start(() -> {
-        waiting.countDown();
-        assertTrue(waiter.tryLock(20, TimeUnit.SECONDS));
-        long at = System.nanoTime();
-        waiter.unlock();
-        return at;
-      });
-      waiting.await();
-      cluster.awaitShardSubscriber("redisson_lock__channel:{" + name + "}");
-      assertFalse(acquiredAt.isDone(), "the waiter did not block");
-
-      long releasedAt = System.nanoTime();
-      holder.unlock();
-
-      long wakeMs = TimeUnit.NANOSECONDS.toMillis(acquiredAt.get(30, TimeUnit.SECONDS) - releasedAt);
-      assertTrue(wakeMs < PROMPT_MS, name + ": the waiter woke " + wakeMs + " ms after the unlock");
-    }
+    cluster.assertPromptWakeOnEachMaster("java-cluster-wake", client::getLock, rival::getLock);
   }
 }

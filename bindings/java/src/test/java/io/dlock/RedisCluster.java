@@ -12,7 +12,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Lock;
 import java.util.function.BooleanSupplier;
+import java.util.function.Function;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -33,6 +35,9 @@ import redis.clients.jedis.exceptions.JedisException;
  */
 final class RedisCluster implements BeforeAllCallback, CloseableResource {
   static final RedisCluster SHARED = new RedisCluster();
+
+  /** A waiter woken by the release message is granted well within this. */
+  static final long PROMPT_MS = 2_000;
 
   private static final int NODES = 6;
   private static final int MASTERS = 3;
@@ -176,8 +181,26 @@ final class RedisCluster implements BeforeAllCallback, CloseableResource {
     }
   }
 
+  /**
+   * For a name on each master: {@code holder} locks it, {@code waiter} (another client's) blocks
+   * until it subscribed with SSUBSCRIBE on the name's master, the holder unlocks, and the waiter
+   * must be granted within {@link #PROMPT_MS} (without the message, it would wait ~30 s of lease).
+   */
+  void assertPromptWakeOnEachMaster(
+      String prefix, Function<String, Lock> holder, Function<String, Lock> waiter) throws Exception {
+    for (String name : namesOnEachMaster(prefix)) {
+      Lock held = holder.apply(name);
+      held.lock();
+      long wakeMs = Threads.msToGrantAfter(waiter.apply(name),
+          () -> awaitShardSubscriber("redisson_lock__channel:{" + name + "}"), held::unlock);
+      if (wakeMs >= PROMPT_MS) {
+        throw new AssertionError(name + ": the waiter woke " + wakeMs + " ms after the unlock");
+      }
+    }
+  }
+
   /** Until {@code channel} has a sharded subscriber (SSUBSCRIBE) on the master serving its slot. */
-  void awaitShardSubscriber(String channel) throws InterruptedException {
+  private void awaitShardSubscriber(String channel) throws InterruptedException {
     try (Jedis master = node(masterOf(channel))) {
       await(() -> master.pubsubShardChannels().contains(channel), 5, "a sharded subscriber of " + channel);
     }
@@ -256,8 +279,8 @@ final class RedisCluster implements BeforeAllCallback, CloseableResource {
   }
 
   private static boolean isFree(int port) {
-    try (ServerSocket socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
-      return true;
+    try (ServerSocket probe = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+      return probe.isBound();
     } catch (IOException taken) {
       return false;
     }

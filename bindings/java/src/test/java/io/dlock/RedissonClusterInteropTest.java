@@ -9,10 +9,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Lock;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -30,8 +28,6 @@ import org.redisson.api.RedissonClient;
 class RedissonClusterInteropTest {
   @RegisterExtension static final RedisCluster cluster = RedisCluster.SHARED;
 
-  /** A waiter woken by pub/sub acquires well within this; without it, ~30 s of lease. */
-  private static final long PROMPT_MS = 2_000;
   private static final int THREADS_PER_SIDE = 2;
   private static final int CYCLES = 15;
 
@@ -121,43 +117,12 @@ class RedissonClusterInteropTest {
 
   @Test
   void aRedissonUnlockWakesABlockedDlockWaiterOnEveryMaster() throws Exception {
-    for (String name : cluster.namesOnEachMaster("java-cluster-wake-d")) {
-      RLock rlock = redisson.getLock(name);
-      rlock.lock();
-      long wakeMs = wakeMs(dlock.getLock(name), name, rlock::unlock);
-      assertTrue(wakeMs < PROMPT_MS, name + ": dlock woke " + wakeMs + " ms after Redisson's unlock");
-    }
+    cluster.assertPromptWakeOnEachMaster("java-cluster-wake-d", redisson::getLock, dlock::getLock);
   }
 
   @Test
   void aDlockUnlockWakesABlockedRedissonWaiterOnEveryMaster() throws Exception {
-    for (String name : cluster.namesOnEachMaster("java-cluster-wake-r")) {
-      DLock lock = dlock.getLock(name);
-      lock.lock();
-      long wakeMs = wakeMs(redisson.getLock(name), name, lock::unlock);
-      assertTrue(wakeMs < PROMPT_MS, name + ": Redisson woke " + wakeMs + " ms after dlock's unlock");
-    }
-  }
-
-  /**
-   * Blocks {@code waiter} on another thread until its sharded subscription is on the name's
-   * master, runs {@code unlock}, and returns the milliseconds from the unlock to the grant.
-   */
-  private static long wakeMs(Lock waiter, String name, Runnable unlock) throws Exception {
-    CountDownLatch waiting = new CountDownLatch(1);
-    CompletableFuture<Long> acquiredAt = Threads.start(() -> {
-      waiting.countDown();
-      assertTrue(waiter.tryLock(20, TimeUnit.SECONDS));
-      long at = System.nanoTime();
-      waiter.unlock();
-      return at;
-    });
-    waiting.await();
-    cluster.awaitShardSubscriber("redisson_lock__channel:{" + name + "}");
-    assertFalse(acquiredAt.isDone(), "the waiter did not block");
-    long releasedAt = System.nanoTime();
-    unlock.run();
-    return TimeUnit.NANOSECONDS.toMillis(acquiredAt.get(30, TimeUnit.SECONDS) - releasedAt);
+    cluster.assertPromptWakeOnEachMaster("java-cluster-wake-r", dlock::getLock, redisson::getLock);
   }
 
   @Test
