@@ -11,8 +11,10 @@ from typing import Callable, Iterator
 import pytest
 
 import dlock
+from checker import assert_exclusive
 from polling import eventually
 from redis_server import ClusterSet, RedisServer
+from section_workers import run_section_workers
 
 # A waiter woken by the release message acquires well within this; missing the message,
 # it would sleep until the holder's 30 s lease or its own 20 s timeout.
@@ -172,6 +174,17 @@ def test_a_latch_counted_down_to_zero_wakes_a_waiter_on_another_client(
     _assert_prompt_wake(lambda: waiting.wait(timeout=20), latch.count_down, master,
                         f"redisson_countdownlatch__channel__{{{name}}}")
     assert not _has_key(master, name)
+
+
+def test_processes_seeded_on_different_nodes_never_overlap_on_any_master(
+    redis_cluster: ClusterSet,
+) -> None:
+    names = redis_cluster.names_on_each_master("py-cluster-processes")
+    urls = [node.url for node in redis_cluster.nodes[:3]]
+    cycles = 20
+    sections = run_section_workers(urls, names, cycles)
+    for name in names:
+        assert_exclusive(sections[name], expected=len(urls) * cycles)
 
 
 def test_a_hold_replicated_with_sync_replicas_survives_its_master_failing(
