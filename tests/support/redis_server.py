@@ -319,10 +319,6 @@ class ClusterSet:
     def url(self) -> str:
         return self.nodes[0].url
 
-    def seed_url(self, count: int) -> str:
-        """A URL listing the first ``count`` nodes as seeds."""
-        return "redis://" + ",".join(f"127.0.0.1:{node.port}" for node in self.nodes[:count])
-
     def start(self) -> ClusterSet:
         try:
             for node in self.nodes:

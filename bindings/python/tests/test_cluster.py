@@ -1,6 +1,7 @@
 """Redis Cluster through the Python binding: one session cluster of 3 masters and 3
 replicas, reached from a single seed; locks on every master, waiters woken across nodes
-by sharded pub/sub, the semaphore and the latch, and a hold that survives a failover."""
+by sharded pub/sub, the semaphore and the latch, processes judged by the checker, and a
+hold that survives a failover."""
 
 from __future__ import annotations
 
