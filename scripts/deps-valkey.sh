@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# Installs valkey-server 8 (and valkey-sentinel, and valkey-cli from valkey-tools,
-# which the cluster tests create their cluster with) from Debian's bookworm-backports,
-# for running the test suites against Valkey as well as Redis
-# (DLOCK_TEST_REDIS_SERVER=valkey-server). Only valkey's packages come from
+# Installs valkey-server 8, valkey-sentinel and valkey-tools (valkey-cli, which
+# the cluster tests use to create their clusters) from Debian's
+# bookworm-backports, for running the test suites against Valkey as well as
+# Redis (DLOCK_TEST_REDIS_SERVER=valkey-server). Only valkey's packages come from
 # backports: apt prefers bookworm's own versions of everything else.
 set -euo pipefail
 
-if command -v valkey-server >/dev/null && command -v valkey-cli >/dev/null; then
+if command -v valkey-server >/dev/null && command -v valkey-sentinel >/dev/null && command -v valkey-cli >/dev/null; then
   exit 0
 fi
 list=/etc/apt/sources.list.d/dlock-bookworm-backports.sources
@@ -21,3 +21,4 @@ DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
 # Like redis-server, the package starts a service on port 6379; the tests
 # never use it (they start their own servers on free ports).
 valkey-server --version
+valkey-cli --version

@@ -8,9 +8,9 @@
 // two counts bounds the watchdog's round trips from above.
 #include <algorithm>
 #include <thread>
-#include <vector>
 
 #include "borrowed.hpp"
+#include "held_locks.hpp"
 #include "proc_threads.hpp"
 #include "sections.hpp"
 #include "server_counters.hpp"
@@ -36,11 +36,7 @@ WatchdogTraffic measure(const BenchContext& context, int held_locks) {
   TrafficMeter meter(link);
   const std::set<int> threads_before = thread_ids();
   const ClientHandle client = open_client(context.url, options_with_watchdog(watchdog_timeout_ms));
-  std::vector<LockHandle> locks;
-  for (int i = 0; i < held_locks; ++i) {
-    locks.push_back(new_lock(client.get(), "bench:watchdog:" + std::to_string(i)));
-    require_ok(dlock_lock_acquire(locks.back().get(), 0, -1, nullptr), "dlock_lock_acquire");
-  }
+  HeldLocks locks(client.get(), "bench:watchdog:", held_locks);
   std::set<int> background;
   for (const int id : thread_ids()) {
     if (threads_before.count(id) == 0) background.insert(id);
@@ -56,13 +52,8 @@ WatchdogTraffic measure(const BenchContext& context, int held_locks) {
   const SyscallCounts client_end = syscalls_of(background);
   traffic.client.reads = client_end.reads - client_start.reads;
   traffic.client.writes = client_end.writes - client_start.writes;
-
-  for (const LockHandle& lock : locks) {
-    int held = 0;
-    require_ok(dlock_lock_is_held(lock.get(), &held), "dlock_lock_is_held");
-    traffic.still_held += held;
-  }
-  for (const LockHandle& lock : locks) require_ok(dlock_lock_release(lock.get()), "dlock_lock_release");
+  traffic.still_held = locks.still_held();
+  locks.release_all();
   return traffic;
 }
 
