@@ -17,9 +17,13 @@ RedisReply checked(RedisServer& server, const std::vector<std::string>& argv) {
 
 }  // namespace
 
-std::string fencing_counter_key(const std::string& name) { return "redisson_lock_token:" + hash_tagged(name); }
+std::string fencing_counter_key(const std::string& name) {
+  return "redisson_lock_token:" + hash_tagged(name);
+}
 
-std::string release_channel(const std::string& name) { return "redisson_lock__channel:" + hash_tagged(name); }
+std::string release_channel(const std::string& name) {
+  return "redisson_lock__channel:" + hash_tagged(name);
+}
 
 std::map<std::string, std::string> hash_fields(RedisServer& server, const std::string& key) {
   const RedisReply reply = checked(server, {"HGETALL", key});
@@ -30,7 +34,9 @@ std::map<std::string, std::string> hash_fields(RedisServer& server, const std::s
   return fields;
 }
 
-long long pttl(RedisServer& server, const std::string& key) { return checked(server, {"PTTL", key}).integer; }
+long long pttl(RedisServer& server, const std::string& key) {
+  return checked(server, {"PTTL", key}).integer;
+}
 
 bool key_exists(RedisServer& server, const std::string& key) {
   return checked(server, {"EXISTS", key}).integer == 1;
@@ -38,6 +44,23 @@ bool key_exists(RedisServer& server, const std::string& key) {
 
 std::string string_value(RedisServer& server, const std::string& key) {
   return checked(server, {"GET", key}).str;
+}
+
+namespace {
+
+// PUBSUB NUMSUB and SHARDNUMSUB answer [channel, count].
+long long subscribers(RedisServer& server, const std::string& subcommand, const std::string& channel) {
+  return checked(server, {"PUBSUB", subcommand, channel}).elements.at(1).integer;
+}
+
+}  // namespace
+
+long long shard_subscribers(RedisServer& server, const std::string& channel) {
+  return subscribers(server, "SHARDNUMSUB", channel);
+}
+
+long long classic_subscribers(RedisServer& server, const std::string& channel) {
+  return subscribers(server, "NUMSUB", channel);
 }
 
 long long command_calls(RedisServer& server, const std::string& command) {

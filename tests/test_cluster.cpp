@@ -1,0 +1,303 @@
+// Redis Cluster: the client finds the cluster from a seed, each lock lives on
+// the master owning its slot, waiters listen with sharded pub/sub on that
+// node, the watchdog renews in one round trip per master, and a slot that
+// moves (MOVED) or is moving (ASK) keeps its holds and waiters. One cluster
+// (3 masters, 3 replicas) serves the whole file; every test leaves each slot
+// where it found it. Failovers are in test_cluster_failover.cpp.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <future>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "background_acquire.hpp"
+#include "dlock_handles.hpp"
+#include "lost_recorder.hpp"
+#include "monotonic_clock.hpp"
+#include "redis_cluster.hpp"
+#include "redis_inspect.hpp"
+#include "redis_server.hpp"
+#include "status_assertions.hpp"
+#include "wait_until.hpp"
+
+namespace dlock_test {
+namespace {
+
+using std::chrono::milliseconds;
+using std::chrono::seconds;
+
+// A release wakes a waiter through its message in far less than this; a
+// waiter that missed it sleeps until the holder's lease (kLongLeaseMs) ends.
+constexpr int64_t kWakeUpMs = 1500;
+constexpr int64_t kLongLeaseMs = 20000;
+constexpr int64_t kWaiterOwner = 7;
+
+class Cluster : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { cluster_ = new RedisCluster(); }
+  static void TearDownTestSuite() {
+    delete cluster_;
+    cluster_ = nullptr;
+  }
+
+  static RedisCluster& cluster() { return *cluster_; }
+  static ClientHandle open(int64_t watchdog_timeout_ms = 6000) {
+    return open_client(cluster().url(), options_with_watchdog(watchdog_timeout_ms));
+  }
+  // Sharded subscribers of the lock's channel on the master owning its slot.
+  static long long waiters_listening(const std::string& name) {
+    const std::string channel = release_channel(name);
+    return shard_subscribers(cluster().node(cluster().master_for_key(channel)), channel);
+  }
+  static bool await_waiter_listening(const std::string& name) {
+    return wait_until([&] { return waiters_listening(name) == 1; }, milliseconds(5000));
+  }
+  // The only field of the lock's hash on the master owning it ("" when none or several).
+  static std::string holder_field(const std::string& name) {
+    const auto fields = hash_fields(cluster().node(cluster().master_for_key(name)), name);
+    return fields.size() == 1 ? fields.begin()->first : "";
+  }
+
+ private:
+  static RedisCluster* cluster_;
+};
+
+RedisCluster* Cluster::cluster_ = nullptr;
+
+TEST_F(Cluster, OneSeedFindsTheClusterAndEachLockLivesOnTheMasterOwningItsSlot) {
+  const ClientHandle client = open_client(cluster().seed_url_single());
+  const std::vector<int> masters = cluster().master_ports();
+  const auto names = cluster().names_on_each_master(3, "routed-");
+  std::map<std::string, LockHandle> locks;
+  std::map<std::string, uint64_t> tokens;
+  for (const auto& on_master : names) {
+    for (const std::string& name : on_master) {
+      locks[name] = new_lock(client.get(), name);
+      ASSERT_TRUE(status_is(dlock_lock_acquire(locks[name].get(), 0, -1, &tokens[name]), DLOCK_OK)) << name;
+    }
+  }
+  for (std::size_t i = 0; i < masters.size(); ++i) {
+    for (const std::string& name : names[i]) {
+      EXPECT_TRUE(key_exists(cluster().node(masters[i]), name))
+          << name << " on its slot's master " << masters[i];
+      // What `dlock status` shows, read through the client.
+      dlock_lock_info info;
+      dlock_lock_info_init(&info);
+      dlock_lock_holders* holders = nullptr;
+      ASSERT_TRUE(status_is(dlock_lock_inspect(locks[name].get(), &info, &holders), DLOCK_OK)) << name;
+      EXPECT_GT(info.ttl_ms, 0) << name;
+      EXPECT_EQ(info.has_last_token, 1) << name;
+      EXPECT_EQ(info.last_token, tokens[name]) << name;
+      ASSERT_EQ(info.holder_count, 1u) << name;
+      const char* id = nullptr;
+      ASSERT_TRUE(status_is(dlock_lock_holders_get(holders, 0, &id, nullptr, nullptr), DLOCK_OK));
+      EXPECT_EQ(std::string(id), holder_field(name)) << name;
+      dlock_lock_holders_free(holders);
+    }
+  }
+  for (std::size_t i = 0; i < masters.size(); ++i) {
+    for (const std::string& name : names[i]) {
+      EXPECT_TRUE(status_is(dlock_lock_release(locks[name].get()), DLOCK_OK)) << name;
+      EXPECT_FALSE(key_exists(cluster().node(masters[i]), name)) << name;
+    }
+  }
+}
+
+TEST_F(Cluster, AWaiterOnEachMasterListensThereWithShardedPubSubAndAReleaseWakesIt) {
+  const ClientHandle holder = open();
+  const ClientHandle waiting = open();
+  std::vector<std::string> names;
+  for (const auto& on_master : cluster().names_on_each_master(1, "handoff-")) names.push_back(on_master[0]);
+  std::vector<LockHandle> held;
+  std::vector<LockHandle> wanted;
+  std::vector<std::future<AcquireOutcome>> waiters;
+  for (const std::string& name : names) {
+    held.push_back(new_lock(holder.get(), name));
+    wanted.push_back(new_lock(waiting.get(), name));
+    ASSERT_TRUE(status_is(dlock_lock_acquire(held.back().get(), 0, kLongLeaseMs, nullptr), DLOCK_OK));
+    waiters.push_back(acquire_in_background(wanted.back().get(), kWaiterOwner, kLongLeaseMs));
+  }
+  for (const std::string& name : names) {
+    EXPECT_TRUE(await_waiter_listening(name)) << "SSUBSCRIBE on the master owning " << name;
+    const std::string channel = release_channel(name);
+    EXPECT_EQ(classic_subscribers(cluster().node(cluster().master_for_key(channel)), channel), 0)
+        << "a classic SUBSCRIBE would not hear Redisson's SPUBLISH";
+  }
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const int64_t released_ns = monotonic_ns();
+    ASSERT_TRUE(status_is(dlock_lock_release(held[i].get()), DLOCK_OK));
+    ASSERT_EQ(waiters[i].wait_for(milliseconds(kLongLeaseMs / 2)), std::future_status::ready) << names[i];
+    const AcquireOutcome outcome = waiters[i].get();
+    EXPECT_TRUE(status_is(outcome.status, DLOCK_OK)) << names[i];
+    EXPECT_LT(ms_between(released_ns, outcome.returned_ns), kWakeUpMs)
+        << "woken, not timed out: " << names[i];
+  }
+}
+
+// Redisson's unlock on a cluster: DEL, then SPUBLISH on the node owning the slot.
+TEST_F(Cluster, ARawSpublishOnTheOwningNodeWakesAWaiter) {
+  const std::string name = cluster().names_on_each_master(1, "spublished-")[1][0];
+  RedisServer& owner = cluster().node(cluster().master_for_key(name));
+  forge_foreign_holder(owner, name, "redisson-client:1", kLongLeaseMs);
+  const ClientHandle waiting = open();
+  const LockHandle wanted = new_lock(waiting.get(), name);
+  auto waiter = acquire_in_background(wanted.get(), kWaiterOwner, kLongLeaseMs);
+  ASSERT_TRUE(await_waiter_listening(name));
+
+  const int64_t released_ns = monotonic_ns();
+  ASSERT_EQ(owner.command({"DEL", name}).integer, 1);
+  EXPECT_EQ(owner.command({"SPUBLISH", release_channel(name), "0"}).integer, 1);
+  ASSERT_EQ(waiter.wait_for(milliseconds(kLongLeaseMs / 2)), std::future_status::ready);
+  const AcquireOutcome outcome = waiter.get();
+  EXPECT_TRUE(status_is(outcome.status, DLOCK_OK));
+  EXPECT_LT(ms_between(released_ns, outcome.returned_ns), kWakeUpMs);
+}
+
+TEST_F(Cluster, TheWatchdogRenewsEachMastersLocksInOneRoundTripPerPeriod) {
+  constexpr int64_t kWatchdogMs = 600;
+  constexpr int64_t kPeriodMs = kWatchdogMs / 3;
+  const ClientHandle client = open(kWatchdogMs);
+  std::vector<std::string> names;
+  for (const auto& on_master : cluster().names_on_each_master(100, "renewed-"))
+    names.insert(names.end(), on_master.begin(), on_master.end());
+  std::vector<LockHandle> locks;
+  for (const std::string& name : names) {
+    locks.push_back(new_lock(client.get(), name));
+    ASSERT_TRUE(status_is(dlock_lock_acquire(locks.back().get(), 0, -1, nullptr), DLOCK_OK)) << name;
+  }
+  std::map<std::string, std::string> fields;
+  for (const std::string& name : names) fields[name] = holder_field(name);
+
+  const dlock_client_stats before = client_stats(client.get());
+  const int64_t started_ns = monotonic_ns();
+  std::this_thread::sleep_for(milliseconds(10 * kPeriodMs));
+  const dlock_client_stats after = client_stats(client.get());
+  const int64_t periods = ms_between(started_ns, monotonic_ns()) / kPeriodMs;
+
+  const auto round_trips = static_cast<int64_t>(after.renewal_round_trips - before.renewal_round_trips);
+  const auto renewals = static_cast<int64_t>(after.renewals - before.renewals);
+  EXPECT_GE(renewals, static_cast<int64_t>(names.size()) * (periods - 2)) << "every hold renewed each period";
+  EXPECT_GE(round_trips, 3 * (periods - 2)) << renewals << " renewals";
+  EXPECT_LE(round_trips, 3 * (periods + 2))
+      << "one round trip per master per period; " << renewals << " renewals";
+  EXPECT_EQ(after.locks_lost, 0u);
+  for (const std::string& name : names) {
+    EXPECT_FALSE(fields[name].empty()) << name;
+    EXPECT_EQ(holder_field(name), fields[name]) << "still held: " << name;
+  }
+  for (std::size_t i = 0; i < locks.size(); ++i)
+    EXPECT_TRUE(status_is(dlock_lock_release(locks[i].get()), DLOCK_OK)) << names[i];
+}
+
+// MOVED: the slot of a held lock, and of a lock a waiter waits for, moves to
+// another master. The hold is renewed there, released there, and the waiter
+// (its sharded subscription ended by the old owner) is woken there.
+TEST_F(Cluster, AHoldAndAWaiterFollowTheirSlotToItsNewMaster) {
+  const std::string renewed = "renewed{moved}";
+  const std::string waited = "waited{moved}";
+  const int slot = cluster().slot_of("moved");
+  const int source = cluster().master_for_slot(slot);
+  int target = 0;
+  for (const int master : cluster().master_ports()) {
+    if (master != source) target = master;
+  }
+  const ClientHandle holder = open(600);
+  const ClientHandle blocker = open();
+  const ClientHandle waiting = open();
+  const LockHandle held = new_lock(holder.get(), renewed);
+  const LockHandle blocking = new_lock(blocker.get(), waited);
+  const LockHandle wanted = new_lock(waiting.get(), waited);
+  LostRecorder lost;
+  lost.attach(held.get());
+  ASSERT_TRUE(status_is(dlock_lock_acquire(held.get(), 0, -1, nullptr), DLOCK_OK));
+  ASSERT_TRUE(status_is(dlock_lock_acquire(blocking.get(), 0, kLongLeaseMs, nullptr), DLOCK_OK));
+  const std::string field = holder_field(renewed);
+  auto waiter = acquire_in_background(wanted.get(), kWaiterOwner, kLongLeaseMs);
+  ASSERT_TRUE(await_waiter_listening(waited));
+
+  cluster().migrate_slot(slot, target);
+  EXPECT_TRUE(
+      wait_until([&] { return shard_subscribers(cluster().node(target), release_channel(waited)) == 1; },
+                 milliseconds(5000)))
+      << "the waiter subscribes again on the new owner";
+  std::this_thread::sleep_for(milliseconds(1000));  // five renewal periods on the new owner
+  EXPECT_EQ(lost.calls(), 0);
+  EXPECT_EQ(hash_fields(cluster().node(target), renewed).count(field), 1u) << "still held on the new owner";
+  const long long remaining = pttl(cluster().node(target), renewed);
+  EXPECT_GT(remaining, 0);
+  EXPECT_TRUE(status_is(dlock_lock_release(held.get()), DLOCK_OK));
+  EXPECT_FALSE(key_exists(cluster().node(target), renewed));
+
+  EXPECT_EQ(waiter.wait_for(milliseconds(0)), std::future_status::timeout) << "granted while held";
+  const int64_t released_ns = monotonic_ns();
+  ASSERT_TRUE(status_is(dlock_lock_release(blocking.get()), DLOCK_OK));
+  ASSERT_EQ(waiter.wait_for(milliseconds(kLongLeaseMs / 2)), std::future_status::ready);
+  const AcquireOutcome outcome = waiter.get();
+  EXPECT_TRUE(status_is(outcome.status, DLOCK_OK));
+  EXPECT_LT(ms_between(released_ns, outcome.returned_ns), kWakeUpMs) << "woken, not timed out";
+
+  cluster().migrate_slot(slot, source);
+}
+
+// ASK: a slot half moved. A lock with no keys anywhere, and one whose keys
+// were already moved, are taken and released on the importing master.
+TEST_F(Cluster, LocksOfASlotBeingMovedAreTakenAndReleased) {
+  const std::string fresh = "fresh{asked}";
+  const std::string moved = "moved{asked}";
+  const int slot = cluster().slot_of("asked");
+  const int source = cluster().master_for_slot(slot);
+  int target = 0;
+  for (const int master : cluster().master_ports()) {
+    if (master != source) target = master;
+  }
+  const ClientHandle client = open();
+  const LockHandle fresh_lock = new_lock(client.get(), fresh);
+  const LockHandle moved_lock = new_lock(client.get(), moved);
+  uint64_t first_token = 0;
+  ASSERT_TRUE(status_is(dlock_lock_acquire(moved_lock.get(), 0, -1, &first_token), DLOCK_OK));
+  ASSERT_TRUE(status_is(dlock_lock_release(moved_lock.get()), DLOCK_OK));
+  ASSERT_TRUE(key_exists(cluster().node(source), fencing_counter_key(moved)));
+
+  const SlotMigration migration = cluster().begin_migration(slot, target);
+  RedisServer& importing = cluster().node(target);
+  // The importing master answers for the slot only after ASKING (one command).
+  const auto exists_on_target = [&](const std::string& key) {
+    importing.command({"ASKING"});
+    return importing.command({"EXISTS", key}).integer == 1;
+  };
+  EXPECT_TRUE(status_is(dlock_lock_acquire(fresh_lock.get(), 0, -1, nullptr), DLOCK_OK));
+  EXPECT_TRUE(exists_on_target(fresh)) << "ASK sent the new lock to the importing master";
+  EXPECT_TRUE(status_is(dlock_lock_release(fresh_lock.get()), DLOCK_OK));
+  EXPECT_FALSE(exists_on_target(fresh));
+
+  cluster().move_keys(migration);
+  ASSERT_TRUE(exists_on_target(fencing_counter_key(moved)));
+  uint64_t token = 0;
+  EXPECT_TRUE(status_is(dlock_lock_acquire(moved_lock.get(), 0, -1, &token), DLOCK_OK));
+  EXPECT_GT(token, first_token);
+  EXPECT_TRUE(exists_on_target(moved));
+  EXPECT_TRUE(status_is(dlock_lock_release(moved_lock.get()), DLOCK_OK));
+  EXPECT_FALSE(exists_on_target(moved));
+
+  cluster().finish_migration(migration);
+  cluster().migrate_slot(slot, source);
+}
+
+TEST(ClusterUrl, AnEmptySeedIsInvalidAndUnreachableSeedsFailFast) {
+  dlock_client* client = nullptr;
+  EXPECT_TRUE(invalid_naming(dlock_client_open("redis://127.0.0.1:1,", nullptr, &client), "url"));
+  EXPECT_EQ(client, nullptr);
+
+  const std::string closed = "redis://127.0.0.1:" + std::to_string(pick_free_port()) +
+                             ",127.0.0.1:" + std::to_string(pick_free_port());
+  const int64_t started_ns = monotonic_ns();
+  EXPECT_TRUE(status_is(dlock_client_open(closed.c_str(), nullptr, &client), DLOCK_E_CONNECTION));
+  EXPECT_LT(ms_between(started_ns, monotonic_ns()), 3000) << "a refused connection is not waited out";
+  EXPECT_EQ(client, nullptr);
+}
+
+}  // namespace
+}  // namespace dlock_test
