@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "background_acquire.hpp"
+#include "cluster_suite.hpp"
 #include "dlock_handles.hpp"
 #include "lost_recorder.hpp"
 #include "monotonic_clock.hpp"
@@ -35,15 +36,8 @@ constexpr int64_t kWakeUpMs = 1500;
 constexpr int64_t kLongLeaseMs = 20000;
 constexpr int64_t kWaiterOwner = 7;
 
-class Cluster : public ::testing::Test {
+class Cluster : public ClusterSuite {
  protected:
-  static void SetUpTestSuite() { cluster_ = new RedisCluster(); }
-  static void TearDownTestSuite() {
-    delete cluster_;
-    cluster_ = nullptr;
-  }
-
-  static RedisCluster& cluster() { return *cluster_; }
   static ClientHandle open(int64_t watchdog_timeout_ms = 6000) {
     return open_client(cluster().url(), options_with_watchdog(watchdog_timeout_ms));
   }
@@ -60,12 +54,7 @@ class Cluster : public ::testing::Test {
     const auto fields = hash_fields(cluster().node(cluster().master_for_key(name)), name);
     return fields.size() == 1 ? fields.begin()->first : "";
   }
-
- private:
-  static RedisCluster* cluster_;
 };
-
-RedisCluster* Cluster::cluster_ = nullptr;
 
 TEST_F(Cluster, OneSeedFindsTheClusterAndEachLockLivesOnTheMasterOwningItsSlot) {
   const ClientHandle client = open_client(cluster().seed_url_single());
@@ -200,10 +189,7 @@ TEST_F(Cluster, AHoldAndAWaiterFollowTheirSlotToItsNewMaster) {
   const std::string waited = "waited{moved}";
   const int slot = cluster().slot_of("moved");
   const int source = cluster().master_for_slot(slot);
-  int target = 0;
-  for (const int master : cluster().master_ports()) {
-    if (master != source) target = master;
-  }
+  const int target = cluster().another_master(source);
   const ClientHandle holder = open(600);
   const ClientHandle blocker = open();
   const ClientHandle waiting = open();
@@ -249,10 +235,7 @@ TEST_F(Cluster, LocksOfASlotBeingMovedAreTakenAndReleased) {
   const std::string moved = "moved{asked}";
   const int slot = cluster().slot_of("asked");
   const int source = cluster().master_for_slot(slot);
-  int target = 0;
-  for (const int master : cluster().master_ports()) {
-    if (master != source) target = master;
-  }
+  const int target = cluster().another_master(source);
   const ClientHandle client = open();
   const LockHandle fresh_lock = new_lock(client.get(), fresh);
   const LockHandle moved_lock = new_lock(client.get(), moved);

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "background_acquire.hpp"
+#include "cluster_suite.hpp"
 #include "contention_run.hpp"
 #include "dlock_handles.hpp"
 #include "lost_recorder.hpp"
@@ -35,26 +36,14 @@ constexpr int64_t kCommandTimeoutMs = 8000;
 constexpr int64_t kWaiterOwner = 7;
 const char* const kSyncQuery = "?sync_replicas=1";
 
-class ClusterFailover : public ::testing::Test {
+class ClusterFailover : public ClusterSuite {
  protected:
-  static void SetUpTestSuite() { cluster_ = new RedisCluster(); }
-  static void TearDownTestSuite() {
-    delete cluster_;
-    cluster_ = nullptr;
-  }
-
-  static RedisCluster& cluster() { return *cluster_; }
   static ClientHandle open(const std::string& query, int64_t watchdog_timeout_ms) {
     dlock_client_options options = options_with_watchdog(watchdog_timeout_ms);
     options.command_timeout_ms = kCommandTimeoutMs;
     return open_client(cluster().url(query), options);
   }
-
- private:
-  static RedisCluster* cluster_;
 };
-
-RedisCluster* ClusterFailover::cluster_ = nullptr;
 
 // With sync_replicas=1 each grant reached the replica before it counted, so
 // the promoted replica has the holds: no second holder, the holder's
