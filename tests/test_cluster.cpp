@@ -229,10 +229,13 @@ TEST_F(Cluster, AHoldAndAWaiterFollowTheirSlotToItsNewMaster) {
 }
 
 // ASK: a slot half moved. A lock with no keys anywhere, and one whose keys
-// were already moved, are taken and released on the importing master.
+// were already moved, are taken and released on the importing master; a
+// hold whose key is still on the migrating master (the server answers
+// TRYAGAIN while a command's keys are split) is released once it moved.
 TEST_F(Cluster, LocksOfASlotBeingMovedAreTakenAndReleased) {
   const std::string fresh = "fresh{asked}";
   const std::string moved = "moved{asked}";
+  const std::string held = "held{asked}";
   const int slot = cluster().slot_of("asked");
   const int source = cluster().master_for_slot(slot);
   const int target = cluster().another_master(source);
@@ -243,6 +246,8 @@ TEST_F(Cluster, LocksOfASlotBeingMovedAreTakenAndReleased) {
   ASSERT_TRUE(status_is(dlock_lock_acquire(moved_lock.get(), 0, -1, &first_token), DLOCK_OK));
   ASSERT_TRUE(status_is(dlock_lock_release(moved_lock.get()), DLOCK_OK));
   ASSERT_TRUE(key_exists(cluster().node(source), fencing_counter_key(moved)));
+  const LockHandle held_lock = new_lock(client.get(), held);
+  ASSERT_TRUE(status_is(dlock_lock_acquire_owner(held_lock.get(), 1, 0, -1, nullptr, nullptr), DLOCK_OK));
 
   const SlotMigration migration = cluster().begin_migration(slot, target);
   RedisServer& importing = cluster().node(target);
@@ -256,7 +261,13 @@ TEST_F(Cluster, LocksOfASlotBeingMovedAreTakenAndReleased) {
   EXPECT_TRUE(status_is(dlock_lock_release(fresh_lock.get()), DLOCK_OK));
   EXPECT_FALSE(exists_on_target(fresh));
 
+  auto release = std::async(std::launch::async, [&] { return dlock_lock_release_owner(held_lock.get(), 1); });
+  std::this_thread::sleep_for(milliseconds(300));
   cluster().move_keys(migration);
+  ASSERT_EQ(release.wait_for(milliseconds(5000)), std::future_status::ready);
+  EXPECT_TRUE(status_is(release.get(), DLOCK_OK)) << "released once its key moved";
+  EXPECT_FALSE(exists_on_target(held));
+
   ASSERT_TRUE(exists_on_target(fencing_counter_key(moved)));
   uint64_t token = 0;
   EXPECT_TRUE(status_is(dlock_lock_acquire(moved_lock.get(), 0, -1, &token), DLOCK_OK));
