@@ -17,8 +17,8 @@ constexpr auto idle_wait = std::chrono::seconds(60);
 
 }  // namespace
 
-Watchdog::Watchdog(ConnectionPool& pool, Holds& holds, ClientStats& stats, const ClientConfig& config)
-    : pool_(pool),
+Watchdog::Watchdog(Router& router, Holds& holds, ClientStats& stats, const ClientConfig& config)
+    : router_(router),
       holds_(holds),
       stats_(stats),
       server_(config.describe()),
@@ -86,48 +86,85 @@ void Watchdog::run() {
 void Watchdog::renew(const std::vector<Hold>& due) {
   const Clock::time_point sent_at = Clock::now();
   std::vector<LostNotice> lost;
+  std::vector<std::string_view> names;
+  for (const Hold& hold : due) names.push_back(hold.resource->name());
+  std::vector<Router::Batch> batches;
   try {
-    ConnectionPool::Lease connection = pool_.acquire(sent_at + command_timeout_);
+    batches = router_.batches(names, sent_at + command_timeout_);
+  } catch (const Error& error) {
+    for (const Hold& hold : due) holds_.retry_renewal_at(hold, Clock::now() + retry_delay_);
+    renewals_failed(due.size(), error.what());
+    return;
+  }
+  bool all_through = true;
+  for (const Router::Batch& batch : batches) all_through = renew_on_node(batch, due, sent_at, lost) && all_through;
+  if (all_through) renewals_succeeded();
+  deliver(lost);
+}
+
+bool Watchdog::renew_on_node(const Router::Batch& batch, const std::vector<Hold>& due, Clock::time_point sent_at,
+                             std::vector<LostNotice>& lost) {
+  try {
+    ConnectionPool::Lease connection = batch.pool->acquire(sent_at + command_timeout_);
     // A stalled server or a partition must not keep this thread past the
     // first validity deadline it has to report (S6): the batch gets no longer
     // than that, and a timed-out connection is dropped.
-    const TimeLimit limit(*connection, holds_.earliest_validity_end(sent_at + command_timeout_),
-                          command_timeout_);
+    const Clock::time_point deadline = holds_.earliest_validity_end(sent_at + command_timeout_);
+    const TimeLimit limit(*connection, deadline, command_timeout_);
     // Every script is loaded before the pipeline starts: a SCRIPT LOAD in
     // the middle would read another command's reply.
     std::vector<std::string> shas;
-    for (const Hold& hold : due) shas.push_back(hold.resource->renewal_script().loaded_sha(*connection));
+    for (std::size_t i : batch.items) shas.push_back(due[i].resource->renewal_script().loaded_sha(*connection));
     std::deque<std::string> leases;
     std::deque<Script::Call> calls;
-    for (std::size_t i = 0; i < due.size(); ++i) {
-      leases.push_back(std::to_string(due[i].lease_ms));
-      calls.emplace_back(shas[i], due[i].resource->renewal_keys(), Argv{leases.back(), due[i].field});
+    for (std::size_t n = 0; n < batch.items.size(); ++n) {
+      const Hold& hold = due[batch.items[n]];
+      leases.push_back(std::to_string(hold.lease_ms));
+      calls.emplace_back(shas[n], hold.resource->renewal_keys(), Argv{leases.back(), hold.field});
       connection->append(calls.back().argv());
     }
     std::vector<Reply> replies;
-    for (std::size_t i = 0; i < due.size(); ++i) replies.push_back(connection->read_reply());
+    for (std::size_t n = 0; n < batch.items.size(); ++n) replies.push_back(connection->read_reply());
     ClientStats::count(stats_.renewal_round_trips);
     // Only now, with no reply pending, may a NOSCRIPT be answered with EVAL.
-    for (std::size_t i = 0; i < due.size(); ++i) {
+    for (std::size_t n = 0; n < batch.items.size(); ++n) {
+      const Hold& hold = due[batch.items[n]];
+      const std::string what = "renew '" + hold.resource->name() + "'";
       bool still_owned = false;
       try {
-        const Reply reply =
-            due[i].resource->renewal_script().finish(*connection, calls[i], std::move(replies[i]));
-        still_owned = reply.integer_is_one("renew '" + due[i].resource->name() + "'");
+        try {
+          still_owned = hold.resource->renewal_script()
+                            .finish(*connection, calls[n], std::move(replies[n]))
+                            .integer_is_one(what);
+        } catch (const RedirectError& redirect) {
+          still_owned = renew_redirected(hold, redirect, deadline).integer_is_one(what);
+        }
       } catch (const ProtocolError&) {
         // The key is no longer a lock (e.g. replaced by another type): not ours.
+      } catch (const Error&) {
+        router_.suspect_map();  // a slot that moved or a node that failed: asked for again
+        holds_.retry_renewal_at(hold, Clock::now() + retry_delay_);
+        continue;
       }
       if (still_owned) ClientStats::count(stats_.renewals);
-      if (auto notice = holds_.renewed(due[i], still_owned, sent_at)) lost.push_back(*notice);
+      if (auto notice = holds_.renewed(hold, still_owned, sent_at)) lost.push_back(*notice);
     }
-    renewals_succeeded();
+    return true;
   } catch (const Error& error) {
     // Redis unreachable: try again soon; the holds stay valid until their
     // deadline, when expire() reports them lost.
-    for (const Hold& hold : due) holds_.retry_renewal_at(hold, Clock::now() + retry_delay_);
-    renewals_failed(due.size(), error.what());
+    router_.suspect_map();
+    for (std::size_t i : batch.items) holds_.retry_renewal_at(due[i], Clock::now() + retry_delay_);
+    renewals_failed(batch.items.size(), error.what());
+    return false;
   }
-  deliver(lost);
+}
+
+Reply Watchdog::renew_redirected(const Hold& hold, const RedirectError& redirect, Clock::time_point deadline) {
+  ConnectionPool::Lease connection = router_.follow(redirect, deadline);
+  const TimeLimit limit(*connection, deadline, command_timeout_);
+  const std::string lease = std::to_string(hold.lease_ms);
+  return hold.resource->renewal_script().run(*connection, hold.resource->renewal_keys(), {lease, hold.field});
 }
 
 void Watchdog::settle_releases(const std::vector<Hold>& pending) {
@@ -135,7 +172,7 @@ void Watchdog::settle_releases(const std::vector<Hold>& pending) {
   for (const Hold& hold : pending) {
     try {
       const Clock::time_point deadline = std::min(Clock::now() + command_timeout_, hold.valid_until);
-      ConnectionPool::Lease connection = pool_.acquire(deadline);
+      ConnectionPool::Lease connection = router_.acquire(hold.resource->name(), deadline);
       const TimeLimit limit(*connection, deadline, command_timeout_);
       const bool released = hold.resource->release(*connection, hold.field, hold.releasing,
                                                    release_latch_ms(hold, retry_window_ms_));
@@ -143,6 +180,7 @@ void Watchdog::settle_releases(const std::vector<Hold>& pending) {
       // A release that finds the hold gone after an error: never silent.
       if (!released && !hold.withdrawal) lost.push_back(LostNotice::of(hold, lost_at_release));
     } catch (const Error& error) {
+      router_.suspect_map();
       holds_.release_failed(hold, Clock::now() + retry_delay_);
       if (log::enabled(DLOCK_LOG_DEBUG)) {
         log::emit(DLOCK_LOG_DEBUG, "watchdog: releasing '" + hold.resource->name() + "' on " + server_ +

@@ -1,7 +1,8 @@
 // The client's one background thread for held locks. It renews every
 // watchdog-managed hold in one pipelined round trip per batch (holds due
 // within the next sixth of the lease join the batch, so a renewal period
-// costs O(1) round trips whatever the number of locks), and marks a hold lost
+// costs one round trip per node whatever the number of locks: one in all
+// outside a Cluster), and marks a hold lost
 // when its renewal finds it gone or its local validity deadline passes.
 #pragma once
 
@@ -13,13 +14,13 @@
 
 #include "core/holds.hpp"
 #include "core/stats.hpp"
-#include "redis/connection_pool.hpp"
+#include "redis/router.hpp"
 
 namespace dlock {
 
 class Watchdog {
  public:
-  Watchdog(ConnectionPool& pool, Holds& holds, ClientStats& stats, const ClientConfig& config);
+  Watchdog(Router& router, Holds& holds, ClientStats& stats, const ClientConfig& config);
   ~Watchdog();
   Watchdog(const Watchdog&) = delete;
   Watchdog& operator=(const Watchdog&) = delete;
@@ -40,6 +41,12 @@ class Watchdog {
  private:
   void run();
   void renew(const std::vector<Hold>& due);
+  // One node's pipeline: the holds of `items` (indexes into `due`); returns
+  // whether it went through. Adds the holds found gone to `lost`.
+  bool renew_on_node(const Router::Batch& batch, const std::vector<Hold>& due, Clock::time_point sent_at,
+                     std::vector<LostNotice>& lost);
+  // A renewal answered with MOVED or ASK, sent again where it points.
+  Reply renew_redirected(const Hold& hold, const RedirectError& redirect, Clock::time_point deadline);
   // Retries releases left pending by an error (Holds::leave) and withdrawals
   // of acquires that may have reached the server.
   void settle_releases(const std::vector<Hold>& pending);
@@ -50,7 +57,7 @@ class Watchdog {
   void renewals_succeeded();
   void deliver(const std::vector<LostNotice>& notices);
 
-  ConnectionPool& pool_;
+  Router& router_;
   Holds& holds_;
   ClientStats& stats_;
   const std::string server_;
