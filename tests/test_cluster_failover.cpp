@@ -36,6 +36,17 @@ constexpr int64_t kCommandTimeoutMs = 8000;
 constexpr int64_t kWaiterOwner = 7;
 const char* const kSyncQuery = "?sync_replicas=1";
 
+// Some sections started before `from_ns` and some after `to_ns`.
+bool sections_around(const std::vector<Section>& sections, int64_t from_ns, int64_t to_ns) {
+  bool before = false;
+  bool after = false;
+  for (const Section& section : sections) {
+    before = before || section.start_ns < from_ns;
+    after = after || section.start_ns > to_ns;
+  }
+  return before && after;
+}
+
 class ClusterFailover : public ClusterSuite {
  protected:
   static ClientHandle open(const std::string& query, int64_t watchdog_timeout_ms) {
@@ -138,9 +149,12 @@ TEST_F(ClusterFailover, ProcessesStaySafeAcrossAFailoverAndASlotMigration) {
   }
   std::this_thread::sleep_for(milliseconds(1000));
 
+  const int64_t migration_ns = monotonic_ns();
   cluster().migrate_slot(cluster().slot_of(names[1]), masters[2]);
+  const int64_t killed_ns = monotonic_ns();
   cluster().kill_master(masters[0]);
   cluster().await_failover(masters[0], seconds(15));
+  const int64_t failed_over_ns = monotonic_ns();
   cluster().restart_node(masters[0]);
 
   for (std::size_t i = 0; i < runs.size(); ++i) {
@@ -153,6 +167,9 @@ TEST_F(ClusterFailover, ProcessesStaySafeAcrossAFailoverAndASlotMigration) {
     EXPECT_TRUE(report.clean()) << names[i] << ": " << report.summary();
     EXPECT_EQ(runs[i]->store().stale_rejections, 0) << names[i];
   }
+  // The faults struck while the names were contended.
+  EXPECT_TRUE(sections_around(runs[0]->sections(), killed_ns, failed_over_ns)) << "across the failover";
+  EXPECT_TRUE(sections_around(runs[1]->sections(), migration_ns, migration_ns)) << "across the migration";
 }
 
 }  // namespace
