@@ -168,6 +168,8 @@ TEST_F(Cluster, TheWatchdogRenewsEachMastersLocksInOneRoundTripPerPeriod) {
 
   const auto round_trips = static_cast<int64_t>(after.renewal_round_trips - before.renewal_round_trips);
   const auto renewals = static_cast<int64_t>(after.renewals - before.renewals);
+  RecordProperty("periods", std::to_string(periods));
+  RecordProperty("renewal_round_trips", std::to_string(round_trips));
   EXPECT_GE(renewals, static_cast<int64_t>(names.size()) * (periods - 2)) << "every hold renewed each period";
   EXPECT_GE(round_trips, 3 * (periods - 2)) << renewals << " renewals";
   EXPECT_LE(round_trips, 3 * (periods + 2))

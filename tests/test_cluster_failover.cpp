@@ -95,9 +95,11 @@ TEST_F(ClusterFailover, HoldsOnAKilledMasterSurviveAndItsWaiterIsWokenOnTheNewMa
   const int64_t called_ns = monotonic_ns();
   const int during_status = dlock_lock_acquire(during_lock.get(), 0, 5000, nullptr);
   const int64_t call_ms = ms_between(called_ns, monotonic_ns());
+  RecordProperty("call_during_failover_ms", std::to_string(call_ms));
   EXPECT_TRUE(status_is(during_status, DLOCK_OK)) << "after " << call_ms << " ms";
   EXPECT_LE(call_ms, kCommandTimeoutMs + 500);
   const int new_master = cluster().await_failover(old_master, seconds(15));
+  RecordProperty("failover_ms", std::to_string(ms_between(called_ns, monotonic_ns())));
   EXPECT_EQ(new_master, expected_successor);
   if (during_status == DLOCK_OK) EXPECT_TRUE(status_is(dlock_lock_release(during_lock.get()), DLOCK_OK));
 
@@ -123,6 +125,7 @@ TEST_F(ClusterFailover, HoldsOnAKilledMasterSurviveAndItsWaiterIsWokenOnTheNewMa
   const AcquireOutcome outcome = waiter.get();
   EXPECT_TRUE(status_is(outcome.status, DLOCK_OK));
   EXPECT_GT(outcome.token, waited_token);
+  RecordProperty("wake_after_release_ms", std::to_string(ms_between(released_ns, outcome.returned_ns)));
   EXPECT_LT(ms_between(released_ns, outcome.returned_ns), 3000) << "woken, not timed out";
 }
 
