@@ -148,7 +148,7 @@ auto ClientCore::with_retries(Acquire&& acquire, Operation&& operation)
     } catch (const RefusedConnectionError&) {
       redirect.reset();
       router_.suspect_map();
-      if (!answered_.load() || Clock::now() + delay >= deadline) throw;
+      if (!(answered_.load() || router_.answered()) || Clock::now() + delay >= deadline) throw;
     } catch (const ConnectionError&) {
       redirect.reset();
       router_.suspect_map();

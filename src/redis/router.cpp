@@ -73,6 +73,7 @@ bool Router::ask_for_map(Clock::time_point deadline) {
       ConnectionPool::Lease connection = pool->acquire(deadline);
       std::optional<SlotMap> map = SlotMap::ask(*connection, address.host, config_.tls.enabled);
       std::lock_guard<std::mutex> lock(mutex_);
+      answered_ = true;
       if (!map && mode_ == Mode::unknown) {
         mode_ = Mode::standalone;
         standalone_ = pool;
@@ -109,6 +110,11 @@ bool Router::ask_for_map(Clock::time_point deadline) {
   const std::string message = "no node of " + config_.describe() + " answered: " + last;
   if (refused == candidates.size()) throw RefusedConnectionError(message);
   throw ConnectionError(message);
+}
+
+bool Router::answered() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return answered_;
 }
 
 void Router::suspect_map() {

@@ -59,6 +59,10 @@ class Router {
   };
   Node node_for(std::string_view key, Clock::time_point deadline);
 
+  // A node answered the first question (standalone or Cluster): a refused
+  // connection after it is a node restarting or failing over, worth retrying.
+  bool answered() const;
+
   // Cluster mode on servers with sharded pub/sub (Redis/Valkey >= 7). Known
   // once a command has been routed.
   bool sharded_pubsub() const { return sharded_pubsub_.load(); }
@@ -85,6 +89,7 @@ class Router {
   std::mutex refresh_mutex_;  // one question for the map at a time
   Mode mode_ = Mode::unknown;
   bool map_suspected_ = false;
+  bool answered_ = false;
   std::optional<SlotMap> map_;
   std::map<std::string, std::unique_ptr<ConnectionPool>> pools_;  // by host:port
   ConnectionPool* standalone_ = nullptr;
