@@ -2,8 +2,9 @@
 // the master owning its slot, waiters listen with sharded pub/sub on that
 // node, the watchdog renews in one round trip per master, and a slot that
 // moves (MOVED) or is moving (ASK) keeps its holds and waiters. One cluster
-// (3 masters, 3 replicas) serves the whole file; every test leaves each slot
-// where it found it. Failovers are in test_cluster_failover.cpp.
+// (3 masters, 3 replicas) serves the whole program; every test leaves each slot
+// where it found it. The other primitives are in test_cluster_primitives.cpp
+// (same program, same cluster), failovers in test_cluster_failover.cpp.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -38,9 +39,6 @@ constexpr int64_t kWaiterOwner = 7;
 
 class Cluster : public ClusterSuite {
  protected:
-  static ClientHandle open(int64_t watchdog_timeout_ms = 6000) {
-    return open_client(cluster().url(), options_with_watchdog(watchdog_timeout_ms));
-  }
   // Sharded subscribers of the lock's channel on the master owning its slot.
   static long long waiters_listening(const std::string& name) {
     const std::string channel = release_channel(name);
@@ -92,6 +90,21 @@ TEST_F(Cluster, OneSeedFindsTheClusterAndEachLockLivesOnTheMasterOwningItsSlot) 
       EXPECT_TRUE(status_is(dlock_lock_release(locks[name].get()), DLOCK_OK)) << name;
       EXPECT_FALSE(key_exists(cluster().node(masters[i]), name)) << name;
     }
+  }
+}
+
+TEST_F(Cluster, AClosedPortAndAReplicaAsSeedsStillLeadToTheMasters) {
+  const std::vector<int> masters = cluster().master_ports();
+  const std::string url = "redis://127.0.0.1:" + std::to_string(pick_free_port()) +
+                          ",127.0.0.1:" + std::to_string(cluster().replica_of(masters[0]));
+  const ClientHandle client = open_client(url);
+  const auto names = cluster().names_on_each_master(1, "seeded-");
+  for (std::size_t i = 0; i < masters.size(); ++i) {
+    const LockHandle lock = new_lock(client.get(), names[i][0]);
+    ASSERT_TRUE(status_is(dlock_lock_acquire(lock.get(), 0, -1, nullptr), DLOCK_OK)) << names[i][0];
+    EXPECT_TRUE(key_exists(cluster().node(masters[i]), names[i][0]))
+        << "written on the master, not the replica";
+    EXPECT_TRUE(status_is(dlock_lock_release(lock.get()), DLOCK_OK)) << names[i][0];
   }
 }
 
