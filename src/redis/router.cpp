@@ -79,8 +79,8 @@ bool Router::ask_for_map(Clock::time_point deadline) {
         standalone_ = pool;
         return false;
       }
-      if (!map) {
-        last = host_and_port(address.host, address.port) + " is not in Cluster mode";
+      if (!map || map->masters().empty()) {
+        last = host_and_port(address.host, address.port) + (map ? " knows no master" : " is not in Cluster mode");
         continue;
       }
       const bool first = mode_ == Mode::unknown;
