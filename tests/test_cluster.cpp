@@ -10,6 +10,7 @@
 #include <chrono>
 #include <future>
 #include <map>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -194,6 +195,48 @@ TEST_F(Cluster, TheWatchdogRenewsEachMastersLocksInOneRoundTripPerPeriod) {
   }
   for (std::size_t i = 0; i < locks.size(); ++i)
     EXPECT_TRUE(status_is(dlock_lock_release(locks[i].get()), DLOCK_OK)) << names[i];
+}
+
+// Each master's holds are renewed in their own batch: a master that stops
+// answering for longer than a lease costs its own holds, never those on the
+// others, which stay held on their servers and are not reported lost.
+TEST_F(Cluster, AStalledMasterCostsOnlyItsOwnHolds) {
+  constexpr int64_t kWatchdogMs = 600;
+  const std::vector<int> masters = cluster().master_ports();
+  const auto names = cluster().names_on_each_master(2, "stalled-");
+  for (std::size_t stalled = 0; stalled < masters.size(); ++stalled) {
+    const ClientHandle client = open(kWatchdogMs);
+    std::vector<LockHandle> locks;
+    std::vector<std::unique_ptr<LostRecorder>> lost;
+    std::vector<std::string> fields;
+    std::vector<int> owners;
+    for (std::size_t master = 0; master < names.size(); ++master) {
+      if (master == stalled) continue;
+      for (const std::string& name : names[master]) {
+        owners.push_back(masters[master]);
+        locks.push_back(new_lock(client.get(), name));
+        lost.push_back(std::make_unique<LostRecorder>());
+        lost.back()->attach(locks.back().get());
+        ASSERT_TRUE(status_is(dlock_lock_acquire(locks.back().get(), 0, -1, nullptr), DLOCK_OK)) << name;
+        fields.push_back(holder_field(name));
+      }
+    }
+    const LockHandle on_stalled = new_lock(client.get(), names[stalled][0]);
+    ASSERT_TRUE(status_is(dlock_lock_acquire(on_stalled.get(), 0, -1, nullptr), DLOCK_OK));
+    // Shorter than cluster-node-timeout: no failover, only silence.
+    cluster().node(masters[stalled]).pause();
+    std::this_thread::sleep_for(milliseconds(800));
+    cluster().node(masters[stalled]).resume();
+    std::this_thread::sleep_for(milliseconds(2 * kWatchdogMs));
+    for (std::size_t i = 0; i < locks.size(); ++i) {
+      const std::string name = dlock_lock_name(locks[i].get());
+      EXPECT_EQ(lost[i]->calls(), 0) << name << " on master " << owners[i] << " reported lost while master "
+                                     << masters[stalled] << " stalled";
+      EXPECT_EQ(holder_field(name), fields[i]) << name << " still held";
+      EXPECT_TRUE(status_is(dlock_lock_release(locks[i].get()), DLOCK_OK)) << name;
+    }
+    dlock_lock_release(on_stalled.get());  // OK or DLOCK_E_LOST: the stall outlasted its lease
+  }
 }
 
 // MOVED: the slot of a held lock, and of a lock a waiter waits for, moves to
