@@ -129,6 +129,49 @@ TEST_F(ClusterFailover, HoldsOnAKilledMasterSurviveAndItsWaiterIsWokenOnTheNewMa
   EXPECT_LT(ms_between(released_ns, outcome.returned_ns), 3000) << "woken, not timed out";
 }
 
+// Without replica sync, a failover to a replica that missed the grant lets
+// another client take the lock: the holder hears of its loss from its next
+// renewal (by its watchdog lease at the latest), and its release says so.
+TEST_F(ClusterFailover, WithoutSyncAGrantTheReplicaMissedIsReportedLost) {
+  const ClientHandle holder = open("", 3000);
+  const ClientHandle rival = open("", 3000);
+  const int master_port = cluster().master_ports()[1];
+  const std::string name = cluster().names_on_each_master(1, "missed-")[1][0];
+  const LockHandle held = new_lock(holder.get(), name);
+  const LockHandle taken = new_lock(rival.get(), name);
+  LostRecorder lost;
+  lost.attach(held.get());
+  // The holder's pooled connection stays authenticated below.
+  ASSERT_TRUE(status_is(dlock_lock_acquire(held.get(), 0, -1, nullptr), DLOCK_OK));
+  ASSERT_TRUE(status_is(dlock_lock_release(held.get()), DLOCK_OK));
+
+  // The replica stops receiving the stream: the master asks for a password
+  // its replication link cannot give.
+  RedisServer& master = cluster().node(master_port);
+  RedisServer& replica = cluster().node(cluster().replica_of(master_port));
+  master.command({"CONFIG", "SET", "requirepass", "missed-pass"});
+  replica.command({"CLIENT", "KILL", "TYPE", "master"});
+  ASSERT_TRUE(wait_until(
+      [&] {
+        return replica.command({"INFO", "replication"}).str.find("master_link_status:down") !=
+               std::string::npos;
+      },
+      milliseconds(3000)));
+  ASSERT_TRUE(status_is(dlock_lock_acquire(held.get(), 0, -1, nullptr), DLOCK_OK));
+
+  cluster().kill_master(master_port);
+  EXPECT_EQ(cluster().await_failover(master_port, seconds(15)), replica.port());
+  const int64_t failed_over_ns = monotonic_ns();
+  EXPECT_FALSE(key_exists(replica, name)) << "the promoted replica never had the grant";
+  ASSERT_TRUE(wait_until([&] { return lost.calls() == 1; }, milliseconds(5000)))
+      << "the holder is told within its watchdog lease";
+  RecordProperty("lost_after_failover_ms", std::to_string(ms_between(failed_over_ns, lost.last_call_ns())));
+  EXPECT_TRUE(status_is(dlock_lock_acquire(taken.get(), 0, -1, nullptr), DLOCK_OK));
+  EXPECT_TRUE(status_is(dlock_lock_release(held.get()), DLOCK_E_LOST));
+  EXPECT_TRUE(status_is(dlock_lock_release(taken.get()), DLOCK_OK));
+  cluster().restart_node(master_port);  // its config has no password: it rejoins as the replica
+}
+
 // Worker processes contend on one name per master while one master is
 // killed and another's slot moves: the sections never overlap and tokens
 // rise in grant order on every name.
