@@ -109,11 +109,12 @@ TEST_F(Cluster, AClosedPortAndAReplicaAsSeedsStillLeadToTheMasters) {
   }
 }
 
-TEST_F(Cluster, AWaiterOnEachMasterListensThereWithShardedPubSubAndAReleaseWakesIt) {
+TEST_F(Cluster, WaitersOnEachMasterListenThereWithShardedPubSubAndAReleaseWakesThem) {
   const ClientHandle holder = open();
   const ClientHandle waiting = open();
   std::vector<std::string> names;
-  for (const auto& on_master : cluster().names_on_each_master(1, "handoff-")) names.push_back(on_master[0]);
+  for (const auto& on_master : cluster().names_on_each_master(3, "handoff-"))
+    names.insert(names.end(), on_master.begin(), on_master.end());
   std::vector<LockHandle> held;
   std::vector<LockHandle> wanted;
   std::vector<std::future<AcquireOutcome>> waiters;
@@ -128,6 +129,10 @@ TEST_F(Cluster, AWaiterOnEachMasterListensThereWithShardedPubSubAndAReleaseWakes
     const std::string channel = release_channel(name);
     EXPECT_EQ(classic_subscribers(cluster().node(cluster().master_for_key(channel)), channel), 0)
         << "a classic SUBSCRIBE would not hear Redisson's SPUBLISH";
+  }
+  for (const int master : cluster().master_ports()) {
+    EXPECT_EQ(shard_subscriber_connections(cluster().node(master)), 1)
+        << "one subscriber connection per node for the client's three waiters there";
   }
   for (std::size_t i = 0; i < names.size(); ++i) {
     const int64_t released_ns = monotonic_ns();

@@ -1,5 +1,6 @@
 #include "redis_inspect.hpp"
 
+#include <sstream>
 #include <stdexcept>
 
 namespace dlock_test {
@@ -61,6 +62,16 @@ long long shard_subscribers(RedisServer& server, const std::string& channel) {
 
 long long classic_subscribers(RedisServer& server, const std::string& channel) {
   return subscribers(server, "NUMSUB", channel);
+}
+
+long long shard_subscriber_connections(RedisServer& server) {
+  std::istringstream clients(checked(server, {"CLIENT", "LIST"}).str);
+  long long connections = 0;
+  for (std::string line; std::getline(clients, line);) {
+    const std::size_t at = line.find(" ssub=");
+    if (at != std::string::npos && std::stoll(line.substr(at + 6)) > 0) ++connections;
+  }
+  return connections;
 }
 
 long long command_calls(RedisServer& server, const std::string& command) {
