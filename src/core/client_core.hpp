@@ -88,7 +88,8 @@ class ClientCore {
   // execute()'s loop: `acquire(deadline)` leases the connection for a try,
   // except after a MOVED or ASK, whose target is tried next.
   template <typename Acquire, typename Operation>
-  auto with_retries(Acquire&& acquire, Operation&& operation) -> decltype(operation(std::declval<Connection&>()));
+  auto with_retries(Acquire&& acquire, Operation&& operation)
+      -> decltype(operation(std::declval<Connection&>()));
   // Sleeps for a retry's back-off; returns early when the client closes.
   void back_off(std::chrono::milliseconds delay);
   void release_all_best_effort();
@@ -123,8 +124,7 @@ auto ClientCore::with_retries(Acquire&& acquire, Operation&& operation)
   for (bool first = true;; first = false) {
     throw_if_closed();
     try {
-      ConnectionPool::Lease connection =
-          redirect ? router_.follow(*redirect, deadline) : acquire(deadline);
+      ConnectionPool::Lease connection = redirect ? router_.follow(*redirect, deadline) : acquire(deadline);
       if (first) return operation(*connection);
       const TimeLimit limit(*connection, deadline, timeout);
       return operation(*connection);

@@ -153,15 +153,17 @@ void Subscriber::connection_failed(const std::string& node, const std::string& w
   in_outage_ = true;
   outage_since_ = Clock::now();
   if (log::enabled(DLOCK_LOG_WARN)) {
-    log::emit(DLOCK_LOG_WARN, "subscriber: lost the connection to " + (node.empty() ? config_.describe() : node) +
-                                  ": " + what + "; reconnecting (waiters retry their locks once it is back)");
+    log::emit(DLOCK_LOG_WARN, "subscriber: lost the connection to " +
+                                  (node.empty() ? config_.describe() : node) + ": " + what +
+                                  "; reconnecting (waiters retry their locks once it is back)");
   }
 }
 
 Connection& Subscriber::link(const Router::Node& node) {
   std::unique_ptr<Connection>& connection = links_[node.address];
   if (connection) return *connection;
-  connection = open_connection(node.config, Clock::now() + std::chrono::milliseconds(config_.command_timeout_ms));
+  connection =
+      open_connection(node.config, Clock::now() + std::chrono::milliseconds(config_.command_timeout_ms));
   if (in_outage_) {
     in_outage_ = false;
     ClientStats::count(stats_.reconnects);
@@ -187,8 +189,8 @@ void Subscriber::send_requests() {
     std::string node = request.node;
     try {
       if (request.subscribe) {
-        const Router::Node target =
-            router_.node_for(request.channel, Clock::now() + std::chrono::milliseconds(config_.command_timeout_ms));
+        const Router::Node target = router_.node_for(
+            request.channel, Clock::now() + std::chrono::milliseconds(config_.command_timeout_ms));
         node = target.address;
         link(target).append({router_.sharded_pubsub() ? "SSUBSCRIBE" : "SUBSCRIBE", request.channel});
         std::lock_guard<std::mutex> lock(mutex_);
@@ -201,7 +203,8 @@ void Subscriber::send_requests() {
     } catch (const Error& error) {
       {
         std::lock_guard<std::mutex> lock(mutex_);
-        requests_.insert(requests_.end(), requests.begin() + static_cast<std::ptrdiff_t>(i + 1), requests.end());
+        requests_.insert(requests_.end(), requests.begin() + static_cast<std::ptrdiff_t>(i + 1),
+                         requests.end());
         if (request.subscribe) requests_.push_back({true, request.channel, {}});
       }
       connection_failed(node, error.what());

@@ -90,8 +90,8 @@ class Subscriber {
   int wake_pipe_[2] = {-1, -1};
   std::thread thread_;
   std::map<std::string, std::unique_ptr<Connection>> links_;  // by node address; thread only
-  Clock::time_point outage_since_;                              // thread only; set while down
-  bool in_outage_ = false;                                      // thread only
+  Clock::time_point outage_since_;                            // thread only; set while down
+  bool in_outage_ = false;                                    // thread only
   // Thread only: how long to wait before the next connection attempt, and
   // from when. The delay doubles with each failure and resets only once the
   // server confirmed a subscription: a server that accepts the connection and

@@ -123,7 +123,8 @@ void WaitHeartbeat::heartbeat_failed(const Error& error) {
   // The next beat tries again; a waiter unseen for the whole liveness
   // window is dropped by the server and re-queues when it next tries.
   router_.suspect_map();
-  if (log::enabled(DLOCK_LOG_DEBUG)) log::emit(DLOCK_LOG_DEBUG, std::string("heartbeat failed: ") + error.what());
+  if (log::enabled(DLOCK_LOG_DEBUG))
+    log::emit(DLOCK_LOG_DEBUG, std::string("heartbeat failed: ") + error.what());
 }
 
 void WaitHeartbeat::beat_on_node(const Router::Batch& batch, const std::vector<Group>& groups,
@@ -132,7 +133,8 @@ void WaitHeartbeat::beat_on_node(const Router::Batch& batch, const std::vector<G
   const TimeLimit limit(*connection, Clock::now() + command_timeout_, command_timeout_);
   // Every script is loaded before the pipeline starts (see the watchdog).
   std::vector<std::string> shas;
-  for (std::size_t i : batch.items) shas.push_back(groups[i].queue->heartbeat_script().loaded_sha(*connection));
+  for (std::size_t i : batch.items)
+    shas.push_back(groups[i].queue->heartbeat_script().loaded_sha(*connection));
   std::deque<Script::Call> calls;
   for (std::size_t n = 0; n < batch.items.size(); ++n) {
     const Group& group = groups[batch.items[n]];

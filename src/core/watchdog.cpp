@@ -81,11 +81,12 @@ void Watchdog::run() {
     wake_.wait_until(lock, next, [&] { return stopping_ || nudged_; });
     planned_wake_ = Clock::time_point::max();
   }
+  lock.unlock();
+  in_flight_.clear();  // waits for the nodes' batches still running (each within its time limit)
 }
 
 void Watchdog::renew(const std::vector<Hold>& due) {
   const Clock::time_point sent_at = Clock::now();
-  std::vector<LostNotice> lost;
   std::vector<std::string_view> names;
   for (const Hold& hold : due) names.push_back(hold.resource->name());
   std::vector<Router::Batch> batches;
@@ -96,17 +97,31 @@ void Watchdog::renew(const std::vector<Hold>& due) {
     renewals_failed(due.size(), error.what());
     return;
   }
-  bool all_through = true;
-  for (const Router::Batch& batch : batches) all_through = renew_on_node(batch, due, sent_at, lost) && all_through;
-  if (all_through) renewals_succeeded();
-  deliver(lost);
+  if (batches.size() == 1 && in_flight_.empty()) {
+    renew_on_node(*batches.front().pool, due, sent_at);
+    return;
+  }
+  for (const Router::Batch& batch : batches) {
+    std::vector<Hold> holds;
+    for (std::size_t i : batch.items) holds.push_back(due[i]);
+    std::future<void>& previous = in_flight_[batch.pool];
+    if (previous.valid() && previous.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
+      // That node has not answered the last batch yet: these wait for it.
+      for (const Hold& hold : holds) holds_.retry_renewal_at(hold, Clock::now() + retry_delay_);
+      continue;
+    }
+    previous = std::async(std::launch::async, [this, pool = batch.pool, holds = std::move(holds), sent_at] {
+      renew_on_node(*pool, holds, sent_at);
+    });
+  }
 }
 
-bool Watchdog::renew_on_node(const Router::Batch& batch, const std::vector<Hold>& due, Clock::time_point sent_at,
-                             std::vector<LostNotice>& lost) {
+void Watchdog::renew_on_node(ConnectionPool& pool, const std::vector<Hold>& holds,
+                             Clock::time_point sent_at) {
+  std::vector<LostNotice> lost;
   try {
-    ConnectionPool::Lease connection = batch.pool->acquire(sent_at + command_timeout_);
-    // A stalled server or a partition must not keep this thread past the
+    ConnectionPool::Lease connection = pool.acquire(sent_at + command_timeout_);
+    // A stalled server or a partition must not keep this batch past the
     // first validity deadline it has to report (S6): the batch gets no longer
     // than that, and a timed-out connection is dropped.
     const Clock::time_point deadline = holds_.earliest_validity_end(sent_at + command_timeout_);
@@ -114,27 +129,26 @@ bool Watchdog::renew_on_node(const Router::Batch& batch, const std::vector<Hold>
     // Every script is loaded before the pipeline starts: a SCRIPT LOAD in
     // the middle would read another command's reply.
     std::vector<std::string> shas;
-    for (std::size_t i : batch.items) shas.push_back(due[i].resource->renewal_script().loaded_sha(*connection));
+    for (const Hold& hold : holds) shas.push_back(hold.resource->renewal_script().loaded_sha(*connection));
     std::deque<std::string> leases;
     std::deque<Script::Call> calls;
-    for (std::size_t n = 0; n < batch.items.size(); ++n) {
-      const Hold& hold = due[batch.items[n]];
-      leases.push_back(std::to_string(hold.lease_ms));
-      calls.emplace_back(shas[n], hold.resource->renewal_keys(), Argv{leases.back(), hold.field});
+    for (std::size_t i = 0; i < holds.size(); ++i) {
+      leases.push_back(std::to_string(holds[i].lease_ms));
+      calls.emplace_back(shas[i], holds[i].resource->renewal_keys(), Argv{leases.back(), holds[i].field});
       connection->append(calls.back().argv());
     }
     std::vector<Reply> replies;
-    for (std::size_t n = 0; n < batch.items.size(); ++n) replies.push_back(connection->read_reply());
+    for (std::size_t i = 0; i < holds.size(); ++i) replies.push_back(connection->read_reply());
     ClientStats::count(stats_.renewal_round_trips);
     // Only now, with no reply pending, may a NOSCRIPT be answered with EVAL.
-    for (std::size_t n = 0; n < batch.items.size(); ++n) {
-      const Hold& hold = due[batch.items[n]];
+    for (std::size_t i = 0; i < holds.size(); ++i) {
+      const Hold& hold = holds[i];
       const std::string what = "renew '" + hold.resource->name() + "'";
       bool still_owned = false;
       try {
         try {
           still_owned = hold.resource->renewal_script()
-                            .finish(*connection, calls[n], std::move(replies[n]))
+                            .finish(*connection, calls[i], std::move(replies[i]))
                             .integer_is_one(what);
         } catch (const RedirectError& redirect) {
           still_owned = renew_redirected(hold, redirect, deadline).integer_is_one(what);
@@ -149,18 +163,19 @@ bool Watchdog::renew_on_node(const Router::Batch& batch, const std::vector<Hold>
       if (still_owned) ClientStats::count(stats_.renewals);
       if (auto notice = holds_.renewed(hold, still_owned, sent_at)) lost.push_back(*notice);
     }
-    return true;
+    renewals_succeeded();
   } catch (const Error& error) {
     // Redis unreachable: try again soon; the holds stay valid until their
     // deadline, when expire() reports them lost.
     router_.suspect_map();
-    for (std::size_t i : batch.items) holds_.retry_renewal_at(due[i], Clock::now() + retry_delay_);
-    renewals_failed(batch.items.size(), error.what());
-    return false;
+    for (const Hold& hold : holds) holds_.retry_renewal_at(hold, Clock::now() + retry_delay_);
+    renewals_failed(holds.size(), error.what());
   }
+  deliver(lost);
 }
 
-Reply Watchdog::renew_redirected(const Hold& hold, const RedirectError& redirect, Clock::time_point deadline) {
+Reply Watchdog::renew_redirected(const Hold& hold, const RedirectError& redirect,
+                                 Clock::time_point deadline) {
   ConnectionPool::Lease connection = router_.follow(redirect, deadline);
   const TimeLimit limit(*connection, deadline, command_timeout_);
   const std::string lease = std::to_string(hold.lease_ms);
@@ -200,6 +215,7 @@ void Watchdog::give_up_releases(const std::vector<Hold>& abandoned) {
 }
 
 void Watchdog::renewals_failed(std::size_t holds, const std::string& what) {
+  std::lock_guard<std::mutex> lock(failing_mutex_);
   if (failing_) {
     if (log::enabled(DLOCK_LOG_DEBUG)) log::emit(DLOCK_LOG_DEBUG, "watchdog: renewal still failing: " + what);
     return;
@@ -214,6 +230,7 @@ void Watchdog::renewals_failed(std::size_t holds, const std::string& what) {
 }
 
 void Watchdog::renewals_succeeded() {
+  std::lock_guard<std::mutex> lock(failing_mutex_);
   if (!failing_) return;
   failing_ = false;
   if (log::enabled(DLOCK_LOG_INFO)) {

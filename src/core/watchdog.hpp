@@ -2,12 +2,15 @@
 // watchdog-managed hold in one pipelined round trip per batch (holds due
 // within the next sixth of the lease join the batch, so a renewal period
 // costs one round trip per node whatever the number of locks: one in all
-// outside a Cluster), and marks a hold lost
+// outside a Cluster; each node's batch runs on its own, so a node that stalls
+// delays only its own holds), and marks a hold lost
 // when its renewal finds it gone or its local validity deadline passes.
 #pragma once
 
 #include <chrono>
 #include <condition_variable>
+#include <future>
+#include <map>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -41,10 +44,8 @@ class Watchdog {
  private:
   void run();
   void renew(const std::vector<Hold>& due);
-  // One node's pipeline: the holds of `items` (indexes into `due`); returns
-  // whether it went through. Adds the holds found gone to `lost`.
-  bool renew_on_node(const Router::Batch& batch, const std::vector<Hold>& due, Clock::time_point sent_at,
-                     std::vector<LostNotice>& lost);
+  // One node's pipeline, for `holds`; reports the holds found gone.
+  void renew_on_node(ConnectionPool& pool, const std::vector<Hold>& holds, Clock::time_point sent_at);
   // A renewal answered with MOVED or ASK, sent again where it points.
   Reply renew_redirected(const Hold& hold, const RedirectError& redirect, Clock::time_point deadline);
   // Retries releases left pending by an error (Holds::leave) and withdrawals
@@ -73,7 +74,10 @@ class Watchdog {
   Clock::time_point planned_wake_ = Clock::time_point::max();  // max: awake, every nudge counts
   bool stopping_ = false;
   std::thread thread_;
-  bool failing_ = false;  // thread only
+  // Cluster: each node's batch still running, by its pool (thread only).
+  std::map<ConnectionPool*, std::future<void>> in_flight_;
+  std::mutex failing_mutex_;  // the batches of several nodes report at once
+  bool failing_ = false;
   Clock::time_point failing_since_;
 };
 

@@ -57,6 +57,9 @@ class ConnectionPool {
   // (Connection::sharded_pubsub()).
   void use_sharded_pubsub() { sharded_pubsub_.store(true); }
 
+  // A connection broke or could not be made, and none has been made since.
+  bool in_outage() const { return in_outage_.load(); }
+
   // Connections made again after one broke or a connect failed.
   uint64_t reconnects() const { return reconnects_.load(std::memory_order_relaxed); }
 

@@ -12,7 +12,8 @@ uint16_t crc16(std::string_view bytes) {
   for (const char byte : bytes) {
     crc = static_cast<uint16_t>(crc ^ (static_cast<uint16_t>(static_cast<unsigned char>(byte)) << 8));
     for (int bit = 0; bit < 8; ++bit) {
-      crc = (crc & 0x8000) != 0 ? static_cast<uint16_t>((crc << 1) ^ 0x1021) : static_cast<uint16_t>(crc << 1);
+      crc =
+          (crc & 0x8000) != 0 ? static_cast<uint16_t>((crc << 1) ^ 0x1021) : static_cast<uint16_t>(crc << 1);
     }
   }
   return crc;

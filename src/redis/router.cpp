@@ -42,11 +42,20 @@ ConnectionPool& Router::pool_at(const ServerAddress& address) {
 }
 
 void Router::refresh(Clock::time_point deadline) {
+  bool first;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (mode_ == Mode::standalone || (mode_ == Mode::cluster && !map_suspected_)) return;
+    first = mode_ == Mode::unknown;
   }
-  std::lock_guard<std::mutex> one_at_a_time(refresh_mutex_);
+  // Once there is a map, a caller finding another asking goes on with the
+  // map it has (a MOVED corrects it): none waits on a node that stalls.
+  std::unique_lock<std::mutex> one_at_a_time(refresh_mutex_, std::defer_lock);
+  if (first) {
+    one_at_a_time.lock();
+  } else if (!one_at_a_time.try_lock()) {
+    return;
+  }
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (mode_ == Mode::standalone || (mode_ == Mode::cluster && !map_suspected_)) return;  // done meanwhile
@@ -55,12 +64,16 @@ void Router::refresh(Clock::time_point deadline) {
 }
 
 bool Router::ask_for_map(Clock::time_point deadline) {
+  // The masters known, then the seeds; nodes whose connections are failing
+  // (down, or stalled past a timeout) are asked last.
   std::vector<ServerAddress> candidates;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (map_) candidates = map_->masters();
+    for (const ServerAddress& seed : seeds()) candidates.push_back(seed);
+    std::stable_partition(candidates.begin(), candidates.end(),
+                          [&](const ServerAddress& address) { return !pool_at(address).in_outage(); });
   }
-  for (const ServerAddress& seed : seeds()) candidates.push_back(seed);
   std::string last;
   std::size_t refused = 0;
   for (const ServerAddress& address : candidates) {
@@ -80,7 +93,8 @@ bool Router::ask_for_map(Clock::time_point deadline) {
         return false;
       }
       if (!map || map->masters().empty()) {
-        last = host_and_port(address.host, address.port) + (map ? " knows no master" : " is not in Cluster mode");
+        last = host_and_port(address.host, address.port) +
+               (map ? " knows no master" : " is not in Cluster mode");
         continue;
       }
       const bool first = mode_ == Mode::unknown;
@@ -191,7 +205,8 @@ Router::Node Router::node_for(std::string_view key, Clock::time_point deadline) 
   const ServerAddress* master = map_->master(key_slot(key));
   if (master == nullptr) {
     map_suspected_ = true;
-    throw TransientServerError("no node of " + config_.describe() + " serves the slot of " + std::string(key));
+    throw TransientServerError("no node of " + config_.describe() + " serves the slot of " +
+                               std::string(key));
   }
   return Node{host_and_port(master->host, master->port), node_config(*master)};
 }

@@ -50,7 +50,8 @@ SlotMap SlotMap::from_shards(const ReplyView& shards, const std::string& asked_h
     const ReplyView shard = shards.element(s);
     const std::optional<ReplyView> ranges = field(shard, "slots", what);
     const std::optional<ReplyView> nodes = field(shard, "nodes", what);
-    if (!ranges || !nodes) throw ProtocolError(what + ": a shard without slots or nodes: " + shard.describe());
+    if (!ranges || !nodes)
+      throw ProtocolError(what + ": a shard without slots or nodes: " + shard.describe());
     // The shard's master; one in a failed state only if no other is known.
     std::optional<ServerAddress> master;
     for (std::size_t n = 0; n < nodes->array_size(what); ++n) {
@@ -86,8 +87,9 @@ SlotMap SlotMap::from_slots(const ReplyView& slots, const std::string& asked_hos
     const ReplyView master = range.element(2);
     if (master.array_size(what) < 2) throw ProtocolError(what + ": a short node entry: " + master.describe());
     const std::string host(master.element(0).text(what));
-    map.assign(range.element(0).integer(what), range.element(1).integer(what),
-               ServerAddress{host.empty() ? asked_host : host, static_cast<int>(master.element(1).integer(what))});
+    map.assign(
+        range.element(0).integer(what), range.element(1).integer(what),
+        ServerAddress{host.empty() ? asked_host : host, static_cast<int>(master.element(1).integer(what))});
   }
   return map;
 }
