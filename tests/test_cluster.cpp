@@ -350,6 +350,49 @@ TEST_F(Cluster, AHoldAndAWaiterFollowTheirSlotToItsNewMaster) {
   cluster().migrate_slot(slot, source);
 }
 
+// A slot given to its new owner as redis-cli reshard does: the source and
+// the target know at once, the third master only by gossip a moment later,
+// so a client asking it for the map then is told the old owner. The
+// waiter's new subscription, refused with MOVED by the old owner, is made
+// again on the new one, and the release there wakes it.
+TEST_F(Cluster, AWaiterFollowsItsSlotWhileAnotherMasterStillNamesTheOldOwner) {
+  // Neither the source nor the target is the first master of the map.
+  const std::vector<int> masters = cluster().master_ports();
+  const std::string tag = cluster().names_on_each_master(1, "gossip-")[1][0];
+  const std::string name = "waited{" + tag + "}";
+  const int slot = cluster().slot_of(tag);
+  const int source = masters[1];
+  const int target = masters[2];
+  const ClientHandle blocker = open();
+  const ClientHandle waiting = open();
+  const LockHandle blocking = new_lock(blocker.get(), name);
+  const LockHandle wanted = new_lock(waiting.get(), name);
+  ASSERT_TRUE(status_is(dlock_lock_acquire(blocking.get(), 0, kLongLeaseMs, nullptr), DLOCK_OK));
+  auto waiter = acquire_in_background(wanted.get(), kWaiterOwner, kLongLeaseMs);
+  ASSERT_TRUE(await_waiter_listening(name));
+
+  const SlotMigration migration = cluster().begin_migration(slot, target);
+  cluster().move_keys(migration);
+  const std::vector<std::string> give{"CLUSTER", "SETSLOT", std::to_string(slot), "NODE",
+                                      cluster().node_id(target)};
+  ASSERT_FALSE(cluster().node(target).command(give).is_error());
+  ASSERT_FALSE(cluster().node(source).command(give).is_error());
+  std::this_thread::sleep_for(milliseconds(300));
+  cluster().finish_migration(migration);
+  EXPECT_TRUE(
+      wait_until([&] { return shard_subscribers(cluster().node(target), release_channel(name)) == 1; },
+                 milliseconds(3000)))
+      << "the waiter subscribes again on the new owner";
+
+  const int64_t released_ns = monotonic_ns();
+  ASSERT_TRUE(status_is(dlock_lock_release(blocking.get()), DLOCK_OK));
+  ASSERT_EQ(waiter.wait_for(milliseconds(kLongLeaseMs / 2)), std::future_status::ready);
+  EXPECT_TRUE(status_is(waiter.get().status, DLOCK_OK));
+  EXPECT_LT(ms_between(released_ns, monotonic_ns()), kWakeUpMs) << "woken, not timed out";
+
+  cluster().migrate_slot(slot, source);
+}
+
 // A slot half moved (MIGRATING on its master, IMPORTING on the target):
 // single-key reads follow ASK to the importing master once the key moved.
 // A lock script's keys are never all on one side (latch, counter and waiting
