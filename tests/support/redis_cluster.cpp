@@ -250,6 +250,13 @@ std::vector<int> RedisCluster::master_ports() {
   return ports;
 }
 
+int RedisCluster::another_master(int port) {
+  for (const int master : master_ports()) {
+    if (master != port) return master;
+  }
+  throw std::runtime_error("no master but the one on port " + std::to_string(port));
+}
+
 RedisReply RedisCluster::command_on_owner(const std::string& key, const std::vector<std::string>& argv) {
   return node(master_for_key(key)).command(argv);
 }

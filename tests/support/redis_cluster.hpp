@@ -61,6 +61,8 @@ class RedisCluster {
   int master_for_key(const std::string& key) { return master_for_slot(slot_of(key)); }
   // One command on the master owning the slot of `key`.
   RedisReply command_on_owner(const std::string& key, const std::vector<std::string>& argv);
+  // A master other than the one on `port`.
+  int another_master(int port);
   // The port of a replica of the master on `master_port` (0 when it has none online).
   int replica_of(int master_port);
 
