@@ -151,7 +151,7 @@ DLOCK_API void dlock_client_options_init(dlock_client_options *opts);
 
 /**
  * Opens a client. `url` is one of
- *   redis://[user[:password]@]host[:port][/db][?options]
+ *   redis://[user[:password]@]host[:port][,host[:port]...][/db][?options]
  *   unix:///path/to/redis.sock[?db=N&options]
  *   rediss://[user[:password]@]host[:port][/db][?options]   (TLS)
  *   redis-sentinel://[user[:password]@]host[:port][,host[:port]...][/db][?options]#master
@@ -160,6 +160,10 @@ DLOCK_API void dlock_client_options_init(dlock_client_options *opts);
  * master named after '#'; the userinfo is the master's credentials, the
  * sentinels' are the query options sentinel_user= and sentinel_password=.
  * A failover moves the client to the new master by itself.
+ * Cluster: the hosts of a redis:// or rediss:// url are seeds; the first that
+ * answers tells whether it is a Redis Cluster (CLUSTER SHARDS), and if it is,
+ * the client routes each lock to the master of its slot, follows MOVED and
+ * ASK, and waits with sharded pub/sub on Redis/Valkey >= 7.
  * Query options: connect_timeout_ms, command_timeout_ms, watchdog_timeout_ms,
  * pool_size (as the fields above), db, and release_yield_ms (0-1000, default
  * 10): after a release whose wake-up reached dlock waiters, the lock is

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Installs valkey-server 8 (and valkey-sentinel) from Debian's bookworm-backports,
-# for running the test suites against Valkey as well as Redis
-# (DLOCK_TEST_REDIS_SERVER=valkey-server). Only valkey's packages come from
+# Installs valkey-server 8, valkey-sentinel and valkey-tools (valkey-cli, which
+# the cluster tests use to create their clusters) from Debian's
+# bookworm-backports, for running the test suites against Valkey as well as
+# Redis (DLOCK_TEST_REDIS_SERVER=valkey-server). Only valkey's packages come from
 # backports: apt prefers bookworm's own versions of everything else.
 set -euo pipefail
 
-if command -v valkey-server >/dev/null; then
+if command -v valkey-server >/dev/null && command -v valkey-sentinel >/dev/null && command -v valkey-cli >/dev/null; then
   exit 0
 fi
 list=/etc/apt/sources.list.d/dlock-bookworm-backports.sources
@@ -16,7 +17,8 @@ if [[ ! -f "$list" ]]; then
 fi
 apt-get update -qq -o Dir::Etc::sourcelist="$list" -o Dir::Etc::sourceparts=- -o APT::Get::List-Cleanup=0
 DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends \
-  -t bookworm-backports valkey-server valkey-sentinel >/dev/null
+  -t bookworm-backports valkey-server valkey-sentinel valkey-tools >/dev/null
 # Like redis-server, the package starts a service on port 6379; the tests
 # never use it (they start their own servers on free ports).
 valkey-server --version
+valkey-cli --version

@@ -3,8 +3,10 @@
 # what is already there. Usage: scripts/deps.sh [core|all]
 set -euo pipefail
 
-core=(cmake ninja-build g++ pkg-config libhiredis-dev libssl-dev dpkg-dev redis-server libgtest-dev
-      openssl python3)
+# redis-tools: redis-cli, with which the cluster tests create their clusters
+# (redis-server depends on it today; named so that stays true).
+core=(cmake ninja-build g++ pkg-config libhiredis-dev libssl-dev dpkg-dev redis-server redis-tools
+      libgtest-dev openssl python3)
 all=("${core[@]}" swig default-jdk-headless maven python3-venv rpm lintian file)
 
 wanted=("${core[@]}")

@@ -30,7 +30,7 @@ constexpr int ping_samples = 2000;
 const char* const usage =
     "usage: dlock_bench [--url redis://[user[:password]@]host[:port][/db]] [--only N[,N...]]\n"
     "  Without --url, starts redis-server ($DLOCK_BENCH_REDIS_SERVER or redis-server from PATH)\n"
-    "  on a free loopback port. --only runs the listed sections (1-9) only.\n";
+    "  on a free loopback port. --only runs the listed sections (1-10) only.\n";
 
 struct Options {
   std::string url;
@@ -100,10 +100,9 @@ int run(const Options& options) {
             << "\n";
 
   const std::function<void(const BenchContext&)> sections[] = {
-      bench_uncontended, bench_reentrant,   bench_handoff,         bench_watchdog_cost,
-      bench_footprint,   bench_async_paths, bench_uncontended_tls, bench_sentinel_failover,
-      bench_fair_handoff};
-  for (int number = 1; number <= 9; ++number) {
+      bench_uncontended, bench_reentrant,       bench_handoff,           bench_watchdog_cost, bench_footprint,
+      bench_async_paths, bench_uncontended_tls, bench_sentinel_failover, bench_fair_handoff,  bench_cluster};
+  for (int number = 1; number <= 10; ++number) {
     if (options.only.empty() || options.only.count(number) != 0) sections[number - 1](context);
   }
   report.print(std::cout);

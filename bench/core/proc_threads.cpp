@@ -2,7 +2,6 @@
 
 #include <dirent.h>
 
-#include <fstream>
 #include <stdexcept>
 #include <string>
 
@@ -17,20 +16,6 @@ std::set<int> thread_ids() {
   }
   closedir(tasks);
   return ids;
-}
-
-SyscallCounts syscalls_of(const std::set<int>& threads) {
-  SyscallCounts counts;
-  for (const int id : threads) {
-    std::ifstream io("/proc/self/task/" + std::to_string(id) + "/io");
-    std::string name;
-    int64_t value = 0;
-    while (io >> name >> value) {
-      if (name == "syscr:") counts.reads += value;
-      if (name == "syscw:") counts.writes += value;
-    }
-  }
-  return counts;
 }
 
 }  // namespace dlock_bench

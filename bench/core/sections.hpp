@@ -40,5 +40,9 @@ void bench_sentinel_failover(const BenchContext& context);
 // 9. The fair lock's hand-off with 1, 10 and 1,000 waiters, in round trips,
 //    and the Redis commands per grant.
 void bench_fair_handoff(const BenchContext& context);
+// 10. Redis Cluster (3 masters, 3 replicas, started here) against the
+//     standalone server: uncontended pairs/s, the hand-off between two
+//     clients, and renewal round trips per period for 10,000 held locks.
+void bench_cluster(const BenchContext& context);
 
 }  // namespace dlock_bench

@@ -21,6 +21,10 @@ int64_t command_stat(const InfoFields& info, const std::string& command, const s
 
 }  // namespace
 
+int64_t command_calls(const InfoFields& commandstats, const std::string& command) {
+  return command_stat(commandstats, command, "calls");
+}
+
 ServerCounters ServerCounters::read(RedisConnection& link) {
   const InfoFields info = dlock_bench::info(link, "everything");
   ServerCounters counters;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "server_link.hpp"
 
@@ -24,6 +25,9 @@ struct ServerCounters {
   int64_t round_trips_at_most() const { return reads < writes ? reads : writes; }
   int64_t us_per_script() const { return scripts == 0 ? 0 : script_us / scripts; }
 };
+
+// The calls of `command` (lower case) in INFO commandstats; 0 when never called.
+int64_t command_calls(const InfoFields& commandstats, const std::string& command);
 
 // Measures an interval on a server, minus what its own INFO probes cost
 // (calibrated once, by two probes back to back).

@@ -25,18 +25,26 @@ def wait_until(predicate, timeout=5.0, what="condition"):
 
 
 class DlockTestCase(unittest.TestCase):
-    """One redis-server per test class, emptied before each test."""
+    """One redis-server per test class (or what start_redis gives), emptied before each test."""
+
+    @classmethod
+    def start_redis(cls):
+        """The servers of the class: anything with url and stop()."""
+        return RedisServer().start()
 
     @classmethod
     def setUpClass(cls):
-        cls.redis = RedisServer().start()
+        cls.redis = cls.start_redis()
 
     @classmethod
     def tearDownClass(cls):
         cls.redis.stop()
 
-    def setUp(self):
+    def empty_redis(self):
         self.redis.cli("FLUSHALL")
+
+    def setUp(self):
+        self.empty_redis()
         self.env = dict(os.environ, DLOCK_URL=self.redis.url)
         self.work_dir = tempfile.mkdtemp(prefix="dlock-cli-work-")
         self.addCleanup(shutil.rmtree, self.work_dir, True)

@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "dlock.h"
 
@@ -52,6 +53,17 @@ struct RefusedConnectionError : ConnectionError {
 // broken connection until the command timeout, then reported as one.
 struct TransientServerError : ConnectionError {
   using ConnectionError::ConnectionError;
+};
+
+// Cluster: MOVED or ASK, the key's slot is served by another node. Retried
+// there at once (and, when nothing follows it, like a transient state).
+struct RedirectError : TransientServerError {
+  RedirectError(const std::string& message, bool ask, int slot, std::string host, int port)
+      : TransientServerError(message), ask(ask), slot(slot), host(std::move(host)), port(port) {}
+  bool ask;  // ASK: this one command goes there (after ASKING); MOVED: the slot moved
+  int slot;
+  std::string host;
+  int port;
 };
 
 }  // namespace dlock

@@ -25,12 +25,12 @@ std::string random_uuid() {
 ClientCore::ClientCore(const ClientConfig& config, bool server_answered)
     : config_(with_master_locator(config)),
       id_(random_uuid()),
-      pool_(config_),
-      subscriber_(config_, stats_),
-      watchdog_(pool_, holds_, stats_, config_),
-      wait_heartbeat_(pool_, config_),
+      router_(config_),
+      subscriber_(config_, stats_, router_),
+      watchdog_(router_, holds_, stats_, config_),
+      wait_heartbeat_(router_, config_),
       answered_(server_answered) {
-  pool_.on_reconnect([this] { watchdog_.renew_now(); });
+  router_.on_reconnect([this] { watchdog_.renew_now(); });
   if (config_.master_locator) follow_sentinel();
 }
 
@@ -65,7 +65,7 @@ void ClientCore::back_off(std::chrono::milliseconds delay) {
 }
 
 void ClientCore::ping() {
-  execute([&](Connection& connection) {
+  execute({}, [&](Connection& connection) {
     connection.command({"PING"}).throw_if_error("PING " + config_.describe());
   });
   answered_.store(true);
@@ -74,16 +74,16 @@ void ClientCore::ping() {
 void ClientCore::release_all_best_effort() {
   std::vector<Hold> held = holds_.take_all();
   if (held.empty()) return;
-  try {
-    ConnectionPool::Lease connection =
-        pool_.acquire(Clock::now() + std::chrono::milliseconds(config_.command_timeout_ms));
-    for (const Hold& hold : held) {
-      if (hold.lost) continue;
+  const auto deadline = Clock::now() + std::chrono::milliseconds(config_.command_timeout_ms);
+  for (const Hold& hold : held) {
+    if (hold.lost) continue;
+    try {
+      ConnectionPool::Lease connection = router_.acquire(hold.resource->name(), deadline);
       const std::string request = hold.releasing.empty() ? request_id() : hold.releasing;
       hold.resource->release(*connection, hold.field, request, release_latch_ms(hold, retry_window_ms()));
+    } catch (const Error&) {
+      // Unreachable: the lease runs out on its own, and nothing renews it.
     }
-  } catch (const Error&) {
-    // Unreachable: the leases run out on their own, and nothing renews them.
   }
 }
 
@@ -100,7 +100,7 @@ void ClientCore::close() {
   wait_heartbeat_.stop();
   release_all_best_effort();
   subscriber_.stop();
-  pool_.close();
+  router_.close();
 }
 
 }  // namespace dlock

@@ -7,7 +7,9 @@
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <string_view>
 
 #include "common/error.hpp"
 #include "common/log.hpp"
@@ -17,7 +19,7 @@
 #include "core/subscriber.hpp"
 #include "core/wait_heartbeat.hpp"
 #include "core/watchdog.hpp"
-#include "redis/connection_pool.hpp"
+#include "redis/router.hpp"
 #include "redis/sentinel_watcher.hpp"
 #include "redis/url.hpp"
 
@@ -37,7 +39,8 @@ class ClientCore {
   Subscriber& subscriber() { return subscriber_; }
   Watchdog& watchdog() { return watchdog_; }
   ClientStats& stats() { return stats_; }
-  dlock_client_stats stats_snapshot() const { return stats_.snapshot(pool_.reconnects()); }
+  dlock_client_stats stats_snapshot() const { return stats_.snapshot(router_.reconnects()); }
+  Router& router() { return router_; }
   AsyncRunner& async_runner() { return async_runner_; }
   WaitHeartbeat& wait_heartbeat() { return wait_heartbeat_; }
 
@@ -47,13 +50,29 @@ class ClientCore {
   std::string request_id();
   int64_t retry_window_ms() const { return config_.retry_window_ms(); }
 
-  // Runs `operation` on a pooled connection. A connection that breaks is
-  // dropped and the operation retried on a fresh one, and a transient server
-  // state (LOADING, BUSY...) is retried too, until the command timeout has
-  // passed: each retry gets only the time left, so the whole call ends within
-  // the command timeout. Operations must be idempotent when retried.
+  // Runs `operation` on a pooled connection to the node that serves
+  // `routing_key` (in a Cluster; any key of the resource, whose keys all share
+  // its name's slot; empty for a command on no key). A connection that breaks is dropped and the operation
+  // retried on a fresh one, and a transient server state (LOADING, BUSY...)
+  // is retried too, until the command timeout has passed: each retry gets only
+  // the time left, so the whole call ends within the command timeout. A MOVED
+  // or ASK is followed at once. Operations must be idempotent when retried.
   template <typename Operation>
-  auto execute(Operation&& operation) -> decltype(operation(std::declval<Connection&>()));
+  auto execute(std::string_view routing_key, Operation&& operation)
+      -> decltype(operation(std::declval<Connection&>())) {
+    return with_retries([&](Clock::time_point deadline) { return router_.acquire(routing_key, deadline); },
+                        std::forward<Operation>(operation));
+  }
+  // Runs `operation` on every master in turn (the one server outside a
+  // Cluster), each with execute()'s retries: for commands such as SCAN that
+  // must see every node.
+  template <typename Operation>
+  void execute_on_every_master(Operation&& operation) {
+    const auto deadline = Clock::now() + std::chrono::milliseconds(config_.command_timeout_ms);
+    for (ConnectionPool* master : router_.every_master(deadline)) {
+      with_retries([&](Clock::time_point until) { return master->acquire(until); }, operation);
+    }
+  }
 
   // Checks the server answers (and accepts the credentials); until it has,
   // a refused connection is reported at once instead of retried.
@@ -66,6 +85,11 @@ class ClientCore {
   void close();
 
  private:
+  // execute()'s loop: `acquire(deadline)` leases the connection for a try,
+  // except after a MOVED or ASK, whose target is tried next.
+  template <typename Acquire, typename Operation>
+  auto with_retries(Acquire&& acquire, Operation&& operation)
+      -> decltype(operation(std::declval<Connection&>()));
   // Sleeps for a retry's back-off; returns early when the client closes.
   void back_off(std::chrono::milliseconds delay);
   void release_all_best_effort();
@@ -77,7 +101,7 @@ class ClientCore {
   const std::string id_;
   std::atomic<uint64_t> next_request_{0};
   ClientStats stats_;
-  ConnectionPool pool_;
+  Router router_;
   Holds holds_;
   Subscriber subscriber_;
   Watchdog watchdog_;
@@ -90,21 +114,31 @@ class ClientCore {
   std::condition_variable closing_;
 };
 
-template <typename Operation>
-auto ClientCore::execute(Operation&& operation) -> decltype(operation(std::declval<Connection&>())) {
+template <typename Acquire, typename Operation>
+auto ClientCore::with_retries(Acquire&& acquire, Operation&& operation)
+    -> decltype(operation(std::declval<Connection&>())) {
   const auto timeout = std::chrono::milliseconds(config_.command_timeout_ms);
   const auto deadline = Clock::now() + timeout;
   auto delay = std::chrono::milliseconds(10);
+  std::optional<RedirectError> redirect;
   for (bool first = true;; first = false) {
     throw_if_closed();
     try {
-      ConnectionPool::Lease connection = pool_.acquire(deadline);
+      ConnectionPool::Lease connection = redirect ? router_.follow(*redirect, deadline) : acquire(deadline);
       if (first) return operation(*connection);
       const TimeLimit limit(*connection, deadline, timeout);
       return operation(*connection);
     } catch (const PermanentConnectionError&) {
       throw;
+    } catch (const RedirectError& error) {
+      // Followed at once; a redirect that comes back again waits like a transient state.
+      const bool again = redirect.has_value();
+      redirect = error;
+      if (!again) continue;
+      if (Clock::now() + delay >= deadline) throw;
     } catch (const TransientServerError& error) {
+      redirect.reset();
+      router_.suspect_map();  // CLUSTERDOWN, TRYAGAIN: a failover or a migration under way
       if (Clock::now() + delay >= deadline) throw;
       ClientStats::count(stats_.transient_retries);
       if (log::enabled(DLOCK_LOG_DEBUG)) {
@@ -112,8 +146,12 @@ auto ClientCore::execute(Operation&& operation) -> decltype(operation(std::declv
                                        "; retrying in " + std::to_string(delay.count()) + " ms");
       }
     } catch (const RefusedConnectionError&) {
-      if (!answered_.load() || Clock::now() + delay >= deadline) throw;
+      redirect.reset();
+      router_.suspect_map();
+      if (!(answered_.load() || router_.answered()) || Clock::now() + delay >= deadline) throw;
     } catch (const ConnectionError&) {
+      redirect.reset();
+      router_.suspect_map();
       if (Clock::now() + delay >= deadline) throw;
     }
     back_off(delay);

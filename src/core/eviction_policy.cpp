@@ -40,7 +40,7 @@ std::string risk_of(const std::string& policy) {
 void warn_about_eviction_policy(ClientCore& core) noexcept {
   const std::string server = core.config().describe();
   try {
-    const std::optional<std::string> policy = core.execute([](Connection& connection) {
+    const std::optional<std::string> policy = core.execute({}, [](Connection& connection) {
       std::optional<std::string> found = policy_from_config(connection);
       return found ? found : policy_from_info(connection);
     });

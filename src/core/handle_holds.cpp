@@ -8,7 +8,7 @@ void release_holds_taken_through(ClientCore& core, const void* handle) {
     // A release left pending goes on under its own request id.
     const std::string request_id = hold.releasing.empty() ? core.request_id() : hold.releasing;
     try {
-      core.execute([&](Connection& connection) {
+      core.execute(hold.resource->name(), [&](Connection& connection) {
         return hold.resource->release(connection, hold.field, request_id,
                                       release_latch_ms(hold, core.retry_window_ms()));
       });

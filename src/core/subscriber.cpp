@@ -44,7 +44,8 @@ void signal_first_unsignalled(std::deque<Waiter*>& waiters) {
 
 }  // namespace
 
-Subscriber::Subscriber(ClientConfig config, ClientStats& stats) : config_(std::move(config)), stats_(stats) {}
+Subscriber::Subscriber(ClientConfig config, ClientStats& stats, Router& router)
+    : config_(std::move(config)), stats_(stats), router_(router) {}
 
 Subscriber::~Subscriber() {
   stop();
@@ -71,7 +72,7 @@ void Subscriber::add(const std::string& channel, Waiter* waiter) {
   auto [it, inserted] = channels_.try_emplace(channel);
   it->second.waiters.push_back(waiter);
   if (inserted) {
-    requests_.push_back({true, channel});
+    requests_.push_back({true, channel, {}});
     notify_thread();
   } else if (it->second.active) {
     waiter->signal();
@@ -125,46 +126,55 @@ void Subscriber::stop() {
   }
 }
 
-void Subscriber::connection_failed(const std::string& what) {
-  connection_.reset();
+void Subscriber::connection_failed(const std::string& node, const std::string& what) {
+  links_.erase(node);
   reconnect_at_ = Clock::now() + reconnect_delay_;
   reconnect_delay_ = std::min(reconnect_delay_ * 2, longest_reconnect_delay);
+  router_.suspect_map();  // a Cluster node that failed: its slots may have moved
+  {
+    // Its channels are asked for again, on whichever node serves them then;
+    // the confirmations wake their waiters, which retry in case a release
+    // happened meanwhile.
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto it = channels_.begin(); it != channels_.end();) {
+      if (it->second.node != node) {
+        ++it;
+      } else if (it->second.waiters.empty()) {
+        it = channels_.erase(it);
+      } else {
+        it->second.active = false;
+        it->second.node.clear();
+        requests_.push_back({true, it->first, {}});
+        ++it;
+      }
+    }
+  }
   if (in_outage_) return;
   in_outage_ = true;
   outage_since_ = Clock::now();
   if (log::enabled(DLOCK_LOG_WARN)) {
-    log::emit(DLOCK_LOG_WARN, "subscriber: lost the connection to " + config_.describe() + ": " + what +
+    log::emit(DLOCK_LOG_WARN, "subscriber: lost the connection to " +
+                                  (node.empty() ? config_.describe() : node) + ": " + what +
                                   "; reconnecting (waiters retry their locks once it is back)");
   }
 }
 
-void Subscriber::connect() {
-  auto connection =
-      open_connection(config_, Clock::now() + std::chrono::milliseconds(config_.command_timeout_ms));
+Connection& Subscriber::link(const Router::Node& node) {
+  std::unique_ptr<Connection>& connection = links_[node.address];
+  if (connection) return *connection;
+  connection =
+      open_connection(node.config, Clock::now() + std::chrono::milliseconds(config_.command_timeout_ms));
   if (in_outage_) {
     in_outage_ = false;
     ClientStats::count(stats_.reconnects);
     if (log::enabled(DLOCK_LOG_INFO)) {
       const auto down = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - outage_since_);
-      log::emit(DLOCK_LOG_INFO, "subscriber: reconnected to " + config_.describe() + " after " +
+      log::emit(DLOCK_LOG_INFO, "subscriber: reconnected to " +
+                                    (node.address.empty() ? config_.describe() : node.address) + " after " +
                                     std::to_string(down.count()) + " ms");
     }
   }
-  std::lock_guard<std::mutex> lock(mutex_);
-  connection_ = std::move(connection);
-  // A new connection has no subscriptions: ask again for every channel a
-  // waiter still needs; their confirmations wake the waiters, which retry in
-  // case a release happened while the connection was down.
-  requests_.clear();
-  for (auto it = channels_.begin(); it != channels_.end();) {
-    if (it->second.waiters.empty()) {
-      it = channels_.erase(it);
-      continue;
-    }
-    it->second.active = false;
-    requests_.push_back({true, it->first});
-    ++it;
-  }
+  return *connection;
 }
 
 void Subscriber::send_requests() {
@@ -173,16 +183,51 @@ void Subscriber::send_requests() {
     std::lock_guard<std::mutex> lock(mutex_);
     requests.swap(requests_);
   }
-  if (requests.empty()) return;
-  for (const Request& request : requests) {
-    connection_->append({request.subscribe ? "SUBSCRIBE" : "UNSUBSCRIBE", request.channel});
+  std::vector<std::string> written;  // the nodes whose connections have requests to send
+  for (std::size_t i = 0; i < requests.size(); ++i) {
+    const Request& request = requests[i];
+    std::string node = request.node;
+    try {
+      if (request.subscribe) {
+        const Router::Node target = router_.node_for(
+            request.channel, Clock::now() + std::chrono::milliseconds(config_.command_timeout_ms));
+        node = target.address;
+        link(target).append({router_.sharded_pubsub() ? "SSUBSCRIBE" : "SUBSCRIBE", request.channel});
+        std::lock_guard<std::mutex> lock(mutex_);
+        if (const auto it = channels_.find(request.channel); it != channels_.end()) it->second.node = node;
+      } else {
+        const auto it = links_.find(node);
+        if (it == links_.end()) continue;  // that connection is gone, and the subscription with it
+        it->second->append({router_.sharded_pubsub() ? "SUNSUBSCRIBE" : "UNSUBSCRIBE", request.channel});
+      }
+    } catch (const Error& error) {
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        requests_.insert(requests_.end(), requests.begin() + static_cast<std::ptrdiff_t>(i + 1),
+                         requests.end());
+        if (request.subscribe) requests_.push_back({true, request.channel, {}});
+      }
+      connection_failed(node, error.what());
+      break;
+    }
+    if (std::find(written.begin(), written.end(), node) == written.end()) written.push_back(node);
   }
-  connection_->flush();
+  for (const std::string& node : written) {
+    const auto it = links_.find(node);
+    if (it == links_.end()) continue;
+    try {
+      it->second->flush();
+    } catch (const Error& error) {
+      connection_failed(node, error.what());
+    }
+  }
 }
 
-void Subscriber::handle(const ReplyView& reply) {
-  // A channel the server refused (an ACL): its waiters wait out the holder's lease.
-  if (reply.is_error()) return;
+void Subscriber::handle(const ReplyView& reply, const std::string& node) {
+  if (reply.is_error()) {
+    subscription_refused(reply, node);
+    return;
+  }
   // A push is {kind, channel, payload}.
   if (reply.array_size("subscriber push") < 3) return;
   const std::string_view kind = reply.element(0).text("subscriber push kind");
@@ -190,13 +235,14 @@ void Subscriber::handle(const ReplyView& reply) {
   std::lock_guard<std::mutex> lock(mutex_);
   const auto it = channels_.find(channel);
   if (it == channels_.end()) return;
-  if (kind == "subscribe") {
+  if (kind == "subscribe" || kind == "ssubscribe") {
     reconnect_delay_ = first_reconnect_delay;
     it->second.active = true;
     for (Waiter* waiter : it->second.waiters) waiter->signal();
-  } else if (kind == "message" && reply.element(2).text("subscriber push payload") == every_waiter_message) {
+  } else if ((kind == "message" || kind == "smessage") &&
+             reply.element(2).text("subscriber push payload") == every_waiter_message) {
     for (Waiter* waiter : it->second.waiters) waiter->signal(true);
-  } else if (kind == "message") {
+  } else if (kind == "message" || kind == "smessage") {
     bool broadcast = false;
     for (Waiter* waiter : it->second.waiters) {
       if (!waiter->every_message) continue;
@@ -204,6 +250,48 @@ void Subscriber::handle(const ReplyView& reply) {
       broadcast = true;
     }
     if (!broadcast) signal_first_unsignalled(it->second.waiters);
+  } else if (kind == "sunsubscribe" && it->second.node == node) {
+    // Not asked for: the channel's slot moved to another node.
+    if (it->second.waiters.empty()) {
+      channels_.erase(it);
+      return;
+    }
+    router_.suspect_map();
+    it->second.active = false;
+    it->second.node.clear();
+    requests_.push_back({true, channel, {}});
+    // A release may have gone unheard while the slot moved: they retry.
+    for (Waiter* waiter : it->second.waiters) waiter->signal();
+  }
+}
+
+void Subscriber::subscription_refused(const ReplyView& reply, const std::string& node) {
+  try {
+    reply.throw_if_error("subscribe on " + node);
+  } catch (const TransientServerError& error) {
+    // MOVED: the node no longer serves a slot we asked it for (a map not up
+    // to date yet); TRYAGAIN: the slot is moving. The subscriptions it has not
+    // confirmed are asked for again, after a short back-off, where the map
+    // then says.
+    if (const auto* redirect = dynamic_cast<const RedirectError*>(&error)) router_.moved(*redirect);
+    router_.suspect_map();
+    reconnect_at_ = Clock::now() + reconnect_delay_;
+    reconnect_delay_ = std::min(reconnect_delay_ * 2, longest_reconnect_delay);
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto it = channels_.begin(); it != channels_.end();) {
+      Channel& state = it->second;
+      if (state.node != node || state.active) {
+        ++it;
+      } else if (state.waiters.empty()) {
+        it = channels_.erase(it);
+      } else {
+        state.node.clear();
+        requests_.push_back({true, it->first, {}});
+        ++it;
+      }
+    }
+  } catch (const Error&) {
+    // A channel the server refused (an ACL): its waiters wait out the holder's lease.
   }
 }
 
@@ -212,7 +300,7 @@ void Subscriber::drop_idle_channels(Clock::time_point now) {
   for (auto it = channels_.begin(); it != channels_.end();) {
     Channel& channel = it->second;
     if (channel.waiters.empty() && channel.active && now - channel.idle_since > idle_channel_lifetime) {
-      requests_.push_back({false, it->first});
+      requests_.push_back({false, it->first, channel.node});
       it = channels_.erase(it);
     } else {
       ++it;
@@ -220,35 +308,67 @@ void Subscriber::drop_idle_channels(Clock::time_point now) {
   }
 }
 
+void Subscriber::read_from(const std::string& node) {
+  const auto it = links_.find(node);
+  if (it == links_.end()) return;
+  try {
+    it->second->read_socket();
+    while (Reply reply = it->second->next_buffered_reply()) {
+      handle(reply, node);
+    }
+  } catch (const Error& error) {
+    connection_failed(node, error.what());
+  }
+}
+
 void Subscriber::run() {
   reconnect_delay_ = first_reconnect_delay;
   reconnect_at_ = Clock::now();
   for (;;) {
+    bool waiting_requests;
     {
       std::lock_guard<std::mutex> lock(mutex_);
       if (stopping_) break;
       if (std::exchange(reconnect_requested_, false)) {
-        connection_.reset();  // under the mutex: connect() takes it to install the new one
+        // New connections have no subscriptions: every channel a waiter
+        // still needs is asked for again.
+        links_.clear();
         reconnect_at_ = Clock::now();
+        requests_.clear();
+        for (auto it = channels_.begin(); it != channels_.end();) {
+          if (it->second.waiters.empty()) {
+            it = channels_.erase(it);
+            continue;
+          }
+          it->second.active = false;
+          it->second.node.clear();
+          requests_.push_back({true, it->first, {}});
+          ++it;
+        }
       }
+      waiting_requests = !requests_.empty();
     }
     int timeout_ms = housekeeping_interval_ms;
-    const Clock::time_point now = Clock::now();
-    try {
-      if (!connection_ && now >= reconnect_at_) connect();
-      if (connection_) send_requests();
-    } catch (const Error& error) {
-      connection_failed(error.what());
-    }
-    if (!connection_) {
+    if (waiting_requests && Clock::now() >= reconnect_at_) {
+      send_requests();
+    } else if (waiting_requests) {
       const auto until_retry =
           std::chrono::duration_cast<std::chrono::milliseconds>(reconnect_at_ - Clock::now());
       timeout_ms = static_cast<int>(std::clamp<int64_t>(until_retry.count(), 0, housekeeping_interval_ms));
     }
 
-    pollfd fds[2] = {{wake_pipe_[0], POLLIN, 0}, {connection_ ? connection_->fd() : -1, POLLIN, 0}};
-    if (poll(fds, 2, timeout_ms) < 0 && errno != EINTR) {
-      connection_failed(std::string("poll: ") + std::strerror(errno));
+    std::vector<pollfd> fds{{wake_pipe_[0], POLLIN, 0}};
+    std::vector<std::string> nodes;
+    for (const auto& [node, connection] : links_) {
+      fds.push_back({connection->fd(), POLLIN, 0});
+      nodes.push_back(node);
+    }
+    if (poll(fds.data(), fds.size(), timeout_ms) < 0) {
+      if (errno != EINTR) {
+        // Not expected of valid descriptors; new connections are the way out.
+        std::lock_guard<std::mutex> lock(mutex_);
+        reconnect_requested_ = true;
+      }
       continue;
     }
     if (fds[0].revents & POLLIN) {
@@ -256,19 +376,12 @@ void Subscriber::run() {
       while (read(wake_pipe_[0], drain, sizeof drain) > 0) {
       }
     }
-    if (connection_ && (fds[1].revents & (POLLIN | POLLHUP | POLLERR))) {
-      try {
-        connection_->read_socket();
-        while (Reply reply = connection_->next_buffered_reply()) {
-          handle(reply);
-        }
-      } catch (const Error& error) {
-        connection_failed(error.what());
-      }
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      if (fds[i + 1].revents & (POLLIN | POLLHUP | POLLERR)) read_from(nodes[i]);
     }
     drop_idle_channels(Clock::now());
   }
-  connection_.reset();
+  links_.clear();
 }
 
 }  // namespace dlock

@@ -1,5 +1,9 @@
-// The client's one subscriber connection, multiplexing every wake-up channel
-// its waiters need, on one background thread.
+// The client's subscriber: one connection per node (one in all outside a
+// Cluster), multiplexing every wake-up channel its waiters need, on one
+// background thread. In a Cluster with sharded pub/sub (Redis/Valkey >= 7) a
+// channel is subscribed with SSUBSCRIBE on the master of its slot, where the
+// releases' SPUBLISH goes; a slot that moves away ends the subscription
+// (an unsolicited sunsubscribe), and it is made again on the new owner.
 //
 // A waiter registers on its lock's channel before the retry that follows a
 // failed attempt. It is signalled when the subscription becomes active (so a
@@ -21,13 +25,14 @@
 #include "core/stats.hpp"
 #include "core/waiter.hpp"
 #include "redis/connection.hpp"
+#include "redis/router.hpp"
 #include "redis/url.hpp"
 
 namespace dlock {
 
 class Subscriber {
  public:
-  Subscriber(ClientConfig config, ClientStats& stats);
+  Subscriber(ClientConfig config, ClientStats& stats, Router& router);
   ~Subscriber();
   Subscriber(const Subscriber&) = delete;
   Subscriber& operator=(const Subscriber&) = delete;
@@ -35,7 +40,7 @@ class Subscriber {
   void add(const std::string& channel, Waiter* waiter);
   void remove(const std::string& channel, Waiter* waiter);
 
-  // Drops the connection and makes a new one at once (the master moved):
+  // Drops the connections and makes new ones at once (the master moved):
   // every channel is subscribed again and its waiters retry.
   void reconnect();
 
@@ -50,24 +55,35 @@ class Subscriber {
     std::deque<Waiter*> waiters;
     bool active = false;           // the server confirmed the subscription
     Clock::time_point idle_since;  // when the last waiter left
+    std::string node;              // the connection it was asked on (node address; "" outside a Cluster)
   };
   struct Request {
     bool subscribe;
     std::string channel;
+    std::string node;  // unsubscribe: the connection the channel is on
   };
 
   void run();
-  void connect();
-  // The connection broke or could not be made: logged once per outage.
-  void connection_failed(const std::string& what);
+  // The connection to `node` (by address), made on first use.
+  Connection& link(const Router::Node& node);
+  // A connection broke or could not be made: its channels are asked for
+  // again (after a back-off); logged once per outage.
+  void connection_failed(const std::string& node, const std::string& what);
+  // Sends what add() and the idle-channel sweep asked for: a subscription on
+  // the node that serves its channel, by the command the servers use.
   void send_requests();
-  void handle(const ReplyView& reply);
+  void handle(const ReplyView& reply, const std::string& node);
+  // An error reply: a subscription refused (MOVED, an ACL).
+  void subscription_refused(const ReplyView& reply, const std::string& node);
   void drop_idle_channels(Clock::time_point now);
+  // Reads what the connection to `node` received and handles each push.
+  void read_from(const std::string& node);
   void notify_thread();
   void start_locked();
 
   const ClientConfig config_;
   ClientStats& stats_;
+  Router& router_;
   std::mutex mutex_;
   std::map<std::string, Channel> channels_;
   std::vector<Request> requests_;
@@ -75,9 +91,9 @@ class Subscriber {
   bool reconnect_requested_ = false;
   int wake_pipe_[2] = {-1, -1};
   std::thread thread_;
-  std::unique_ptr<Connection> connection_;  // used by the thread only
-  Clock::time_point outage_since_;          // thread only; set while down
-  bool in_outage_ = false;                  // thread only
+  std::map<std::string, std::unique_ptr<Connection>> links_;  // by node address; thread only
+  Clock::time_point outage_since_;                            // thread only; set while down
+  bool in_outage_ = false;                                    // thread only
   // Thread only: how long to wait before the next connection attempt, and
   // from when. The delay doubles with each failure and resets only once the
   // server confirmed a subscription: a server that accepts the connection and

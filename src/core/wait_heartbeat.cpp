@@ -8,8 +8,8 @@
 
 namespace dlock {
 
-WaitHeartbeat::WaitHeartbeat(ConnectionPool& pool, const ClientConfig& config)
-    : pool_(pool), command_timeout_(config.command_timeout_ms) {}
+WaitHeartbeat::WaitHeartbeat(Router& router, const ClientConfig& config)
+    : router_(router), command_timeout_(config.command_timeout_ms) {}
 
 WaitHeartbeat::~WaitHeartbeat() {
   stop();
@@ -68,78 +68,94 @@ void WaitHeartbeat::run() {
 }
 
 void WaitHeartbeat::send_leaves(const std::vector<Leaving>& leaving) {
-  try {
-    ConnectionPool::Lease connection = pool_.acquire(Clock::now() + command_timeout_);
-    const TimeLimit limit(*connection, Clock::now() + command_timeout_, command_timeout_);
-    for (const Leaving& waiter : leaving) waiter.queue->leave(*connection, waiter.field);
-  } catch (const Error& error) {
-    // The server drops these waiters once their heartbeat has stopped, and
-    // a grant one of them never took when the grant's lease runs out.
-    if (log::enabled(DLOCK_LOG_DEBUG)) {
-      log::emit(DLOCK_LOG_DEBUG, std::string("leaving a fair lock's queue failed: ") + error.what());
+  const Clock::time_point deadline = Clock::now() + command_timeout_;
+  for (const Leaving& waiter : leaving) {
+    try {
+      ConnectionPool::Lease connection = router_.acquire(waiter.queue->heartbeat_keys().front(), deadline);
+      const TimeLimit limit(*connection, deadline, command_timeout_);
+      waiter.queue->leave(*connection, waiter.field);
+    } catch (const Error& error) {
+      // The server drops this waiter once its heartbeat has stopped, and a
+      // grant it never took when the grant's lease runs out.
+      if (log::enabled(DLOCK_LOG_DEBUG)) {
+        log::emit(DLOCK_LOG_DEBUG, std::string("leaving a fair lock's queue failed: ") + error.what());
+      }
     }
   }
 }
 
 void WaitHeartbeat::beat() {
   // One call per queue, naming every waiter of this client on it.
-  struct Group {
-    std::shared_ptr<const ServerQueue> queue;
-    std::vector<Ticket> tickets;
-    std::vector<std::string> fields;
-  };
-  std::map<const ServerQueue*, Group> groups;
+  std::vector<Group> groups;
   {
     std::lock_guard<std::mutex> lock(mutex_);
+    std::map<const ServerQueue*, std::size_t> index_of;
     for (const auto& [ticket, entry] : entries_) {
-      Group& group = groups[entry.queue.get()];
-      group.queue = entry.queue;
-      group.tickets.push_back(ticket);
-      group.fields.push_back(entry.field);
+      const auto [it, added] = index_of.try_emplace(entry.queue.get(), groups.size());
+      if (added) groups.push_back(Group{entry.queue, {}, {}});
+      groups[it->second].tickets.push_back(ticket);
+      groups[it->second].fields.push_back(entry.field);
     }
   }
+  // One pipeline per node (a queue's keys are on its name's node).
+  std::vector<std::string_view> routing_keys;
+  for (const Group& group : groups) routing_keys.push_back(group.queue->heartbeat_keys().front());
   std::vector<Ticket> to_signal;
   try {
-    ConnectionPool::Lease connection = pool_.acquire(Clock::now() + command_timeout_);
-    const TimeLimit limit(*connection, Clock::now() + command_timeout_, command_timeout_);
-    // Every script is loaded before the pipeline starts (see the watchdog).
-    std::vector<std::string> shas;
-    for (const auto& [key, group] : groups)
-      shas.push_back(group.queue->heartbeat_script().loaded_sha(*connection));
-    std::deque<Script::Call> calls;
-    std::size_t index = 0;
-    for (const auto& [key, group] : groups) {
-      Argv args = group.queue->heartbeat_args();
-      args.insert(args.end(), group.fields.begin(), group.fields.end());
-      calls.emplace_back(shas[index++], group.queue->heartbeat_keys(), args);
-      connection->append(calls.back().argv());
-    }
-    std::vector<Reply> replies;
-    for (std::size_t i = 0; i < groups.size(); ++i) replies.push_back(connection->read_reply());
-    index = 0;
-    for (const auto& [key, group] : groups) {
-      const std::size_t i = index++;
-      const Reply reply =
-          group.queue->heartbeat_script().finish(*connection, calls[i], std::move(replies[i]));
-      const std::string what = "heartbeat of the waiters queued on a fair lock";
-      if (reply.array_size(what) != group.fields.size()) {
-        throw ProtocolError(what + ": expected " + std::to_string(group.fields.size()) + " answers, got " +
-                            reply.describe());
-      }
-      for (std::size_t j = 0; j < group.fields.size(); ++j) {
-        if (reply.element(j).integer_is_one(what)) to_signal.push_back(group.tickets[j]);
+    for (const Router::Batch& batch : router_.batches(routing_keys, Clock::now() + command_timeout_)) {
+      try {
+        beat_on_node(batch, groups, to_signal);
+      } catch (const Error& error) {
+        heartbeat_failed(error);
       }
     }
   } catch (const Error& error) {
-    // The next beat tries again; a waiter unseen for the whole liveness
-    // window is dropped by the server and re-queues when it next tries.
-    if (log::enabled(DLOCK_LOG_DEBUG))
-      log::emit(DLOCK_LOG_DEBUG, std::string("heartbeat failed: ") + error.what());
+    heartbeat_failed(error);
   }
   std::lock_guard<std::mutex> lock(mutex_);
   for (const Ticket ticket : to_signal) {
     const auto entry = entries_.find(ticket);
     if (entry != entries_.end()) entry->second.waiter->signal();
+  }
+}
+
+void WaitHeartbeat::heartbeat_failed(const Error& error) {
+  // The next beat tries again; a waiter unseen for the whole liveness
+  // window is dropped by the server and re-queues when it next tries.
+  router_.suspect_map();
+  if (log::enabled(DLOCK_LOG_DEBUG))
+    log::emit(DLOCK_LOG_DEBUG, std::string("heartbeat failed: ") + error.what());
+}
+
+void WaitHeartbeat::beat_on_node(const Router::Batch& batch, const std::vector<Group>& groups,
+                                 std::vector<Ticket>& to_signal) {
+  ConnectionPool::Lease connection = batch.pool->acquire(Clock::now() + command_timeout_);
+  const TimeLimit limit(*connection, Clock::now() + command_timeout_, command_timeout_);
+  // Every script is loaded before the pipeline starts (see the watchdog).
+  std::vector<std::string> shas;
+  for (std::size_t i : batch.items)
+    shas.push_back(groups[i].queue->heartbeat_script().loaded_sha(*connection));
+  std::deque<Script::Call> calls;
+  for (std::size_t n = 0; n < batch.items.size(); ++n) {
+    const Group& group = groups[batch.items[n]];
+    Argv args = group.queue->heartbeat_args();
+    args.insert(args.end(), group.fields.begin(), group.fields.end());
+    calls.emplace_back(shas[n], group.queue->heartbeat_keys(), args);
+    connection->append(calls.back().argv());
+  }
+  std::vector<Reply> replies;
+  for (std::size_t n = 0; n < batch.items.size(); ++n) replies.push_back(connection->read_reply());
+  for (std::size_t n = 0; n < batch.items.size(); ++n) {
+    const Group& group = groups[batch.items[n]];
+    const Reply reply = group.queue->heartbeat_script().finish(*connection, calls[n], std::move(replies[n]));
+    const std::string what = "heartbeat of the waiters queued on a fair lock";
+    if (reply.array_size(what) != group.fields.size()) {
+      throw ProtocolError(what + ": expected " + std::to_string(group.fields.size()) + " answers, got " +
+                          reply.describe());
+    }
+    for (std::size_t j = 0; j < group.fields.size(); ++j) {
+      if (reply.element(j).integer_is_one(what)) to_signal.push_back(group.tickets[j]);
+    }
   }
 }
 

@@ -20,7 +20,7 @@
 
 #include "core/holds.hpp"
 #include "core/waiter.hpp"
-#include "redis/connection_pool.hpp"
+#include "redis/router.hpp"
 #include "redis/script.hpp"
 
 namespace dlock {
@@ -46,7 +46,7 @@ class ServerQueue {
 
 class WaitHeartbeat {
  public:
-  WaitHeartbeat(ConnectionPool& pool, const ClientConfig& config);
+  WaitHeartbeat(Router& router, const ClientConfig& config);
   ~WaitHeartbeat();
   WaitHeartbeat(const WaitHeartbeat&) = delete;
   WaitHeartbeat& operator=(const WaitHeartbeat&) = delete;
@@ -75,11 +75,23 @@ class WaitHeartbeat {
     std::string field;
   };
 
+  // The waiters of this client on one queue.
+  struct Group {
+    std::shared_ptr<const ServerQueue> queue;
+    std::vector<Ticket> tickets;
+    std::vector<std::string> fields;
+  };
+
   void run();
   void beat();
+  // One node's pipeline, for the groups of `batch`; adds the waiters the
+  // server says must try again now to `to_signal`.
+  void beat_on_node(const Router::Batch& batch, const std::vector<Group>& groups,
+                    std::vector<Ticket>& to_signal);
+  void heartbeat_failed(const Error& error);
   void send_leaves(const std::vector<Leaving>& leaving);
 
-  ConnectionPool& pool_;
+  Router& router_;
   const std::chrono::milliseconds command_timeout_;
   std::mutex mutex_;
   std::condition_variable wake_;

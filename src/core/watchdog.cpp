@@ -17,8 +17,8 @@ constexpr auto idle_wait = std::chrono::seconds(60);
 
 }  // namespace
 
-Watchdog::Watchdog(ConnectionPool& pool, Holds& holds, ClientStats& stats, const ClientConfig& config)
-    : pool_(pool),
+Watchdog::Watchdog(Router& router, Holds& holds, ClientStats& stats, const ClientConfig& config)
+    : router_(router),
       holds_(holds),
       stats_(stats),
       server_(config.describe()),
@@ -81,53 +81,105 @@ void Watchdog::run() {
     wake_.wait_until(lock, next, [&] { return stopping_ || nudged_; });
     planned_wake_ = Clock::time_point::max();
   }
+  lock.unlock();
+  in_flight_.clear();  // waits for the nodes' batches still running (each within its time limit)
 }
 
 void Watchdog::renew(const std::vector<Hold>& due) {
   const Clock::time_point sent_at = Clock::now();
+  std::vector<std::string_view> names;
+  for (const Hold& hold : due) names.push_back(hold.resource->name());
+  std::vector<Router::Batch> batches;
+  try {
+    batches = router_.batches(names, sent_at + command_timeout_);
+  } catch (const Error& error) {
+    for (const Hold& hold : due) holds_.retry_renewal_at(hold, Clock::now() + retry_delay_);
+    renewals_failed(due.size(), error.what());
+    return;
+  }
+  if (batches.size() == 1 && in_flight_.empty()) {
+    renew_on_node(*batches.front().pool, due, sent_at);
+    return;
+  }
+  for (const Router::Batch& batch : batches) {
+    std::vector<Hold> holds;
+    for (std::size_t i : batch.items) holds.push_back(due[i]);
+    std::future<void>& previous = in_flight_[batch.pool];
+    if (previous.valid() && previous.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
+      // That node has not answered the last batch yet: these wait for it.
+      for (const Hold& hold : holds) holds_.retry_renewal_at(hold, Clock::now() + retry_delay_);
+      continue;
+    }
+    previous = std::async(std::launch::async, [this, pool = batch.pool, holds = std::move(holds), sent_at] {
+      renew_on_node(*pool, holds, sent_at);
+    });
+  }
+}
+
+void Watchdog::renew_on_node(ConnectionPool& pool, const std::vector<Hold>& holds,
+                             Clock::time_point sent_at) {
   std::vector<LostNotice> lost;
   try {
-    ConnectionPool::Lease connection = pool_.acquire(sent_at + command_timeout_);
-    // A stalled server or a partition must not keep this thread past the
+    ConnectionPool::Lease connection = pool.acquire(sent_at + command_timeout_);
+    // A stalled server or a partition must not keep this batch past the
     // first validity deadline it has to report (S6): the batch gets no longer
     // than that, and a timed-out connection is dropped.
-    const TimeLimit limit(*connection, holds_.earliest_validity_end(sent_at + command_timeout_),
-                          command_timeout_);
+    const Clock::time_point deadline = holds_.earliest_validity_end(sent_at + command_timeout_);
+    const TimeLimit limit(*connection, deadline, command_timeout_);
     // Every script is loaded before the pipeline starts: a SCRIPT LOAD in
     // the middle would read another command's reply.
     std::vector<std::string> shas;
-    for (const Hold& hold : due) shas.push_back(hold.resource->renewal_script().loaded_sha(*connection));
+    for (const Hold& hold : holds) shas.push_back(hold.resource->renewal_script().loaded_sha(*connection));
     std::deque<std::string> leases;
     std::deque<Script::Call> calls;
-    for (std::size_t i = 0; i < due.size(); ++i) {
-      leases.push_back(std::to_string(due[i].lease_ms));
-      calls.emplace_back(shas[i], due[i].resource->renewal_keys(), Argv{leases.back(), due[i].field});
+    for (std::size_t i = 0; i < holds.size(); ++i) {
+      leases.push_back(std::to_string(holds[i].lease_ms));
+      calls.emplace_back(shas[i], holds[i].resource->renewal_keys(), Argv{leases.back(), holds[i].field});
       connection->append(calls.back().argv());
     }
     std::vector<Reply> replies;
-    for (std::size_t i = 0; i < due.size(); ++i) replies.push_back(connection->read_reply());
+    for (std::size_t i = 0; i < holds.size(); ++i) replies.push_back(connection->read_reply());
     ClientStats::count(stats_.renewal_round_trips);
     // Only now, with no reply pending, may a NOSCRIPT be answered with EVAL.
-    for (std::size_t i = 0; i < due.size(); ++i) {
+    for (std::size_t i = 0; i < holds.size(); ++i) {
+      const Hold& hold = holds[i];
+      const std::string what = "renew '" + hold.resource->name() + "'";
       bool still_owned = false;
       try {
-        const Reply reply =
-            due[i].resource->renewal_script().finish(*connection, calls[i], std::move(replies[i]));
-        still_owned = reply.integer_is_one("renew '" + due[i].resource->name() + "'");
+        try {
+          still_owned = hold.resource->renewal_script()
+                            .finish(*connection, calls[i], std::move(replies[i]))
+                            .integer_is_one(what);
+        } catch (const RedirectError& redirect) {
+          still_owned = renew_redirected(hold, redirect, deadline).integer_is_one(what);
+        }
       } catch (const ProtocolError&) {
         // The key is no longer a lock (e.g. replaced by another type): not ours.
+      } catch (const Error&) {
+        router_.suspect_map();  // a slot that moved or a node that failed: asked for again
+        holds_.retry_renewal_at(hold, Clock::now() + retry_delay_);
+        continue;
       }
       if (still_owned) ClientStats::count(stats_.renewals);
-      if (auto notice = holds_.renewed(due[i], still_owned, sent_at)) lost.push_back(*notice);
+      if (auto notice = holds_.renewed(hold, still_owned, sent_at)) lost.push_back(*notice);
     }
     renewals_succeeded();
   } catch (const Error& error) {
     // Redis unreachable: try again soon; the holds stay valid until their
     // deadline, when expire() reports them lost.
-    for (const Hold& hold : due) holds_.retry_renewal_at(hold, Clock::now() + retry_delay_);
-    renewals_failed(due.size(), error.what());
+    router_.suspect_map();
+    for (const Hold& hold : holds) holds_.retry_renewal_at(hold, Clock::now() + retry_delay_);
+    renewals_failed(holds.size(), error.what());
   }
   deliver(lost);
+}
+
+Reply Watchdog::renew_redirected(const Hold& hold, const RedirectError& redirect,
+                                 Clock::time_point deadline) {
+  ConnectionPool::Lease connection = router_.follow(redirect, deadline);
+  const TimeLimit limit(*connection, deadline, command_timeout_);
+  const std::string lease = std::to_string(hold.lease_ms);
+  return hold.resource->renewal_script().run(*connection, hold.resource->renewal_keys(), {lease, hold.field});
 }
 
 void Watchdog::settle_releases(const std::vector<Hold>& pending) {
@@ -135,7 +187,7 @@ void Watchdog::settle_releases(const std::vector<Hold>& pending) {
   for (const Hold& hold : pending) {
     try {
       const Clock::time_point deadline = std::min(Clock::now() + command_timeout_, hold.valid_until);
-      ConnectionPool::Lease connection = pool_.acquire(deadline);
+      ConnectionPool::Lease connection = router_.acquire(hold.resource->name(), deadline);
       const TimeLimit limit(*connection, deadline, command_timeout_);
       const bool released = hold.resource->release(*connection, hold.field, hold.releasing,
                                                    release_latch_ms(hold, retry_window_ms_));
@@ -143,6 +195,7 @@ void Watchdog::settle_releases(const std::vector<Hold>& pending) {
       // A release that finds the hold gone after an error: never silent.
       if (!released && !hold.withdrawal) lost.push_back(LostNotice::of(hold, lost_at_release));
     } catch (const Error& error) {
+      router_.suspect_map();
       holds_.release_failed(hold, Clock::now() + retry_delay_);
       if (log::enabled(DLOCK_LOG_DEBUG)) {
         log::emit(DLOCK_LOG_DEBUG, "watchdog: releasing '" + hold.resource->name() + "' on " + server_ +
@@ -162,6 +215,7 @@ void Watchdog::give_up_releases(const std::vector<Hold>& abandoned) {
 }
 
 void Watchdog::renewals_failed(std::size_t holds, const std::string& what) {
+  std::lock_guard<std::mutex> lock(failing_mutex_);
   if (failing_) {
     if (log::enabled(DLOCK_LOG_DEBUG)) log::emit(DLOCK_LOG_DEBUG, "watchdog: renewal still failing: " + what);
     return;
@@ -176,6 +230,7 @@ void Watchdog::renewals_failed(std::size_t holds, const std::string& what) {
 }
 
 void Watchdog::renewals_succeeded() {
+  std::lock_guard<std::mutex> lock(failing_mutex_);
   if (!failing_) return;
   failing_ = false;
   if (log::enabled(DLOCK_LOG_INFO)) {

@@ -1,25 +1,29 @@
 // The client's one background thread for held locks. It renews every
 // watchdog-managed hold in one pipelined round trip per batch (holds due
 // within the next sixth of the lease join the batch, so a renewal period
-// costs O(1) round trips whatever the number of locks), and marks a hold lost
+// costs one round trip per node whatever the number of locks: one in all
+// outside a Cluster; each node's batch runs on its own, so a node that stalls
+// delays only its own holds), and marks a hold lost
 // when its renewal finds it gone or its local validity deadline passes.
 #pragma once
 
 #include <chrono>
 #include <condition_variable>
+#include <future>
+#include <map>
 #include <mutex>
 #include <thread>
 #include <vector>
 
 #include "core/holds.hpp"
 #include "core/stats.hpp"
-#include "redis/connection_pool.hpp"
+#include "redis/router.hpp"
 
 namespace dlock {
 
 class Watchdog {
  public:
-  Watchdog(ConnectionPool& pool, Holds& holds, ClientStats& stats, const ClientConfig& config);
+  Watchdog(Router& router, Holds& holds, ClientStats& stats, const ClientConfig& config);
   ~Watchdog();
   Watchdog(const Watchdog&) = delete;
   Watchdog& operator=(const Watchdog&) = delete;
@@ -40,6 +44,10 @@ class Watchdog {
  private:
   void run();
   void renew(const std::vector<Hold>& due);
+  // One node's pipeline, for `holds`; reports the holds found gone.
+  void renew_on_node(ConnectionPool& pool, const std::vector<Hold>& holds, Clock::time_point sent_at);
+  // A renewal answered with MOVED or ASK, sent again where it points.
+  Reply renew_redirected(const Hold& hold, const RedirectError& redirect, Clock::time_point deadline);
   // Retries releases left pending by an error (Holds::leave) and withdrawals
   // of acquires that may have reached the server.
   void settle_releases(const std::vector<Hold>& pending);
@@ -50,7 +58,7 @@ class Watchdog {
   void renewals_succeeded();
   void deliver(const std::vector<LostNotice>& notices);
 
-  ConnectionPool& pool_;
+  Router& router_;
   Holds& holds_;
   ClientStats& stats_;
   const std::string server_;
@@ -66,7 +74,10 @@ class Watchdog {
   Clock::time_point planned_wake_ = Clock::time_point::max();  // max: awake, every nudge counts
   bool stopping_ = false;
   std::thread thread_;
-  bool failing_ = false;  // thread only
+  // Cluster: each node's batch still running, by its pool (thread only).
+  std::map<ConnectionPool*, std::future<void>> in_flight_;
+  std::mutex failing_mutex_;  // the batches of several nodes report at once
+  bool failing_ = false;
   Clock::time_point failing_since_;
 };
 

@@ -176,6 +176,12 @@ void Connection::throw_failure(const std::string& what) const {
 }
 
 Reply Connection::command(const Argv& argv) {
+  if (asking_) {
+    append({"ASKING"});
+    append(argv);
+    read_reply().throw_if_error("ASKING");
+    return read_reply();
+  }
   append(argv);
   return read_reply();
 }

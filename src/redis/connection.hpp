@@ -57,6 +57,13 @@ class Connection {
   // A reply said READONLY: the server is a replica now (a demoted master).
   bool demoted() const { return demoted_; }
 
+  // Cluster, after an ASK: each command is sent after an ASKING, which lets
+  // the node importing a slot serve it once.
+  void set_asking(bool asking) { asking_ = asking; }
+  // Cluster on Redis/Valkey >= 7: scripts publish with SPUBLISH (see Script).
+  bool sharded_pubsub() const { return sharded_pubsub_; }
+  void set_sharded_pubsub(bool sharded) { sharded_pubsub_ = sharded; }
+
   // Bounds each later read and write (the command timeout by default).
   void set_timeout(std::chrono::milliseconds timeout);
 
@@ -71,6 +78,8 @@ class Connection {
   bool broken_ = false;
   bool unflushed_ = false;  // append() queued what flush() has not written
   bool demoted_ = false;
+  bool asking_ = false;
+  bool sharded_pubsub_ = false;
   uint64_t generation_ = 0;
   std::string failure_;
 };

@@ -27,20 +27,25 @@ ConnectionPool::Lease ConnectionPool::acquire(Clock::time_point deadline) {
     while (!idle_.empty()) {
       std::unique_ptr<Connection> connection = std::move(idle_.back());
       idle_.pop_back();
-      if (usable(*connection)) return Lease(*this, std::move(connection));
+      if (usable(*connection)) return lease(std::move(connection));
       stale.push_back(std::move(connection));
       --open_count_;
     }
     ++open_count_;  // reserve the slot, then connect outside the mutex
   }
   try {
-    return Lease(*this, connect(deadline));
+    return lease(connect(deadline));
   } catch (...) {
     std::lock_guard<std::mutex> lock(mutex_);
     --open_count_;
     returned_.notify_one();
     throw;
   }
+}
+
+ConnectionPool::Lease ConnectionPool::lease(std::unique_ptr<Connection> connection) {
+  connection->set_sharded_pubsub(sharded_pubsub_.load());
+  return Lease(*this, std::move(connection));
 }
 
 std::unique_ptr<Connection> ConnectionPool::connect(Clock::time_point deadline) {
@@ -75,6 +80,7 @@ void ConnectionPool::outage_began(const std::string& what) {
 void ConnectionPool::give_back(std::unique_ptr<Connection> connection) {
   std::unique_ptr<Connection> dropped;
   bool closing;
+  connection->set_asking(false);  // an ASK redirects one operation only
   {
     std::lock_guard<std::mutex> lock(mutex_);
     closing = closed_;

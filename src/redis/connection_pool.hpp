@@ -53,6 +53,13 @@ class ConnectionPool {
   // restarted, a master moved): holds may be gone there. Set before use.
   void on_reconnect(std::function<void()> listener) { on_reconnect_ = std::move(listener); }
 
+  // Cluster on Redis/Valkey >= 7: connections leased from now on say so
+  // (Connection::sharded_pubsub()).
+  void use_sharded_pubsub() { sharded_pubsub_.store(true); }
+
+  // A connection broke or could not be made, and none has been made since.
+  bool in_outage() const { return in_outage_.load(); }
+
   // Connections made again after one broke or a connect failed.
   uint64_t reconnects() const { return reconnects_.load(std::memory_order_relaxed); }
 
@@ -61,6 +68,7 @@ class ConnectionPool {
   // Not broken, not a demoted master's, and (Sentinel) made for the current master.
   bool usable(const Connection& connection) const;
   std::unique_ptr<Connection> connect(Clock::time_point deadline);
+  Lease lease(std::unique_ptr<Connection> connection);
   // An outage is logged once when it starts (a connection broke or could not
   // be made) and once when a connection is made again.
   void outage_began(const std::string& what);
@@ -74,6 +82,7 @@ class ConnectionPool {
   std::atomic<bool> in_outage_{false};
   std::atomic<bool> connected_once_{false};  // an outage before it is a server never reached
   std::atomic<uint64_t> reconnects_{0};
+  std::atomic<bool> sharded_pubsub_{false};
   std::function<void()> on_reconnect_;
 };
 

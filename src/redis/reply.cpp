@@ -2,6 +2,8 @@
 
 #include <hiredis/hiredis.h>
 
+#include <stdexcept>
+#include <string>
 #include <utility>
 
 #include "common/error.hpp"
@@ -44,6 +46,28 @@ bool is_transient(std::string_view text) {
   return starts_with(text, "ERR max number of clients reached");
 }
 
+// "MOVED <slot> <host>:<port>" or "ASK <slot> <host>:<port>" (the host may be
+// an IPv6 address, so the port is after the last ':').
+void throw_if_redirect(std::string_view text, const std::string& message) {
+  const bool ask = starts_with_word(text, "ASK");
+  if (!ask && !starts_with_word(text, "MOVED")) return;
+  const std::string rest(text.substr(text.find(' ') + 1));
+  const std::size_t space = rest.find(' ');
+  const std::size_t colon = rest.rfind(':');
+  if (space == std::string::npos || colon == std::string::npos || colon < space) {
+    throw ProtocolError(message + " (an unreadable redirect)");
+  }
+  try {
+    const int slot = std::stoi(rest.substr(0, space));
+    const int port = std::stoi(rest.substr(colon + 1));
+    std::string host = rest.substr(space + 1, colon - space - 1);
+    if (host.size() > 2 && host.front() == '[') host = host.substr(1, host.size() - 2);
+    throw RedirectError(message, ask, slot, std::move(host), port);
+  } catch (const std::logic_error&) {
+    throw ProtocolError(message + " (an unreadable redirect)");
+  }
+}
+
 }  // namespace
 
 bool ReplyView::is_error() const {
@@ -68,6 +92,7 @@ void ReplyView::throw_if_error(const std::string& what) const {
   const std::string_view text = error_text();
   const std::string message = what + ": " + quoted(text);
   if (is_auth_error(text)) throw AuthError(message);
+  throw_if_redirect(text, message);
   if (is_transient(text)) throw TransientServerError(message);
   throw ProtocolError(message);
 }

@@ -36,8 +36,8 @@ class ReplyView {
   // Throws the error an error reply stands for, naming `what`: AuthError for
   // credentials and ACL denials, TransientServerError for a server state that
   // passes (LOADING, BUSY, MASTERDOWN, TRYAGAIN, CLUSTERDOWN, READONLY, too many
-  // clients), ProtocolError for the rest (WRONGTYPE, OOM, script errors). Returns
-  // for any other reply.
+  // clients), RedirectError for MOVED and ASK, ProtocolError for the rest (WRONGTYPE, OOM, script errors).
+  // Returns for any other reply.
   void throw_if_error(const std::string& what) const;
 
   // A short printable form of the reply, for messages.

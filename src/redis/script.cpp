@@ -9,7 +9,25 @@ bool is_noscript(const ReplyView& reply) {
   return reply.error_text().substr(0, 8) == "NOSCRIPT";
 }
 
+// The scripts publish as redis.call('publish', channel, message).
+std::string with_sharded_publish(std::string source) {
+  constexpr std::string_view plain = "redis.call('publish',";
+  constexpr std::string_view sharded = "redis.call('spublish',";
+  for (std::size_t at = source.find(plain); at != std::string::npos; at = source.find(plain, at)) {
+    source.replace(at, plain.size(), sharded);
+    at += sharded.size();
+  }
+  return source;
+}
+
 }  // namespace
+
+Script::Script(const char* name, std::string source)
+    : name_(name), plain_{std::move(source), {}}, sharded_{with_sharded_publish(plain_.source), {}} {}
+
+Script::Variant& Script::variant(const Connection& connection) {
+  return connection.sharded_pubsub() ? sharded_ : plain_;
+}
 
 Script::Call::Call(std::string sha, const Argv& keys, const Argv& args)
     : sha_(std::move(sha)), numkeys_(std::to_string(keys.size())) {
@@ -29,20 +47,21 @@ Argv Script::Call::with_source(std::string_view source) const {
 }
 
 std::string Script::loaded_sha(Connection& connection) {
+  Variant& loaded = variant(connection);
   {
     std::lock_guard<std::mutex> lock(sha_mutex_);
-    if (!sha_.empty()) return sha_;
+    if (!loaded.sha.empty()) return loaded.sha;
   }
-  const Reply reply = connection.command({"SCRIPT", "LOAD", source_});
+  const Reply reply = connection.command({"SCRIPT", "LOAD", loaded.source});
   const std::string_view sha = reply.text(std::string("SCRIPT LOAD ") + name_);
   std::lock_guard<std::mutex> lock(sha_mutex_);
-  sha_.assign(sha);
-  return sha_;
+  loaded.sha.assign(sha);
+  return loaded.sha;
 }
 
 Reply Script::finish(Connection& connection, const Call& call, Reply reply) {
   if (is_noscript(reply)) {
-    reply = connection.command(call.with_source(source_));
+    reply = connection.command(call.with_source(variant(connection).source));
   }
   reply.throw_if_error(std::string("script ") + name_);
   return reply;

@@ -13,8 +13,8 @@ namespace dlock {
 
 class Script {
  public:
-  // `name` for messages; `source` is static text (an embedded .lua file).
-  Script(const char* name, const char* source) : name_(name), source_(source) {}
+  // `name` (static text) for messages.
+  Script(const char* name, std::string source);
 
   // The arguments of one call: EVALSHA sha numkeys keys... args... The
   // argument views point into the call itself, so it is neither copied nor
@@ -42,14 +42,21 @@ class Script {
   // run() does).
   Reply finish(Connection& connection, const Call& call, Reply reply);
 
-  // The script's SHA1, loaded on the server on first use.
+  // The SHA1 of the script's variant for `connection`, loaded on the server
+  // on first use.
   std::string loaded_sha(Connection& connection);
 
  private:
+  struct Variant {
+    std::string source;
+    std::string sha;  // under sha_mutex_
+  };
+  Variant& variant(const Connection& connection);
+
   const char* name_;
-  const char* source_;
+  Variant plain_;
+  Variant sharded_;  // redis.call('publish', ...) -> redis.call('spublish', ...)
   std::mutex sha_mutex_;
-  std::string sha_;
 };
 
 }  // namespace dlock

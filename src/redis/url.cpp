@@ -193,28 +193,41 @@ std::string apply_userinfo_and_db(std::string rest, ClientConfig& config) {
   return rest.substr(0, path_start);
 }
 
-void apply_tcp(const std::string& rest, ClientConfig& config) {
-  parse_host_and_port(apply_userinfo_and_db(rest, config), config.host, config.port);
-}
-
-// The sentinels' host list: host[:port] separated by ','.
-void apply_sentinels(const std::string& rest, ClientConfig& config) {
-  const std::string authority = apply_userinfo_and_db(rest, config);
-  if (authority.empty()) {
-    throw InvalidArgument("url: the sentinel host list is empty");
-  }
+// A host list: host[:port] separated by ',' (`what` names an entry in messages).
+std::vector<ServerAddress> parse_host_list(const std::string& authority, int default_port, const char* what) {
+  std::vector<ServerAddress> addresses;
   std::size_t start = 0;
   for (int index = 1; start <= authority.size(); ++index) {
     const std::size_t end = std::min(authority.find(',', start), authority.size());
     const std::string entry = authority.substr(start, end - start);
     start = end + 1;
     if (entry.empty()) {
-      throw InvalidArgument("url: sentinel " + std::to_string(index) + " of the host list is empty");
+      throw InvalidArgument(std::string("url: ") + what + " " + std::to_string(index) +
+                            " of the host list is empty");
     }
-    SentinelSettings::Address address{"", default_sentinel_port};
+    ServerAddress address{"", default_port};
     parse_host_and_port(entry, address.host, address.port);
-    config.sentinel.sentinels.push_back(address);
+    addresses.push_back(address);
   }
+  return addresses;
+}
+
+void apply_tcp(const std::string& rest, ClientConfig& config) {
+  const std::string authority = apply_userinfo_and_db(rest, config);
+  if (authority.empty()) {
+    throw InvalidArgument("url: the host is missing");
+  }
+  config.seeds = parse_host_list(authority, config.port, "server");
+  config.host = config.seeds.front().host;
+  config.port = config.seeds.front().port;
+}
+
+void apply_sentinels(const std::string& rest, ClientConfig& config) {
+  const std::string authority = apply_userinfo_and_db(rest, config);
+  if (authority.empty()) {
+    throw InvalidArgument("url: the sentinel host list is empty");
+  }
+  config.sentinel.sentinels = parse_host_list(authority, default_sentinel_port, "sentinel");
 }
 
 // WAIT blocks for sync_timeout_ms on a connection whose reads end at the
@@ -242,18 +255,28 @@ std::string host_and_port(const std::string& host, int port) {
   return (host.find(':') != std::string::npos ? "[" + host + "]" : host) + ":" + std::to_string(port);
 }
 
+namespace {
+
+std::string host_list(const std::vector<ServerAddress>& addresses) {
+  std::string text;
+  for (const ServerAddress& address : addresses) {
+    text += (text.empty() ? "" : ",") + host_and_port(address.host, address.port);
+  }
+  return text;
+}
+
+}  // namespace
+
 std::string ClientConfig::describe() const {
   if (transport == Transport::unix_socket) {
     return "unix://" + socket_path;
   }
   if (sentinel.enabled()) {
-    std::string text = tls.enabled ? "rediss-sentinel://" : "redis-sentinel://";
-    for (std::size_t i = 0; i < sentinel.sentinels.size(); ++i) {
-      text += (i == 0 ? "" : ",") + host_and_port(sentinel.sentinels[i].host, sentinel.sentinels[i].port);
-    }
-    return text + "#" + sentinel.master_name;
+    return (tls.enabled ? "rediss-sentinel://" : "redis-sentinel://") + host_list(sentinel.sentinels) + "#" +
+           sentinel.master_name;
   }
-  return std::string(tls.enabled ? "rediss://" : "redis://") + host_and_port(host, port);
+  const std::string scheme = tls.enabled ? "rediss://" : "redis://";
+  return scheme + (seeds.size() > 1 ? host_list(seeds) : host_and_port(host, port));
 }
 
 ClientConfig config_from_options(const dlock_client_options* opts) {

@@ -28,14 +28,16 @@ struct TlsSettings {
   const char* first_option_set() const;
 };
 
+// A server's host and port, as a URL's host list names it.
+struct ServerAddress {
+  std::string host;
+  int port = 6379;
+};
+
 // redis-sentinel:// settings: the sentinels to ask, in turn, for the address
 // of the master they call `master_name`.
 struct SentinelSettings {
-  struct Address {
-    std::string host;
-    int port = 26379;
-  };
-  std::vector<Address> sentinels;  // empty: not a Sentinel deployment
+  std::vector<ServerAddress> sentinels;  // empty: not a Sentinel deployment
   std::string master_name;
   std::string user;  // sentinel_user=; the userinfo is the master's
   std::string password;
@@ -50,6 +52,9 @@ struct ClientConfig {
   std::string host = "127.0.0.1";
   int port = 6379;
   std::string socket_path;
+  // redis[s]://host:port,host:port...: every server listed, in order (host
+  // and port are the first). Seeds of a Cluster: any node of it will do.
+  std::vector<ServerAddress> seeds;
   std::string user;
   std::string password;
   int db = 0;

@@ -8,6 +8,13 @@ void require_ok(int status, const std::string& what) {
   if (status != DLOCK_OK) throw std::runtime_error(what + " failed: " + describe_status(status));
 }
 
+dlock_client_stats client_stats(dlock_client* client) {
+  dlock_client_stats stats{};
+  stats.size = sizeof stats;
+  require_ok(dlock_client_stats_get(client, &stats), "dlock_client_stats_get");
+  return stats;
+}
+
 dlock_client_options default_options() {
   dlock_client_options options;
   dlock_client_options_init(&options);
@@ -20,7 +27,9 @@ dlock_client_options options_with_watchdog(int64_t watchdog_timeout_ms) {
   return options;
 }
 
-ClientHandle open_client(const std::string& url) { return open_client(url, default_options()); }
+ClientHandle open_client(const std::string& url) {
+  return open_client(url, default_options());
+}
 
 ClientHandle open_client(const std::string& url, const dlock_client_options& options) {
   dlock_client* client = nullptr;

@@ -46,6 +46,9 @@ LockHandle new_lock(dlock_client* client, const std::string& name);
 LockHandle new_fair_lock(dlock_client* client, const std::string& name);
 CancelHandle new_cancel();
 
+// The client's counters (dlock_client_stats_get); throws like require_ok.
+dlock_client_stats client_stats(dlock_client* client);
+
 // Whether this libdlock speaks TLS: without it, rediss:// is unsupported before
 // any file is read or any connection made.
 bool build_has_tls();

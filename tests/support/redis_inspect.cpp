@@ -1,5 +1,6 @@
 #include "redis_inspect.hpp"
 
+#include <sstream>
 #include <stdexcept>
 
 namespace dlock_test {
@@ -17,9 +18,13 @@ RedisReply checked(RedisServer& server, const std::vector<std::string>& argv) {
 
 }  // namespace
 
-std::string fencing_counter_key(const std::string& name) { return "redisson_lock_token:" + hash_tagged(name); }
+std::string fencing_counter_key(const std::string& name) {
+  return "redisson_lock_token:" + hash_tagged(name);
+}
 
-std::string release_channel(const std::string& name) { return "redisson_lock__channel:" + hash_tagged(name); }
+std::string release_channel(const std::string& name) {
+  return "redisson_lock__channel:" + hash_tagged(name);
+}
 
 std::map<std::string, std::string> hash_fields(RedisServer& server, const std::string& key) {
   const RedisReply reply = checked(server, {"HGETALL", key});
@@ -30,7 +35,9 @@ std::map<std::string, std::string> hash_fields(RedisServer& server, const std::s
   return fields;
 }
 
-long long pttl(RedisServer& server, const std::string& key) { return checked(server, {"PTTL", key}).integer; }
+long long pttl(RedisServer& server, const std::string& key) {
+  return checked(server, {"PTTL", key}).integer;
+}
 
 bool key_exists(RedisServer& server, const std::string& key) {
   return checked(server, {"EXISTS", key}).integer == 1;
@@ -38,6 +45,33 @@ bool key_exists(RedisServer& server, const std::string& key) {
 
 std::string string_value(RedisServer& server, const std::string& key) {
   return checked(server, {"GET", key}).str;
+}
+
+namespace {
+
+// PUBSUB NUMSUB and SHARDNUMSUB answer [channel, count].
+long long subscribers(RedisServer& server, const std::string& subcommand, const std::string& channel) {
+  return checked(server, {"PUBSUB", subcommand, channel}).elements.at(1).integer;
+}
+
+}  // namespace
+
+long long shard_subscribers(RedisServer& server, const std::string& channel) {
+  return subscribers(server, "SHARDNUMSUB", channel);
+}
+
+long long classic_subscribers(RedisServer& server, const std::string& channel) {
+  return subscribers(server, "NUMSUB", channel);
+}
+
+long long shard_subscriber_connections(RedisServer& server) {
+  std::istringstream clients(checked(server, {"CLIENT", "LIST"}).str);
+  long long connections = 0;
+  for (std::string line; std::getline(clients, line);) {
+    const std::size_t at = line.find(" ssub=");
+    if (at != std::string::npos && std::stoll(line.substr(at + 6)) > 0) ++connections;
+  }
+  return connections;
 }
 
 long long command_calls(RedisServer& server, const std::string& command) {

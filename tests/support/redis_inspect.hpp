@@ -17,6 +17,12 @@ std::map<std::string, std::string> hash_fields(RedisServer& server, const std::s
 long long pttl(RedisServer& server, const std::string& key);  // -2 absent, -1 no expiry
 bool key_exists(RedisServer& server, const std::string& key);
 std::string string_value(RedisServer& server, const std::string& key);  // "" when absent
+// Subscribers of `channel` on this server: sharded (PUBSUB SHARDNUMSUB, what
+// SSUBSCRIBE counts) and classic (PUBSUB NUMSUB, what SUBSCRIBE counts).
+long long shard_subscribers(RedisServer& server, const std::string& channel);
+long long classic_subscribers(RedisServer& server, const std::string& channel);
+// Connections to this server with at least one sharded subscription (CLIENT LIST's ssub=).
+long long shard_subscriber_connections(RedisServer& server);
 // Calls of one command so far (INFO commandstats), e.g. command_calls(server, "evalsha").
 long long command_calls(RedisServer& server, const std::string& command);
 // Calls of every command a renewal can use (scripts and PEXPIRE), for "nothing renews" checks.

@@ -60,7 +60,7 @@ bool answers(RedisConnection& connection) {
 
 RedisServer::RedisServer(RedisServerConfig config) : config_(std::move(config)) {
   for (int attempt = 0; attempt < kPortAttempts; ++attempt) {
-    port_ = pick_free_port();
+    port_ = config_.pick_port ? config_.pick_port() : pick_free_port();
     write_config();
     if (start()) return;
   }

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -39,6 +40,9 @@ struct RedisServerConfig {
   std::string admin_password;
   // When set, TLS only (url() is rediss://, admin connections use TLS).
   std::optional<RedisServerTls> tls;
+  // Chooses the port to try (again after a failed start); empty: pick_free_port().
+  // A cluster node needs its bus port (+10000) free as well.
+  std::function<int()> pick_port;
 };
 
 // A loopback port nothing listens on now (another process may take it later).

@@ -55,6 +55,9 @@ class Client:
     0) and ``sync_timeout`` (seconds, default 1): a grant counts only once that many replicas
     confirmed it (``WAIT``), else it is undone and the attempt fails like a busy lock.
 
+    Cluster: ``redis://host:port[,host:port...]`` naming any nodes as seeds; a server in Cluster
+    mode switches the client to it by itself (keys routed by slot, sharded pub/sub on Redis 7).
+
     Usable as a context manager; :meth:`close` is idempotent. A client made before
     ``os.fork()`` works in the child, which gets connections and an identity of its own.
     """

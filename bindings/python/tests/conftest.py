@@ -14,13 +14,20 @@ import dlock
 
 # The project's one redis-server launcher; the test modules import it too.
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "tests" / "support"))
-from redis_server import RedisServer  # noqa: E402
+from redis_server import ClusterSet, RedisServer  # noqa: E402
 
 
 @pytest.fixture(scope="session")
 def redis_server() -> Iterator[RedisServer]:
     with RedisServer() as server:
         yield server
+
+
+@pytest.fixture(scope="session")
+def redis_cluster() -> Iterator[ClusterSet]:
+    """One 6-node Redis Cluster for the whole session (it takes several seconds to form)."""
+    with ClusterSet() as cluster:
+        yield cluster
 
 
 @pytest.fixture

@@ -28,7 +28,7 @@ LatchKeys::LatchKeys(std::string latch_name) : name(std::move(latch_name)) {
 bool CountDownLatch::try_set_count(int64_t count) {
   core_.throw_if_closed();
   const std::string value = std::to_string(count);
-  return core_.execute([&](Connection& connection) {
+  return core_.execute(keys_->name, [&](Connection& connection) {
     return try_set_count_script()
         .run(connection, {keys_->name, keys_->channel}, {value})
         .integer_is_one("try_set_count '" + keys_->name + "'");
@@ -40,7 +40,7 @@ int64_t CountDownLatch::count_down(uint64_t owner) {
   const std::string latch = keys_->latch + ":" + core_.field(owner);
   const std::string window = std::to_string(core_.retry_window_ms());
   const std::string request = core_.request_id();
-  return core_.execute([&](Connection& connection) {
+  return core_.execute(keys_->name, [&](Connection& connection) {
     return count_down_script()
         .run(connection, {keys_->name, keys_->channel, latch}, {request, window})
         .integer("count_down '" + keys_->name + "'");
@@ -49,7 +49,7 @@ int64_t CountDownLatch::count_down(uint64_t owner) {
 
 int64_t CountDownLatch::count() {
   core_.throw_if_closed();
-  return core_.execute([&](Connection& connection) { return read_count(connection, keys_->name); });
+  return core_.execute(keys_->name, [&](Connection& connection) { return read_count(connection, keys_->name); });
 }
 
 bool CountDownLatch::await(int64_t wait_ms, Cancel* cancel) {

@@ -77,7 +77,7 @@ void AcquireProcess::withdraw_wait_mark() {
   try {
     core->async_runner().submit([core, resource = lock_.resource_, field = field_] {
       try {
-        core->execute([&](Connection& connection) { resource->withdraw_wait_mark(connection, field); });
+        core->execute(resource->name(), [&](Connection& connection) { resource->withdraw_wait_mark(connection, field); });
       } catch (const Error&) {
         // Closed or unreachable: the mark lapses with its expiry.
       }

@@ -24,7 +24,7 @@ Integer parse_integer(std::string_view text, const std::string& what) {
 
 LockInspection inspect_lock(ClientCore& core, const LockKeys& keys) {
   core.throw_if_closed();
-  return core.execute([&](Connection& connection) {
+  return core.execute(keys.name, [&](Connection& connection) {
     const std::string what = "inspect '" + keys.name + "'";
     const Reply reply = LockScripts::inspect().run(connection, {keys.name, keys.counter}, {});
     if (reply.array_size(what) != 3)

@@ -22,12 +22,12 @@ std::string match_pattern(const std::string& prefix) {
 std::vector<std::string> list_lock_names(ClientCore& core, const std::string& prefix) {
   core.throw_if_closed();
   const std::string pattern = match_pattern(prefix);
-  // A retry on a fresh connection starts the scan again, so the lambda builds
-  // the whole answer; SCAN may repeat a name, hence the set.
-  return core.execute([&](Connection& connection) {
+  // SCAN may repeat a name, and a retry on a fresh connection starts a
+  // master's scan again, hence the set. In a Cluster each master is scanned.
+  std::vector<std::string> names;
+  std::unordered_set<std::string> seen;
+  core.execute_on_every_master([&](Connection& connection) {
     const std::string what = "SCAN for hashes matching '" + pattern + "'";
-    std::vector<std::string> names;
-    std::unordered_set<std::string> seen;
     std::string cursor = "0";
     do {
       const Reply reply =
@@ -42,8 +42,8 @@ std::vector<std::string> list_lock_names(ClientCore& core, const std::string& pr
         if (seen.insert(name).second) names.push_back(std::move(name));
       }
     } while (cursor != "0");
-    return names;
   });
+  return names;
 }
 
 }  // namespace dlock

@@ -30,7 +30,7 @@ ReentrantLock::Attempt ReentrantLock::attempt(const AcquireRequest& request, con
                                               int64_t lease_ms, int64_t wait_left_ms) {
   const std::string request_id = core_.request_id();
   try {
-    return core_.execute([&](Connection& connection) {
+    return core_.execute(resource_->name(), [&](Connection& connection) {
       const Clock::time_point sent_at = Clock::now();
       const Lockable::Attempt outcome =
           resource_->attempt(connection, field, lease_ms, wait_left_ms, request_id);
@@ -133,7 +133,7 @@ bool ReentrantLock::run_release(const Hold& hold, const std::string& request_id)
 }
 
 bool ReentrantLock::run_release(const std::string& field, const std::string& request_id, int64_t latch_ms) {
-  return core_.execute(
+  return core_.execute(resource_->name(),
       [&](Connection& connection) { return resource_->release(connection, field, request_id, latch_ms); });
 }
 
@@ -209,7 +209,7 @@ void ReentrantLock::release_keeping(uint64_t owner, int64_t keep_ms) {
   }
   if (hold->lost) throw LostError(lost_message("release_keeping", name()));
   const std::string keep = std::to_string(keep_ms);
-  const bool kept = core_.execute([&](Connection& connection) {
+  const bool kept = core_.execute(resource_->name(), [&](Connection& connection) {
     return LockScripts::keep()
         .run(connection, {lock->keys.name}, {hold->field, keep})
         .integer_is_one("keep '" + name() + "'");
@@ -232,7 +232,7 @@ void ReentrantLock::extend(uint64_t owner, int64_t lease_ms) {
   if (hold->lost) throw LostError(lost_message("extend", name()));
   const std::string lease = std::to_string(lease_ms);
   Clock::time_point sent_at;
-  const bool still_owned = core_.execute([&](Connection& connection) {
+  const bool still_owned = core_.execute(resource_->name(), [&](Connection& connection) {
     sent_at = Clock::now();
     return resource_->renewal_script()
         .run(connection, resource_->renewal_keys(), {lease, hold->field})
@@ -247,17 +247,17 @@ void ReentrantLock::extend(uint64_t owner, int64_t lease_ms) {
 
 bool ReentrantLock::force_release() {
   core_.throw_if_closed();
-  return core_.execute([&](Connection& connection) { return resource_->force_release(connection); });
+  return core_.execute(resource_->name(), [&](Connection& connection) { return resource_->force_release(connection); });
 }
 
 bool ReentrantLock::is_locked() {
   core_.throw_if_closed();
-  return core_.execute([&](Connection& connection) { return resource_->is_locked(connection); });
+  return core_.execute(resource_->name(), [&](Connection& connection) { return resource_->is_locked(connection); });
 }
 
 int64_t ReentrantLock::ttl_ms() {
   core_.throw_if_closed();
-  return core_.execute([&](Connection& connection) { return resource_->ttl_ms(connection); });
+  return core_.execute(resource_->name(), [&](Connection& connection) { return resource_->ttl_ms(connection); });
 }
 
 void ReentrantLock::release_unrecorded(uint64_t owner) {

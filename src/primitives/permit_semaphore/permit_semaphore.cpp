@@ -44,7 +44,7 @@ std::optional<std::string> PermitSemaphore::acquire(const PermitRequest& request
   auto attempt = [&] {
     Clock::time_point sent_at;
     // The same id on every retry: acquire.lua grants an id once.
-    const Reply reply = core_.execute([&](Connection& connection) {
+    const Reply reply = core_.execute(keys().name, [&](Connection& connection) {
       sent_at = Clock::now();
       return PermitScripts::acquire().run(connection, {keys().name, keys().timeouts, keys().channel},
                                           {id.raw, lease});
@@ -66,7 +66,7 @@ std::optional<std::string> PermitSemaphore::acquire(const PermitRequest& request
 
 bool PermitSemaphore::run_release(const std::string& raw_id) {
   const std::string request_id = core_.request_id();
-  return core_.execute([&](Connection& connection) {
+  return core_.execute(keys().name, [&](Connection& connection) {
     return resource_->release(connection, raw_id, request_id, core_.retry_window_ms());
   });
 }
@@ -115,7 +115,7 @@ bool PermitSemaphore::try_release(std::string_view id) {
 bool PermitSemaphore::try_set_permits(int permits) {
   core_.throw_if_closed();
   const std::string count = std::to_string(permits);
-  return core_.execute([&](Connection& connection) {
+  return core_.execute(keys().name, [&](Connection& connection) {
     return PermitScripts::try_set_permits()
         .run(connection, {keys().name, keys().channel}, {count})
         .integer_is_one("try_set_permits '" + keys().name + "'");
@@ -124,7 +124,7 @@ bool PermitSemaphore::try_set_permits(int permits) {
 
 int64_t PermitSemaphore::available_permits() {
   core_.throw_if_closed();
-  return core_.execute([&](Connection& connection) {
+  return core_.execute(keys().name, [&](Connection& connection) {
     return PermitScripts::available()
         .run(connection, {keys().name, keys().timeouts, keys().channel}, {})
         .integer("available permits of '" + keys().name + "'");

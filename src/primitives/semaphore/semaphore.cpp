@@ -41,7 +41,7 @@ bool Semaphore::acquire(uint64_t owner, int permits, int64_t wait_ms, Cancel* ca
   auto attempt = [&] {
     // One request id per attempt, kept across its retries (see acquire.lua).
     const std::string request = core_.request_id();
-    const bool taken = core_.execute([&](Connection& connection) {
+    const bool taken = core_.execute(keys_->name, [&](Connection& connection) {
       return acquire_script()
           .run(connection, {keys_->name, latch}, {count, request, window})
           .integer_is_one(what);
@@ -59,7 +59,7 @@ void Semaphore::release(uint64_t owner, int permits) {
   const std::string latch = latch_of(owner);
   const std::string window = std::to_string(core_.retry_window_ms());
   const std::string request = core_.request_id();
-  core_.execute([&](Connection& connection) {
+  core_.execute(keys_->name, [&](Connection& connection) {
     return release_script()
         .run(connection, {keys_->name, keys_->channel, latch}, {count, request, window})
         .integer_is_one("release " + count + " permits of '" + keys_->name + "'");
@@ -69,7 +69,7 @@ void Semaphore::release(uint64_t owner, int permits) {
 bool Semaphore::try_set_permits(int permits) {
   core_.throw_if_closed();
   const std::string count = std::to_string(permits);
-  return core_.execute([&](Connection& connection) {
+  return core_.execute(keys_->name, [&](Connection& connection) {
     return try_set_permits_script()
         .run(connection, {keys_->name, keys_->channel}, {count})
         .integer_is_one("try_set_permits '" + keys_->name + "'");
@@ -78,7 +78,7 @@ bool Semaphore::try_set_permits(int permits) {
 
 int64_t Semaphore::available_permits() {
   core_.throw_if_closed();
-  return core_.execute([&](Connection& connection) { return read_count(connection, keys_->name); });
+  return core_.execute(keys_->name, [&](Connection& connection) { return read_count(connection, keys_->name); });
 }
 
 }  // namespace dlock

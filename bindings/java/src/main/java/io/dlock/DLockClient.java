@@ -55,7 +55,8 @@ public final class DLockClient implements AutoCloseable {
   /**
    * Connects and checks the connection (and credentials) before returning.
    *
-   * @param url {@code redis://[user[:password]@]host[:port][/db][?options]} or
+   * @param url {@code redis://[user[:password]@]host[:port][,host[:port]...][/db][?options]}
+   *     (several hosts: seeds of a Redis Cluster, found by itself) or
    *     {@code unix:///path/to/redis.sock[?db=N&options]}; options are
    *     {@code connect_timeout_ms}, {@code command_timeout_ms},
    *     {@code watchdog_timeout_ms} (lease kept alive by the watchdog, default

@@ -4,8 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Lock;
 import org.junit.jupiter.api.Test;
@@ -150,19 +148,6 @@ class RedissonReadWriteInteropTest extends InteropFixture {
 
   /** Blocks `waiter` on another thread, runs `release`, and returns how long the waiter took to get in. */
   private static long wakeAfter(Lock waiter, Runnable release) throws Exception {
-    CountDownLatch waiting = new CountDownLatch(1);
-    CompletableFuture<Long> acquiredAt = Threads.start(() -> {
-      waiting.countDown();
-      assertTrue(waiter.tryLock(20, TimeUnit.SECONDS));
-      long at = System.nanoTime();
-      waiter.unlock();
-      return at;
-    });
-    waiting.await();
-    Thread.sleep(300);
-    assertFalse(acquiredAt.isDone(), "the waiter entered while the lock was held");
-    long releasedAt = System.nanoTime();
-    release.run();
-    return TimeUnit.NANOSECONDS.toMillis(acquiredAt.get(30, TimeUnit.SECONDS) - releasedAt);
+    return Threads.msToGrantAfter(waiter, () -> Thread.sleep(300), release);
   }
 }

@@ -2,9 +2,11 @@ package io.dlock;
 
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.locks.Lock;
 
 /** Runs test steps on other threads, since lock ownership follows threads. */
 final class Threads {
@@ -29,6 +31,32 @@ final class Threads {
   @FunctionalInterface
   interface Blocking {
     void run() throws InterruptedException;
+  }
+
+  /**
+   * Blocks {@code waiter} on another thread ({@code tryLock}, at most 20 s), runs
+   * {@code untilWaiting} (which returns once the waiter waits), checks the waiter is not in,
+   * runs {@code release}, and returns the milliseconds from the release to the waiter's grant.
+   */
+  static long msToGrantAfter(Lock waiter, Blocking untilWaiting, Runnable release) throws Exception {
+    CountDownLatch waiting = new CountDownLatch(1);
+    CompletableFuture<Long> acquiredAt = start(() -> {
+      waiting.countDown();
+      if (!waiter.tryLock(20, TimeUnit.SECONDS)) {
+        throw new AssertionError("the waiter timed out");
+      }
+      long at = System.nanoTime();
+      waiter.unlock();
+      return at;
+    });
+    waiting.await();
+    untilWaiting.run();
+    if (acquiredAt.isDone()) {
+      throw new AssertionError("the waiter entered while the lock was held");
+    }
+    long releasedAt = System.nanoTime();
+    release.run();
+    return TimeUnit.NANOSECONDS.toMillis(acquiredAt.get(30, TimeUnit.SECONDS) - releasedAt);
   }
 
   /** Runs {@code body} on another thread and returns its result. */

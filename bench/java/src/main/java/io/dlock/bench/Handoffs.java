@@ -83,7 +83,8 @@ final class Handoffs {
     return new Result(percentile(measured, 0.50), percentile(measured, 0.99), count);
   }
 
-  private static double percentile(long[] sorted, double p) {
+  /** The p-th percentile (0..1) of sorted nanoseconds, in microseconds; NaN when empty. */
+  static double percentile(long[] sorted, double p) {
     if (sorted.length == 0) {
       return Double.NaN;
     }

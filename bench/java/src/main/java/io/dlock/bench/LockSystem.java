@@ -44,8 +44,7 @@ interface LockSystem extends AutoCloseable {
       case REDISSON:
       case REDISSON_DEFAULTS:
       case REDISSON_FAIR: {
-        Config config = new Config();
-        config.useSingleServer().setAddress(url);
+        Config config = redissonConfig(url);
         if (!kind.equals(REDISSON_DEFAULTS)) {
           config.setCheckLockSyncedSlaves(false);
         }
@@ -66,5 +65,22 @@ interface LockSystem extends AutoCloseable {
       default:
         throw new IllegalArgumentException("unknown lock system " + kind);
     }
+  }
+
+  /**
+   * Redisson's configuration for a dlock URL: one node in useSingleServer(), several
+   * (redis://host:port,host:port,...) as the seeds of useClusterServers().
+   */
+  static Config redissonConfig(String url) {
+    Config config = new Config();
+    if (!url.contains(",")) {
+      config.useSingleServer().setAddress(url);
+      return config;
+    }
+    String scheme = url.substring(0, url.indexOf("://") + 3);
+    for (String node : url.substring(scheme.length()).split(",")) {
+      config.useClusterServers().addNodeAddress(scheme + node);
+    }
+    return config;
   }
 }
