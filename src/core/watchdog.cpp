@@ -110,8 +110,11 @@ void Watchdog::renew(const std::vector<Hold>& due) {
       for (const Hold& hold : holds) holds_.retry_renewal_at(hold, Clock::now() + retry_delay_);
       continue;
     }
+    // Not due again while the batch is out: its outcome sets their next renewal.
+    for (const Hold& hold : holds) holds_.retry_renewal_at(hold, sent_at + command_timeout_);
     previous = std::async(std::launch::async, [this, pool = batch.pool, holds = std::move(holds), sent_at] {
       renew_on_node(*pool, holds, sent_at);
+      nudge(Clock::now());  // the thread planned its sleep before these holds' next renewal was known
     });
   }
 }
