@@ -33,7 +33,6 @@ using std::chrono::seconds;
 // A replica takes over ~2-3 s after its master dies (cluster-node-timeout 1000):
 // calls retry that long within their command timeout.
 constexpr int64_t kCommandTimeoutMs = 8000;
-constexpr int64_t kWaiterOwner = 7;
 const char* const kSyncQuery = "?sync_replicas=1";
 
 // Some sections started before `from_ns` and some after `to_ns`.

@@ -24,9 +24,8 @@ namespace {
 
 using std::chrono::milliseconds;
 
-// A wake-up by message comes far sooner than this; without one a waiter
-// sleeps until the holder's watchdog lease (6 s) or its wait ends.
-constexpr int64_t kWakeUpMs = 1500;
+// Without a wake-up message a waiter sleeps until the holder's watchdog
+// lease (6 s) or this wait ends.
 constexpr int64_t kWaitMs = 10000;
 
 class ClusterPrimitives : public ClusterSuite {
