@@ -224,8 +224,10 @@ void Subscriber::send_requests() {
 }
 
 void Subscriber::handle(const ReplyView& reply, const std::string& node) {
-  // A channel the server refused (an ACL): its waiters wait out the holder's lease.
-  if (reply.is_error()) return;
+  if (reply.is_error()) {
+    subscription_refused(reply, node);
+    return;
+  }
   // A push is {kind, channel, payload}.
   if (reply.array_size("subscriber push") < 3) return;
   const std::string_view kind = reply.element(0).text("subscriber push kind");
@@ -260,6 +262,36 @@ void Subscriber::handle(const ReplyView& reply, const std::string& node) {
     requests_.push_back({true, channel, {}});
     // A release may have gone unheard while the slot moved: they retry.
     for (Waiter* waiter : it->second.waiters) waiter->signal();
+  }
+}
+
+void Subscriber::subscription_refused(const ReplyView& reply, const std::string& node) {
+  try {
+    reply.throw_if_error("subscribe on " + node);
+  } catch (const TransientServerError& error) {
+    // MOVED: the node no longer serves a slot we asked it for (a map not up
+    // to date yet); TRYAGAIN: the slot is moving. The subscriptions it has not
+    // confirmed are asked for again, after a short back-off, where the map
+    // then says.
+    if (const auto* redirect = dynamic_cast<const RedirectError*>(&error)) router_.moved(*redirect);
+    router_.suspect_map();
+    reconnect_at_ = Clock::now() + reconnect_delay_;
+    reconnect_delay_ = std::min(reconnect_delay_ * 2, longest_reconnect_delay);
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto it = channels_.begin(); it != channels_.end();) {
+      Channel& state = it->second;
+      if (state.node != node || state.active) {
+        ++it;
+      } else if (state.waiters.empty()) {
+        it = channels_.erase(it);
+      } else {
+        state.node.clear();
+        requests_.push_back({true, it->first, {}});
+        ++it;
+      }
+    }
+  } catch (const Error&) {
+    // A channel the server refused (an ACL): its waiters wait out the holder's lease.
   }
 }
 

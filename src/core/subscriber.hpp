@@ -73,6 +73,8 @@ class Subscriber {
   // the node that serves its channel, by the command the servers use.
   void send_requests();
   void handle(const ReplyView& reply, const std::string& node);
+  // An error reply: a subscription refused (MOVED, an ACL).
+  void subscription_refused(const ReplyView& reply, const std::string& node);
   void drop_idle_channels(Clock::time_point now);
   // Reads what the connection to `node` received and handles each push.
   void read_from(const std::string& node);

@@ -156,13 +156,17 @@ ConnectionPool::Lease Router::acquire(std::string_view key, Clock::time_point de
   return pool->acquire(deadline);
 }
 
+void Router::moved(const RedirectError& redirect) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!redirect.ask && map_) map_->moved(redirect.slot, ServerAddress{redirect.host, redirect.port});
+}
+
 ConnectionPool::Lease Router::follow(const RedirectError& redirect, Clock::time_point deadline) {
-  const ServerAddress target{redirect.host, redirect.port};
+  moved(redirect);
   ConnectionPool* pool;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    if (!redirect.ask && map_) map_->moved(redirect.slot, target);
-    pool = &pool_at(target);
+    pool = &pool_at(ServerAddress{redirect.host, redirect.port});
   }
   ConnectionPool::Lease connection = pool->acquire(deadline);
   if (redirect.ask) connection->set_asking(true);

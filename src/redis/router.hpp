@@ -37,6 +37,8 @@ class Router {
   // A pooled connection to where a MOVED or ASK points. MOVED moves the slot
   // in the map; ASK's connection sends ASKING before each of its commands.
   ConnectionPool::Lease follow(const RedirectError& redirect, Clock::time_point deadline);
+  // A MOVED names the slot's new master: the map says so from now on.
+  void moved(const RedirectError& redirect);
   // A node failed us: the map is asked for again before the next command.
   void suspect_map();
 
