@@ -171,6 +171,35 @@ TEST_F(ClusterFailover, WithoutSyncAGrantTheReplicaMissedIsReportedLost) {
   cluster().restart_node(master_port);  // its config has no password: it rejoins as the replica
 }
 
+// A master killed and restarted at once, before its replica could take over,
+// comes back empty (no persistence): the holder hears its hold is lost, and
+// the next grant's fencing token is still above the lost one.
+TEST_F(ClusterFailover, AMasterRestartedEmptyReportsTheLossAndTokensKeepRising) {
+  const ClientHandle holder = open("", 1000);
+  const ClientHandle rival = open("", 1000);
+  const int master_port = cluster().master_ports()[2];
+  const std::string name = cluster().names_on_each_master(1, "restarted-")[2][0];
+  const LockHandle held = new_lock(holder.get(), name);
+  const LockHandle taken = new_lock(rival.get(), name);
+  LostRecorder lost;
+  lost.attach(held.get());
+  uint64_t lost_token = 0;
+  ASSERT_TRUE(status_is(dlock_lock_acquire(held.get(), 0, -1, &lost_token), DLOCK_OK));
+
+  RedisServer& master = cluster().node(master_port);
+  master.kill9();
+  master.restart();  // well within cluster-node-timeout: no failover
+  ASSERT_TRUE(wait_until([&] { return lost.calls() == 1; }, milliseconds(5000)))
+      << "the renewal finds the hold gone";
+  EXPECT_EQ(cluster().master_for_key(name), master_port) << "no failover";
+  uint64_t token = 0;
+  EXPECT_TRUE(status_is(dlock_lock_acquire(taken.get(), 0, -1, &token), DLOCK_OK));
+  EXPECT_GT(token, lost_token) << "the counter was lost, the token still rises";
+  EXPECT_TRUE(status_is(dlock_lock_release(held.get()), DLOCK_E_LOST));
+  EXPECT_TRUE(status_is(dlock_lock_release(taken.get()), DLOCK_OK));
+  cluster().await_healthy(seconds(30));
+}
+
 // Worker processes contend on one name per master while one master is
 // killed and another's slot moves: the sections never overlap and tokens
 // rise in grant order on every name.
