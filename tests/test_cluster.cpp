@@ -6,8 +6,11 @@
 // (MOVED, ASK), test_cluster_stalls.cpp (a master that stops answering) and
 // test_cluster_primitives.cpp; failovers are in test_cluster_failover.cpp.
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <chrono>
+#include <csignal>
 #include <future>
 #include <map>
 #include <string>
@@ -176,6 +179,55 @@ TEST_F(Cluster, TheWatchdogRenewsEachMastersLocksInOneRoundTripPerPeriod) {
   }
   for (std::size_t i = 0; i < locks.size(); ++i)
     EXPECT_TRUE(status_is(dlock_lock_release(locks[i].get()), DLOCK_OK)) << names[i];
+}
+
+// Runs in a forked child: 0, or the number of the first check that failed.
+int child_checks(dlock_client* client, dlock_lock* parents_lock, const std::vector<std::string>& names) {
+  if (dlock_lock_acquire(parents_lock, 0, -1, nullptr) != DLOCK_NOT_ACQUIRED) return 1;
+  int check = 2;
+  for (const std::string& name : names) {
+    dlock_lock* own = nullptr;
+    if (dlock_lock_new(client, name.c_str(), &own) != DLOCK_OK) return check;
+    if (dlock_lock_acquire(own, 0, -1, nullptr) != DLOCK_OK) return check + 1;
+    if (dlock_lock_release(own) != DLOCK_OK) return check + 2;
+    dlock_lock_free(own);
+    check += 3;
+  }
+  dlock_client_close(client);
+  return 0;
+}
+
+// A cluster client opened before fork() works in the child on connections
+// of its own to every master, and leaves the parent's hold alone.
+TEST_F(Cluster, AForkedChildUsesTheClusterClientOnItsOwn) {
+#ifdef __SANITIZE_THREAD__
+  GTEST_SKIP() << "TSan cannot follow threads started in a child of a multithreaded fork";
+#endif
+  const ClientHandle client = open();
+  std::vector<std::string> names;
+  for (const auto& on_master : cluster().names_on_each_master(2, "forked-")) names.push_back(on_master[1]);
+  const std::string parents = cluster().names_on_each_master(2, "forked-")[0][0];
+  const LockHandle lock = new_lock(client.get(), parents);
+  ASSERT_TRUE(status_is(dlock_lock_acquire(lock.get(), 0, -1, nullptr), DLOCK_OK));
+  const std::string field = holder_field(parents);
+
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) _exit(child_checks(client.get(), lock.get(), names));
+  int status = 0;
+  const bool ended =
+      wait_until([&] { return waitpid(child, &status, WNOHANG) == child; }, milliseconds(20000));
+  if (!ended) {
+    kill(child, SIGKILL);
+    waitpid(child, &status, 0);
+  }
+  ASSERT_TRUE(ended) << "the child hung";
+  ASSERT_TRUE(WIFEXITED(status)) << "the child died of signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "child check " << WEXITSTATUS(status) << " failed";
+  EXPECT_EQ(holder_field(parents), field) << "the child touched the parent's hold";
+  for (const std::string& name : names)
+    EXPECT_EQ(holder_field(name), "") << name << " left held by the child";
+  EXPECT_TRUE(status_is(dlock_lock_release(lock.get()), DLOCK_OK));
 }
 
 TEST(ClusterUrl, AnEmptySeedIsInvalidAndUnreachableSeedsFailFast) {
