@@ -128,6 +128,36 @@ TEST_F(ClusterFailover, HoldsOnAKilledMasterSurviveAndItsWaiterIsWokenOnTheNewMa
   EXPECT_LT(ms_between(released_ns, outcome.returned_ns), 3000) << "woken, not timed out";
 }
 
+// The fair lock across a failover: its holder and the queue of its waiter
+// (both synced to the replica) survive on the promoted replica, and the
+// release there hands the lock to the queued waiter.
+TEST_F(ClusterFailover, AFairLocksHolderAndQueueSurviveAFailover) {
+  const ClientHandle holder = open(kSyncQuery, 15000);
+  const ClientHandle waiting = open(kSyncQuery, 15000);
+  const int old_master = cluster().master_ports()[0];
+  const std::string name = cluster().names_on_each_master(1, "fair-survivor-")[0][0];
+  const LockHandle held = new_fair_lock(holder.get(), name);
+  const LockHandle wanted = new_fair_lock(waiting.get(), name);
+  uint64_t held_token = 0;
+  ASSERT_TRUE(status_is(dlock_lock_acquire(held.get(), 0, -1, &held_token), DLOCK_OK));
+  auto waiter = acquire_in_background(wanted.get(), kWaiterOwner, 60000);
+  std::this_thread::sleep_for(milliseconds(300));  // queued, and the queue synced
+
+  cluster().kill_master(old_master);
+  const int new_master = cluster().await_failover(old_master, seconds(15));
+  EXPECT_TRUE(key_exists(cluster().node(new_master), name)) << "the replica had the grant";
+  cluster().restart_node(old_master);  // grants need a replica to reach (sync_replicas=1)
+  EXPECT_EQ(waiter.wait_for(milliseconds(0)), std::future_status::timeout) << "granted while held";
+
+  const int64_t released_ns = monotonic_ns();
+  EXPECT_TRUE(status_is(dlock_lock_release(held.get()), DLOCK_OK));
+  ASSERT_EQ(waiter.wait_for(milliseconds(10000)), std::future_status::ready);
+  const AcquireOutcome outcome = waiter.get();
+  EXPECT_TRUE(status_is(outcome.status, DLOCK_OK));
+  EXPECT_GT(outcome.token, held_token);
+  EXPECT_LT(ms_between(released_ns, outcome.returned_ns), 3000) << "handed over, not timed out";
+}
+
 // Without replica sync, a failover to a replica that missed the grant lets
 // another client take the lock: the holder hears of its loss from its next
 // renewal (by its watchdog lease at the latest), and its release says so.
