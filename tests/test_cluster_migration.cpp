@@ -72,6 +72,53 @@ TEST_F(ClusterMigration, AHoldAndAWaiterFollowTheirSlotToItsNewMaster) {
   cluster().migrate_slot(slot, source);
 }
 
+// MOVED errors a server has answered so far (INFO errorstats).
+long long moved_replies(RedisServer& server) {
+  const std::string stats = server.command({"INFO", "errorstats"}).str;
+  const std::string prefix = "errorstat_MOVED:count=";
+  const std::size_t at = stats.find(prefix);
+  return at == std::string::npos ? 0 : std::stoll(stats.substr(at + prefix.size()));
+}
+
+// Holds whose slot moved join their new owner's renewal batch: after the
+// first MOVED the old owner hears no more of them, and a period still costs
+// one round trip per master.
+TEST_F(ClusterMigration, MovedHoldsAreRenewedInTheirNewOwnersBatch) {
+  constexpr int64_t kWatchdogMs = 600;
+  constexpr int64_t kPeriodMs = kWatchdogMs / 3;
+  const int slot = cluster().slot_of("batched");
+  const int source = cluster().master_for_slot(slot);
+  const int target = cluster().another_master(source);
+  const ClientHandle client = open(kWatchdogMs);
+  std::vector<std::string> names;
+  for (const auto& on_master : cluster().names_on_each_master(10, "batch-"))
+    names.insert(names.end(), on_master.begin(), on_master.end());
+  for (int i = 0; i < 30; ++i) names.push_back("moving-" + std::to_string(i) + "{batched}");
+  std::vector<LockHandle> locks;
+  for (const std::string& name : names) {
+    locks.push_back(new_lock(client.get(), name));
+    ASSERT_TRUE(status_is(dlock_lock_acquire(locks.back().get(), 0, -1, nullptr), DLOCK_OK)) << name;
+  }
+  cluster().migrate_slot(slot, target);
+  std::this_thread::sleep_for(milliseconds(3 * kPeriodMs));  // the first renewals there were redirected
+
+  const long long moved_before = moved_replies(cluster().node(source));
+  const dlock_client_stats before = client_stats(client.get());
+  const int64_t started_ns = monotonic_ns();
+  std::this_thread::sleep_for(milliseconds(5 * kPeriodMs));
+  const dlock_client_stats after = client_stats(client.get());
+  const int64_t periods = ms_between(started_ns, monotonic_ns()) / kPeriodMs;
+  EXPECT_EQ(moved_replies(cluster().node(source)), moved_before) << "renewals still sent to the old owner";
+  const auto round_trips = static_cast<int64_t>(after.renewal_round_trips - before.renewal_round_trips);
+  EXPECT_LE(round_trips, 3 * (periods + 2));
+  EXPECT_EQ(after.locks_lost, 0u);
+  for (std::size_t i = 0; i < locks.size(); ++i) {
+    EXPECT_FALSE(holder_field(names[i]).empty()) << names[i] << " still held";
+    EXPECT_TRUE(status_is(dlock_lock_release(locks[i].get()), DLOCK_OK)) << names[i];
+  }
+  cluster().migrate_slot(slot, source);
+}
+
 // A slot given to its new owner as redis-cli reshard does: the source and
 // the target know at once, the third master only by gossip a moment later,
 // so a client asking it for the map then is told the old owner. The
