@@ -33,7 +33,6 @@ using std::chrono::seconds;
 // A replica takes over ~2-3 s after its master dies (cluster-node-timeout 1000):
 // calls retry that long within their command timeout.
 constexpr int64_t kCommandTimeoutMs = 8000;
-constexpr int64_t kWaiterOwner = 7;
 const char* const kSyncQuery = "?sync_replicas=1";
 
 // Some sections started before `from_ns` and some after `to_ns`.
@@ -129,6 +128,36 @@ TEST_F(ClusterFailover, HoldsOnAKilledMasterSurviveAndItsWaiterIsWokenOnTheNewMa
   EXPECT_LT(ms_between(released_ns, outcome.returned_ns), 3000) << "woken, not timed out";
 }
 
+// The fair lock across a failover: its holder and the queue of its waiter
+// (both synced to the replica) survive on the promoted replica, and the
+// release there hands the lock to the queued waiter.
+TEST_F(ClusterFailover, AFairLocksHolderAndQueueSurviveAFailover) {
+  const ClientHandle holder = open(kSyncQuery, 15000);
+  const ClientHandle waiting = open(kSyncQuery, 15000);
+  const int old_master = cluster().master_ports()[0];
+  const std::string name = cluster().names_on_each_master(1, "fair-survivor-")[0][0];
+  const LockHandle held = new_fair_lock(holder.get(), name);
+  const LockHandle wanted = new_fair_lock(waiting.get(), name);
+  uint64_t held_token = 0;
+  ASSERT_TRUE(status_is(dlock_lock_acquire(held.get(), 0, -1, &held_token), DLOCK_OK));
+  auto waiter = acquire_in_background(wanted.get(), kWaiterOwner, 60000);
+  std::this_thread::sleep_for(milliseconds(300));  // queued, and the queue synced
+
+  cluster().kill_master(old_master);
+  const int new_master = cluster().await_failover(old_master, seconds(15));
+  EXPECT_TRUE(key_exists(cluster().node(new_master), name)) << "the replica had the grant";
+  cluster().restart_node(old_master);  // grants need a replica to reach (sync_replicas=1)
+  EXPECT_EQ(waiter.wait_for(milliseconds(0)), std::future_status::timeout) << "granted while held";
+
+  const int64_t released_ns = monotonic_ns();
+  EXPECT_TRUE(status_is(dlock_lock_release(held.get()), DLOCK_OK));
+  ASSERT_EQ(waiter.wait_for(milliseconds(10000)), std::future_status::ready);
+  const AcquireOutcome outcome = waiter.get();
+  EXPECT_TRUE(status_is(outcome.status, DLOCK_OK));
+  EXPECT_GT(outcome.token, held_token);
+  EXPECT_LT(ms_between(released_ns, outcome.returned_ns), 3000) << "handed over, not timed out";
+}
+
 // Without replica sync, a failover to a replica that missed the grant lets
 // another client take the lock: the holder hears of its loss from its next
 // renewal (by its watchdog lease at the latest), and its release says so.
@@ -170,6 +199,35 @@ TEST_F(ClusterFailover, WithoutSyncAGrantTheReplicaMissedIsReportedLost) {
   EXPECT_TRUE(status_is(dlock_lock_release(held.get()), DLOCK_E_LOST));
   EXPECT_TRUE(status_is(dlock_lock_release(taken.get()), DLOCK_OK));
   cluster().restart_node(master_port);  // its config has no password: it rejoins as the replica
+}
+
+// A master killed and restarted at once, before its replica could take over,
+// comes back empty (no persistence): the holder hears its hold is lost, and
+// the next grant's fencing token is still above the lost one.
+TEST_F(ClusterFailover, AMasterRestartedEmptyReportsTheLossAndTokensKeepRising) {
+  const ClientHandle holder = open("", 1000);
+  const ClientHandle rival = open("", 1000);
+  const int master_port = cluster().master_ports()[2];
+  const std::string name = cluster().names_on_each_master(1, "restarted-")[2][0];
+  const LockHandle held = new_lock(holder.get(), name);
+  const LockHandle taken = new_lock(rival.get(), name);
+  LostRecorder lost;
+  lost.attach(held.get());
+  uint64_t lost_token = 0;
+  ASSERT_TRUE(status_is(dlock_lock_acquire(held.get(), 0, -1, &lost_token), DLOCK_OK));
+
+  RedisServer& master = cluster().node(master_port);
+  master.kill9();
+  master.restart();  // well within cluster-node-timeout: no failover
+  ASSERT_TRUE(wait_until([&] { return lost.calls() == 1; }, milliseconds(5000)))
+      << "the renewal finds the hold gone";
+  EXPECT_EQ(cluster().master_for_key(name), master_port) << "no failover";
+  uint64_t token = 0;
+  EXPECT_TRUE(status_is(dlock_lock_acquire(taken.get(), 0, -1, &token), DLOCK_OK));
+  EXPECT_GT(token, lost_token) << "the counter was lost, the token still rises";
+  EXPECT_TRUE(status_is(dlock_lock_release(held.get()), DLOCK_E_LOST));
+  EXPECT_TRUE(status_is(dlock_lock_release(taken.get()), DLOCK_OK));
+  cluster().await_healthy(seconds(30));
 }
 
 // Worker processes contend on one name per master while one master is
