@@ -11,6 +11,7 @@ Router::Router(ClientConfig config) : config_(std::move(config)) {
   // Sentinel names one master; a Unix socket is never a Cluster node.
   if (config_.sentinel.enabled() || config_.transport == ClientConfig::Transport::unix_socket) {
     mode_ = Mode::standalone;
+    standalone_config_ = config_;
     auto pool = std::make_unique<ConnectionPool>(config_);
     standalone_ = pool.get();
     pools_.emplace("", std::move(pool));
@@ -63,7 +64,7 @@ void Router::refresh(Clock::time_point deadline) {
   ask_for_map(deadline);
 }
 
-bool Router::ask_for_map(Clock::time_point deadline) {
+void Router::ask_for_map(Clock::time_point deadline) {
   // The masters known, then the seeds; nodes whose connections are failing
   // (down, or stalled past a timeout) are asked last.
   std::vector<ServerAddress> candidates;
@@ -85,12 +86,13 @@ bool Router::ask_for_map(Clock::time_point deadline) {
       }
       ConnectionPool::Lease connection = pool->acquire(deadline);
       std::optional<SlotMap> map = SlotMap::ask(*connection, address.host, config_.tls.enabled);
-      std::lock_guard<std::mutex> lock(mutex_);
+      std::unique_lock<std::mutex> lock(mutex_);
       answered_ = true;
       if (!map && mode_ == Mode::unknown) {
         mode_ = Mode::standalone;
         standalone_ = pool;
-        return false;
+        standalone_config_ = node_config(address);
+        return;
       }
       if (!map || map->masters().empty()) {
         last = host_and_port(address.host, address.port) +
@@ -98,18 +100,18 @@ bool Router::ask_for_map(Clock::time_point deadline) {
         continue;
       }
       const bool first = mode_ == Mode::unknown;
+      const std::string found = config_.describe() + " is a Redis Cluster of " +
+                                std::to_string(map->masters().size()) + " master(s)" +
+                                (map->sharded_pubsub() ? ", with sharded pub/sub" : "");
       map_ = std::move(map);
       mode_ = Mode::cluster;
       map_suspected_ = false;
       if (map_->sharded_pubsub() && !sharded_pubsub_.exchange(true)) {
         for (auto& [name, node_pool] : pools_) node_pool->use_sharded_pubsub();
       }
-      if (first && log::enabled(DLOCK_LOG_INFO)) {
-        log::emit(DLOCK_LOG_INFO, config_.describe() + " is a Redis Cluster of " +
-                                      std::to_string(map_->masters().size()) + " master(s)" +
-                                      (map_->sharded_pubsub() ? ", with sharded pub/sub" : ""));
-      }
-      return true;
+      lock.unlock();
+      if (first && log::enabled(DLOCK_LOG_INFO)) log::emit(DLOCK_LOG_INFO, found);
+      return;
     } catch (const PermanentConnectionError&) {
       throw;  // a TLS or address problem no other node will solve
     } catch (const RefusedConnectionError& error) {
@@ -205,7 +207,7 @@ std::vector<ConnectionPool*> Router::every_master(Clock::time_point deadline) {
 Router::Node Router::node_for(std::string_view key, Clock::time_point deadline) {
   refresh(deadline);
   std::lock_guard<std::mutex> lock(mutex_);
-  if (mode_ == Mode::standalone) return Node{"", config_};
+  if (mode_ == Mode::standalone) return Node{"", standalone_config_};
   const ServerAddress* master = map_->master(key_slot(key));
   if (master == nullptr) {
     map_suspected_ = true;

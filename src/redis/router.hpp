@@ -79,8 +79,8 @@ class Router {
 
   // Finds the mode (first use) or asks for the map again (when suspected).
   void refresh(Clock::time_point deadline);
-  // Asks the nodes in turn; false when the answer says standalone.
-  bool ask_for_map(Clock::time_point deadline);
+  // Asks the nodes in turn: the first answer says standalone or gives the map.
+  void ask_for_map(Clock::time_point deadline);
   ConnectionPool& pool_for_slot(int slot);
   ConnectionPool& pool_at(const ServerAddress& address);  // made on first use; under mutex_
   ClientConfig node_config(const ServerAddress& address) const;
@@ -95,6 +95,7 @@ class Router {
   std::optional<SlotMap> map_;
   std::map<std::string, std::unique_ptr<ConnectionPool>> pools_;  // by host:port
   ConnectionPool* standalone_ = nullptr;
+  ClientConfig standalone_config_;  // the server that answered (Sentinel: the locator's config)
   std::atomic<bool> sharded_pubsub_{false};
   std::function<void()> on_reconnect_;
   bool closed_ = false;
