@@ -160,9 +160,8 @@ void Subscriber::connection_failed(const std::string& node, const std::string& w
 }
 
 Connection& Subscriber::link(const Router::Node& node) {
-  std::unique_ptr<Connection>& connection = links_[node.address];
-  if (connection) return *connection;
-  connection =
+  if (const auto it = links_.find(node.address); it != links_.end()) return *it->second;
+  std::unique_ptr<Connection>& connection = links_[node.address] =
       open_connection(node.config, Clock::now() + std::chrono::milliseconds(config_.command_timeout_ms));
   if (in_outage_) {
     in_outage_ = false;
