@@ -2,6 +2,7 @@ package io.dlock;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.HashSet;
@@ -56,6 +57,30 @@ class ClusterTest {
       }));
     }
     assertEquals(3, masters.size());
+  }
+
+  @Test
+  void aHoldConfirmedByAReplicaSurvivesItsMastersFailover() throws Exception {
+    String name = "java-cluster-failover";
+    // The failover takes about 2-3 s (cluster-node-timeout 1000): calls wait it out.
+    try (DLockClient synced = DLockClient.connect(cluster.url(0) + "?sync_replicas=1&command_timeout_ms=8000");
+        DLockClient other = DLockClient.connect(cluster.url(1) + "?command_timeout_ms=8000")) {
+      DLock lock = synced.getLock(name);
+      long token = lock.acquire().fencingToken();
+      int killed = cluster.masterOf(name);
+      int promoted = cluster.failOverMasterOf(name);
+      assertNotEquals(killed, promoted);
+      assertTrue(cluster.exists(name), "the hold reached the promoted replica");
+      DLock rival = other.getLock(name);
+      assertFalse(Threads.onOtherThread(() -> rival.tryLock()), "no second holder after the failover");
+      lock.unlock();  // throws if the hold was lost
+      long next = Threads.onOtherThread(() -> {
+        long granted = rival.acquire().fencingToken();
+        rival.unlock();
+        return granted;
+      });
+      assertTrue(next > token, "tokens keep rising across the failover: " + token + " then " + next);
+    }
   }
 
   @Test

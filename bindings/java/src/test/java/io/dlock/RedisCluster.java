@@ -72,15 +72,8 @@ final class RedisCluster implements BeforeAllCallback, CloseableResource {
     dir = Files.createTempDirectory("dlock-cluster");
     for (int i = 0; i < NODES; i++) {
       int port = freeClusterPort();
-      processes.add(new ProcessBuilder(RedisServer.binary(), "--port", Integer.toString(port),
-              "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString(),
-              "--cluster-enabled", "yes", "--cluster-node-timeout", "1000",
-              "--cluster-config-file", "nodes-" + port + ".conf")
-          .redirectErrorStream(true)
-          .redirectOutput(dir.resolve("node" + port + ".log").toFile())
-          .start());
+      processes.add(startNode(port));
       ports.add(port);
-      await(() -> answers(port), 10, "redis-server on port " + port);
     }
     List<String> create = new ArrayList<>(List.of(cli(), "--cluster", "create"));
     ports.forEach(port -> create.add("127.0.0.1:" + port));
@@ -91,6 +84,42 @@ final class RedisCluster implements BeforeAllCallback, CloseableResource {
       throw new IOException("cluster create failed: " + Files.readString(dir.resolve("create.log")));
     }
     await(this::healthy, 30, "cluster_state:ok everywhere and an online replica per master");
+  }
+
+  /** A node on {@code port}; its cluster config file keeps its identity across restarts. */
+  private Process startNode(int port) throws IOException, InterruptedException {
+    Process node = new ProcessBuilder(RedisServer.binary(), "--port", Integer.toString(port),
+            "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir.toString(),
+            "--cluster-enabled", "yes", "--cluster-node-timeout", "1000",
+            "--cluster-config-file", "nodes-" + port + ".conf")
+        .redirectErrorStream(true)
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("node" + port + ".log").toFile()))
+        .start();
+    await(() -> answers(port), 10, "redis-server on port " + port);
+    return node;
+  }
+
+  /**
+   * Kills the master serving {@code key} ({@code kill -9}), waits until its replica serves the
+   * slot, then starts the old node again (it rejoins as a replica) and waits until the cluster is
+   * healthy, so the classes after this one find it whole. Returns the promoted master's port.
+   */
+  int failOverMasterOf(String key) throws IOException, InterruptedException {
+    int old = masterOf(key);
+    int index = ports.indexOf(old);
+    processes.get(index).destroyForcibly().waitFor();
+    int[] promoted = {old};
+    await(() -> {
+      try {
+        promoted[0] = masterOf(key);
+      } catch (IllegalStateException noMasterYet) {
+        return false;
+      }
+      return promoted[0] != old && answers(promoted[0]);
+    }, 30, "a replica promoted in place of " + old);
+    processes.set(index, startNode(old));
+    await(this::healthy, 30, "the cluster healthy again after the failover");
+    return promoted[0];
   }
 
   /** Stops every node, at the end of the run. */
@@ -149,17 +178,23 @@ final class RedisCluster implements BeforeAllCallback, CloseableResource {
     return new Jedis("127.0.0.1", port);
   }
 
-  /** The port of the master serving {@code key} now. */
+  /** The port of the master serving {@code key} now, as the first node that answers says. */
   int masterOf(String key) {
-    try (Jedis any = node(ports.get(0))) {
-      long slot = any.clusterKeySlot(key);
-      for (String line : any.clusterNodes().split("\n")) {
-        String[] fields = line.trim().split(" ");
-        if (fields.length > 8 && fields[2].contains("master") && !fields[2].contains("fail")
-            && serves(fields, slot)) {
-          return nodePort(fields);
+    for (int port : ports) {
+      if (!answers(port)) {
+        continue;  // a node killed for a failover
+      }
+      try (Jedis any = node(port)) {
+        long slot = any.clusterKeySlot(key);
+        for (String line : any.clusterNodes().split("\n")) {
+          String[] fields = line.trim().split(" ");
+          if (fields.length > 8 && fields[2].contains("master") && !fields[2].contains("fail")
+              && serves(fields, slot)) {
+            return nodePort(fields);
+          }
         }
       }
+      break;
     }
     throw new IllegalStateException("no master serves " + key);
   }
