@@ -138,14 +138,14 @@ void Router::suspect_map() {
   if (mode_ == Mode::cluster) map_suspected_ = true;
 }
 
-ConnectionPool& Router::pool_for_slot(int slot) {
+const ServerAddress& Router::master_of(int slot) {
   const ServerAddress* master = map_->master(slot);
   if (master == nullptr) {
     map_suspected_ = true;
     throw TransientServerError("no node of " + config_.describe() + " serves slot " + std::to_string(slot) +
                                " (a failover under way?)");
   }
-  return pool_at(*master);
+  return *master;
 }
 
 ConnectionPool::Lease Router::acquire(std::string_view key, Clock::time_point deadline) {
@@ -153,7 +153,7 @@ ConnectionPool::Lease Router::acquire(std::string_view key, Clock::time_point de
   ConnectionPool* pool;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    pool = mode_ == Mode::standalone ? standalone_ : &pool_for_slot(key_slot(key));
+    pool = mode_ == Mode::standalone ? standalone_ : &pool_at(master_of(key_slot(key)));
   }
   return pool->acquire(deadline);
 }
@@ -208,13 +208,8 @@ Router::Node Router::node_for(std::string_view key, Clock::time_point deadline) 
   refresh(deadline);
   std::lock_guard<std::mutex> lock(mutex_);
   if (mode_ == Mode::standalone) return Node{"", standalone_config_};
-  const ServerAddress* master = map_->master(key_slot(key));
-  if (master == nullptr) {
-    map_suspected_ = true;
-    throw TransientServerError("no node of " + config_.describe() + " serves the slot of " +
-                               std::string(key));
-  }
-  return Node{host_and_port(master->host, master->port), node_config(*master)};
+  const ServerAddress& master = master_of(key_slot(key));
+  return Node{host_and_port(master.host, master.port), node_config(master)};
 }
 
 void Router::on_reconnect(std::function<void()> listener) {

@@ -81,7 +81,9 @@ class Router {
   void refresh(Clock::time_point deadline);
   // Asks the nodes in turn: the first answer says standalone or gives the map.
   void ask_for_map(Clock::time_point deadline);
-  ConnectionPool& pool_for_slot(int slot);
+  // The master serving `slot`; TransientServerError (and the map suspected)
+  // while none does. Under mutex_.
+  const ServerAddress& master_of(int slot);
   ConnectionPool& pool_at(const ServerAddress& address);  // made on first use; under mutex_
   ClientConfig node_config(const ServerAddress& address) const;
   std::vector<ServerAddress> seeds() const;
