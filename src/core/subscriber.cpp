@@ -1,8 +1,6 @@
 #include "core/subscriber.hpp"
 
-#include <fcntl.h>
 #include <poll.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -53,16 +51,12 @@ Subscriber::~Subscriber() {
 
 void Subscriber::start_locked() {
   if (thread_.joinable()) return;
-  if (pipe2(wake_pipe_, O_CLOEXEC | O_NONBLOCK) != 0) {
-    throw std::system_error(errno, std::generic_category(), "subscriber wake-up pipe");
-  }
+  wake_.emplace();
   thread_ = std::thread([this] { run(); });
 }
 
 void Subscriber::notify_thread() {
-  const char byte = 1;
-  // A full pipe already holds a wake-up.
-  [[maybe_unused]] ssize_t written = write(wake_pipe_[1], &byte, 1);
+  wake_->signal();
 }
 
 void Subscriber::add(const std::string& channel, Waiter* waiter) {
@@ -121,8 +115,7 @@ void Subscriber::stop() {
   }
   if (thread_.joinable()) {
     thread_.join();
-    close(wake_pipe_[0]);
-    close(wake_pipe_[1]);
+    wake_.reset();
   }
 }
 
@@ -356,7 +349,7 @@ void Subscriber::run() {
       timeout_ms = static_cast<int>(std::clamp<int64_t>(until_retry.count(), 0, housekeeping_interval_ms));
     }
 
-    std::vector<pollfd> fds{{wake_pipe_[0], POLLIN, 0}};
+    std::vector<pollfd> fds{{wake_->fd(), POLLIN, 0}};
     std::vector<std::string> nodes;
     for (const auto& [node, connection] : links_) {
       fds.push_back({connection->fd(), POLLIN, 0});
@@ -370,11 +363,7 @@ void Subscriber::run() {
       }
       continue;
     }
-    if (fds[0].revents & POLLIN) {
-      char drain[64];
-      while (read(wake_pipe_[0], drain, sizeof drain) > 0) {
-      }
-    }
+    if (fds[0].revents & POLLIN) wake_->drain();
     for (std::size_t i = 0; i < nodes.size(); ++i) {
       if (fds[i + 1].revents & (POLLIN | POLLHUP | POLLERR)) read_from(nodes[i]);
     }

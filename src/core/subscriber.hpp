@@ -18,10 +18,12 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "common/wake_fd.hpp"
 #include "core/stats.hpp"
 #include "core/waiter.hpp"
 #include "redis/connection.hpp"
@@ -89,7 +91,7 @@ class Subscriber {
   std::vector<Request> requests_;
   bool stopping_ = false;
   bool reconnect_requested_ = false;
-  int wake_pipe_[2] = {-1, -1};
+  std::optional<WakeFd> wake_;  // made with the thread
   std::thread thread_;
   std::map<std::string, std::unique_ptr<Connection>> links_;  // by node address; thread only
   Clock::time_point outage_since_;                            // thread only; set while down

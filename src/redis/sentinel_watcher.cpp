@@ -1,8 +1,6 @@
 #include "redis/sentinel_watcher.hpp"
 
-#include <fcntl.h>
 #include <poll.h>
-#include <unistd.h>
 
 #include <cerrno>
 #include <sstream>
@@ -24,9 +22,6 @@ constexpr const char* reconfiguring_replicas = "+failover-state-reconf-slaves";
 
 SentinelWatcher::SentinelWatcher(std::shared_ptr<MasterLocator> locator, int64_t command_timeout_ms)
     : locator_(std::move(locator)), command_timeout_(command_timeout_ms) {
-  if (pipe2(wake_pipe_, O_CLOEXEC | O_NONBLOCK) != 0) {
-    throw std::system_error(errno, std::generic_category(), "sentinel watcher wake-up pipe");
-  }
   thread_ = std::thread([this] { run(); });
 }
 
@@ -40,15 +35,12 @@ void SentinelWatcher::stop() {
     if (stopping_) return;
     stopping_ = true;
   }
-  const char byte = 1;
-  [[maybe_unused]] ssize_t written = write(wake_pipe_[1], &byte, 1);
+  wake_.signal();
   if (thread_.joinable()) thread_.join();
-  close(wake_pipe_[0]);
-  close(wake_pipe_[1]);
 }
 
 bool SentinelWatcher::pause(std::chrono::milliseconds delay) {
-  pollfd wake{wake_pipe_[0], POLLIN, 0};
+  pollfd wake{wake_.fd(), POLLIN, 0};
   poll(&wake, 1, static_cast<int>(delay.count()));
   std::lock_guard<std::mutex> lock(mutex_);
   return !stopping_;
@@ -70,7 +62,7 @@ void SentinelWatcher::watch(std::size_t index) {
         .throw_if_error("SUBSCRIBE " + std::string(switch_master));
     ask_where_the_master_is(index, "named by sentinel " + locator_->sentinel_address(index));
     for (;;) {
-      pollfd fds[2] = {{wake_pipe_[0], POLLIN, 0}, {sentinel->fd(), POLLIN, 0}};
+      pollfd fds[2] = {{wake_.fd(), POLLIN, 0}, {sentinel->fd(), POLLIN, 0}};
       if (poll(fds, 2, -1) < 0 && errno != EINTR) return;
       {
         std::lock_guard<std::mutex> lock(mutex_);

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <thread>
 
+#include "common/wake_fd.hpp"
 #include "redis/master_locator.hpp"
 
 namespace dlock {
@@ -36,7 +37,7 @@ class SentinelWatcher {
   const std::chrono::milliseconds command_timeout_;
   std::mutex mutex_;
   bool stopping_ = false;
-  int wake_pipe_[2] = {-1, -1};
+  WakeFd wake_;
   std::thread thread_;
 };
 

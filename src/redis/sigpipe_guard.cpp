@@ -30,10 +30,16 @@ SigpipeGuard::~SigpipeGuard() {
     sigemptyset(&pending);
     if (sigpending(&pending) == 0 && sigismember(&pending, SIGPIPE) == 1) {
       const sigset_t set = only_sigpipe();
-      const timespec no_wait{0, 0};
       const int saved_errno = errno;
+#ifdef __APPLE__
+      // No sigtimedwait there; the signal is pending, so sigwait returns at once.
+      int taken;
+      sigwait(&set, &taken);
+#else
+      const timespec no_wait{0, 0};
       while (sigtimedwait(&set, nullptr, &no_wait) < 0 && errno == EINTR) {
       }
+#endif
       errno = saved_errno;
     }
   }

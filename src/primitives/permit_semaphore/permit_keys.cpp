@@ -49,16 +49,10 @@ PermitKeys::PermitKeys(std::string semaphore_name) : name(std::move(semaphore_na
 }
 
 PermitId PermitId::fresh() {
-  // getrandom, not a seeded generator: a fork()ed child must not repeat its
-  // parent's ids.
+  // The system's entropy, not a seeded generator: a fork()ed child must not
+  // repeat its parent's ids.
   unsigned char bytes[id_bytes];
-  std::size_t filled = 0;
-  while (filled < id_bytes) {
-    const ssize_t got = getrandom(bytes + filled, id_bytes - filled, 0);
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) throw InternalError(std::string("getrandom: ") + std::strerror(errno));
-    filled += static_cast<std::size_t>(got);
-  }
+  if (getentropy(bytes, id_bytes) != 0) throw InternalError(std::string("getentropy: ") + std::strerror(errno));
   std::string raw(reinterpret_cast<const char*>(bytes), id_bytes);
   raw[0] = static_cast<char>(static_cast<unsigned char>(raw[0]) | (dlock_owner_bits >> 56));
   return from_raw(std::move(raw));
