@@ -21,6 +21,9 @@ import threading
 from dlock import _dlock
 
 logger = logging.getLogger("dlock")
+# A library's logger: records go where the application's logging config sends them, and
+# nowhere (not to logging's last-resort stderr handler) when it has none.
+logger.addHandler(logging.NullHandler())
 
 _LEVELS = {
     _dlock.LOG_ERROR: logging.ERROR,

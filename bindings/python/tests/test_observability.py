@@ -4,6 +4,8 @@ Client.stats() counts what the client did."""
 from __future__ import annotations
 
 import logging
+import subprocess
+import sys
 import threading
 import time
 from typing import Iterator
@@ -170,3 +172,13 @@ def test_records_come_from_a_thread_that_never_blocks_dlock(
     finally:
         gate.set()
         logging.getLogger("dlock").removeHandler(slow)
+
+
+def test_an_application_without_logging_config_sees_no_dlock_records_on_stderr() -> None:
+    # A library's records go only where the application sends them (a NullHandler), not
+    # to logging's last-resort handler on standard error.
+    script = "import logging, dlock; logging.getLogger('dlock').warning('renewal failed')"
+    completed = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, check=True
+    )
+    assert completed.stderr == ""
