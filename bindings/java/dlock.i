@@ -7,6 +7,8 @@
 %module(directors="1") DLockNative
 
 %{
+#include <string>
+
 #include "dlock.h"
 
 namespace dlock_jni {
@@ -22,6 +24,42 @@ static int check(int status) {
   return status;
 }
 
+/* A Java String of the core's text, which is UTF-8: NewStringUTF reads JNI's
+   "modified UTF-8", and would garble a character beyond U+FFFF in a name. A
+   malformed sequence becomes U+FFFD. */
+static jstring javaString(JNIEnv *jenv, const char *text) {
+  static const char32_t smallest[] = {0, 0x80, 0x800, 0x10000};
+  const unsigned char *bytes = reinterpret_cast<const unsigned char *>(text);
+  std::u16string utf16;
+  size_t i = 0;
+  while (bytes[i] != 0) {
+    const unsigned char lead = bytes[i];
+    const int extra = lead < 0x80 ? 0 : (lead >> 5) == 0x6 ? 1 : (lead >> 4) == 0xE ? 2 : (lead >> 3) == 0x1E ? 3 : -1;
+    if (extra < 0) {
+      utf16.push_back(0xFFFD);
+      ++i;
+      continue;
+    }
+    char32_t code = lead & (0x7F >> extra);
+    size_t length = 1;
+    /* Stops at the closing NUL, which is no continuation byte. */
+    while (length <= static_cast<size_t>(extra) && (bytes[i + length] & 0xC0) == 0x80) {
+      code = (code << 6) | (bytes[i + length++] & 0x3F);
+    }
+    i += length;
+    if (length != static_cast<size_t>(extra) + 1 || code < smallest[extra] || code > 0x10FFFF ||
+        (code >= 0xD800 && code <= 0xDFFF)) {
+      utf16.push_back(0xFFFD);
+    } else if (code >= 0x10000) {
+      utf16.push_back(static_cast<char16_t>(0xD800 + ((code - 0x10000) >> 10)));
+      utf16.push_back(static_cast<char16_t>(0xDC00 + ((code - 0x10000) & 0x3FF)));
+    } else {
+      utf16.push_back(static_cast<char16_t>(code));
+    }
+  }
+  return jenv->NewString(reinterpret_cast<const jchar *>(utf16.data()), static_cast<jsize>(utf16.size()));
+}
+
 /* Raises the Java exception for `status`, built by io.dlock.NativeErrors (the
    one status -> exception table), with the core's message for this thread. */
 static void throwJava(JNIEnv *jenv, int status) {
@@ -30,7 +68,7 @@ static void throwJava(JNIEnv *jenv, int status) {
   jmethodID toException = jenv->GetStaticMethodID(
       errors, "toException", "(ILjava/lang/String;)Ljava/lang/RuntimeException;");
   if (!toException) return;
-  jstring message = jenv->NewStringUTF(dlock_last_error());
+  jstring message = javaString(jenv, dlock_last_error());
   if (!message) return;
   jobject exception = jenv->CallStaticObjectMethod(errors, toException, (jint)status, message);
   if (exception) jenv->Throw((jthrowable)exception);
@@ -53,6 +91,38 @@ static void throwJava(JNIEnv *jenv, int status) {
 /* Owner ids and tokens are uint64 in C and long in Java (thread ids are
    positive; tokens fit in 63 bits); times are int64 milliseconds. */
 %apply long long { int64_t, uint64_t };
+
+/* Text arguments reach the core as UTF-8 made and checked in Java
+   (NativeText.utf8, which names the argument in its exception), never by JNI's
+   GetStringUTFChars: its "modified UTF-8" turns a NUL into two bytes and a
+   character beyond U+FFFF into a surrogate pair, so the core would see another
+   name than a Python or Redisson client given the same text. Matched by
+   parameter name: the callbacks' strings, which go the other way, are named
+   otherwise. */
+%typemap(jni) const char *TEXT "jbyteArray"
+%typemap(jtype) const char *TEXT "byte[]"
+%typemap(jstype) const char *TEXT "String"
+%typemap(javain) const char *TEXT "NativeText.utf8($javainput, \"$javainput\")"
+/* Copied into a local std::string, which every return path frees (a failed
+   status returns from inside %exception). */
+%typemap(in) const char *TEXT (std::string utf8) {
+  utf8.resize(static_cast<size_t>(jenv->GetArrayLength($input)));
+  jenv->GetByteArrayRegion($input, 0, static_cast<jsize>(utf8.size()), reinterpret_cast<jbyte *>(&utf8[0]));
+  $1 = const_cast<char *>(utf8.c_str());
+}
+%typemap(freearg) const char *TEXT ""
+%apply const char *TEXT { const char *url, const char *name, const char *permitId, const char *periodId };
+
+/* Text from the core to the callbacks (directors), as UTF-8 too. */
+%typemap(directorin, descriptor="Ljava/lang/String;", noblock=1)
+    const char *lockName, const char *semaphoreName, const char *lostPermitId, const char *message {
+  $input = 0;
+  if ($1) {
+    $input = dlock_jni::javaString(jenv, $1);
+    if (!$input) return $null;
+  }
+  Swig::LocalRefGuard $1_refguard(jenv, $input);
+}
 
 /* Every generated class stays inside the package and has no finalize(): the
    hand-written layer frees handles explicitly (DLockClient.close()). */
@@ -97,7 +167,7 @@ struct NativeStatus {
 %inline %{
 struct NativeLostCallback {
   virtual ~NativeLostCallback() {}
-  virtual void lost(const char *name, uint64_t owner, uint64_t token) = 0;
+  virtual void lost(const char *lockName, uint64_t owner, uint64_t token) = 0;
 };
 %}
 
@@ -490,7 +560,7 @@ const char *dlock_version(void);
 %inline %{
 struct NativePermitLostCallback {
   virtual ~NativePermitLostCallback() {}
-  virtual void lost(const char *name, const char *permitId) = 0;
+  virtual void lost(const char *semaphoreName, const char *lostPermitId) = 0;
 };
 %}
 

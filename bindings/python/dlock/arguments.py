@@ -8,9 +8,16 @@ from __future__ import annotations
 
 import numbers
 import operator
-from typing import Mapping, TypeVar
+from typing import Mapping, Tuple, TypeVar
+
+from dlock import _dlock
+from dlock.errors import error_for_status
 
 T = TypeVar("T")
+# The ranges of the C library's integer parameters; its own checks (e.g. permits > 0)
+# come after, with the same kind of message.
+INT32: Tuple[int, int] = (-(2**31), 2**31 - 1)
+INT64: Tuple[int, int] = (-(2**63), 2**63 - 1)
 
 
 def _type_error(argument: str, expected: str, value: object) -> TypeError:
@@ -19,9 +26,17 @@ def _type_error(argument: str, expected: str, value: object) -> TypeError:
 
 def require_str(value: object, argument: str) -> str:
     """Text only: bytes would reach the C library undecoded, and names that are not UTF-8
-    could not be handed back to Python (lock names, lost-lock reports)."""
+    could not be handed back to Python (lock names, lost-lock reports). So a lone
+    surrogate, which has no UTF-8 form, is refused too (a NUL is, by the native module)."""
     if not isinstance(value, str):
         raise _type_error(argument, "str", value)
+    try:
+        value.encode()
+    except UnicodeEncodeError as error:
+        raise error_for_status(
+            _dlock.E_INVALID,
+            f"{argument}: must be valid Unicode text, got {error.reason} at index {error.start}",
+        ) from None
     return value
 
 
@@ -32,11 +47,18 @@ def require_seconds(value: T, argument: str) -> T:
     return value
 
 
-def require_int(value: object, argument: str) -> int:
-    """An integer (anything with __index__), but not a bool."""
+def require_int(value: object, argument: str, within: Tuple[int, int] = INT64) -> int:
+    """An integer (anything with __index__), but not a bool, in the range ``within``: by
+    default the C library's int64_t, so that no number is cut down on its way there."""
     if isinstance(value, bool) or not hasattr(type(value), "__index__"):
         raise _type_error(argument, "int", value)
-    return operator.index(value)  # type: ignore[arg-type]
+    number = operator.index(value)  # type: ignore[arg-type]
+    lowest, highest = within
+    if not lowest <= number <= highest:
+        raise error_for_status(
+            _dlock.E_INVALID, f"{argument}: must be {lowest} to {highest}, got {number}"
+        )
+    return number
 
 
 def require_callable_or_none(value: T, argument: str) -> T:

@@ -10,13 +10,13 @@ from typing import Callable, Mapping, NoReturn, Optional, Type, Union
 
 from dlock import _dlock, timeouts
 from dlock.arguments import (
+    INT32,
     refuse_unknown_keywords,
     require_callable_or_none,
     require_int,
     require_str,
 )
 from dlock.count_down_latch import CountDownLatch
-from dlock.errors import error_for_status
 from dlock.handles import LockHandles, LostCallback
 from dlock.lock import Lock
 from dlock.owner import new_owner
@@ -28,8 +28,6 @@ from dlock.synchronized import F, synchronized
 # Clients still open at exit are closed while Python still runs: closing releases their
 # holds at once, and stops the watchdog before it could call back into a dying interpreter.
 _open_clients: weakref.WeakSet[Client] = weakref.WeakSet()
-# The C library's pool_size and sync_replicas are int32_t.
-_INT32_MAX = 2**31 - 1
 
 TlsPath = Union[str, "os.PathLike[str]"]
 
@@ -259,14 +257,7 @@ def _checked_owner(
 
 def _int32_option(value: int | None, name: str, lowest: int) -> int | None:
     """None keeps the library's default; the C fields are int32_t."""
-    if value is None:
-        return None
-    number = require_int(value, name)
-    if not lowest <= number <= _INT32_MAX:
-        raise error_for_status(
-            _dlock.E_INVALID, f"{name}: must be {lowest} to {_INT32_MAX}, got {number}"
-        )
-    return number
+    return None if value is None else require_int(value, name, (lowest, INT32[1]))
 
 
 def _optional_path(value: TlsPath | None, argument: str) -> str | None:

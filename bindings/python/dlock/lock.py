@@ -6,6 +6,7 @@ import asyncio
 from typing import Optional
 
 from dlock import timeouts
+from dlock.arguments import require_int, require_str
 from dlock.blocks import HeldInBlocks
 from dlock.handles import LostCallback, SharedLock
 from dlock.in_task import acquire_in_task, release_in_task
@@ -128,12 +129,10 @@ class Lock(HeldInBlocks):
         ``expires_in`` seconds after its first attempt): the attempt's number, or None when
         ``max_attempts`` were already counted (nothing is counted then). Call it while
         holding the lock, so that the attempt it counts is the caller's."""
-        if not isinstance(period_id, str):
-            raise TypeError(f"period_id: must be str, got {type(period_id).__name__}")
-        if isinstance(max_attempts, bool) or not isinstance(max_attempts, int):
-            raise TypeError(f"max_attempts: must be int, got {type(max_attempts).__name__}")
         return self._shared.native.count_attempt(
-            period_id, timeouts.positive_ms(expires_in, "expires_in"), max_attempts
+            require_str(period_id, "period_id"),
+            timeouts.positive_ms(expires_in, "expires_in"),
+            require_int(max_attempts, "max_attempts"),
         )
 
     def owned(self) -> bool:

@@ -17,6 +17,7 @@ import asyncio
 from typing import Callable, Optional
 
 from dlock import _dlock, timeouts
+from dlock.arguments import require_callable_or_none
 from dlock.blocks import HeldInBlocks
 from dlock.lock import Lock
 from dlock.owner import current_owner
@@ -42,6 +43,7 @@ class _LockGroup(HeldInBlocks):
             if not isinstance(lock, Lock):
                 raise TypeError(f"locks[{index}]: must be a dlock.Lock, got {type(lock).__name__}")
         timeouts.wait_ms(True, blocking_timeout, "blocking_timeout")
+        require_callable_or_none(on_lost, "on_lost")
         self._lease_ms = timeouts.lease_ms(lease)
         self._blocking_timeout = blocking_timeout
         self._members = locks

@@ -7,7 +7,7 @@ import contextvars
 from typing import Optional, Tuple
 
 from dlock import _dlock, timeouts
-from dlock.arguments import require_int, require_str
+from dlock.arguments import INT32, require_int, require_str
 from dlock.blocking import call_in_thread, wait_in_task, wait_interruptibly
 from dlock.holding import Holding
 
@@ -112,7 +112,7 @@ class PermitExpirableSemaphore(Holding["Permit"]):
     def try_set_permits(self, permits: int) -> bool:
         """Sets the number of permits when the semaphore does not exist yet; False when it
         did (it is left as it is)."""
-        return self._native.try_set_permits(require_int(permits, "permits"))
+        return self._native.try_set_permits(require_int(permits, "permits", INT32))
 
     def available_permits(self) -> int:
         """Available permits, after returning those whose lease ended."""

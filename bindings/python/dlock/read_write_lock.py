@@ -15,7 +15,8 @@ class ReadWriteLock:
     ``acquire``/``release``/``with``/``async with``/``fencing_token``/``on_lost`` as
     ``client.lock(name)``. Readers share, a writer excludes readers and writers; both
     sides are reentrant, and a writer may take the read side too (downgrade). A Redisson
-    ``RReadWriteLock`` of the same name is the same lock.
+    ``RReadWriteLock`` of the same name is the same lock. What only a reentrant lock has,
+    ``inspect``, ``count_attempt`` and ``release_keeping``, raises UnsupportedError on a side.
     """
 
     __slots__ = ("_handles", "_name", "_lease", "_blocking_timeout", "_on_lost", "_owner", "_write")

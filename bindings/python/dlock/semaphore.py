@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dlock import _dlock, timeouts
-from dlock.arguments import require_int
+from dlock.arguments import INT32, require_int
 from dlock.blocking import call_in_thread, wait_in_task, wait_interruptibly
 from dlock.holding import Holding
 
@@ -38,7 +38,7 @@ class Semaphore(Holding["Semaphore"]):
         False if they could not be had. The wait never polls: a release wakes it; in the
         main thread Ctrl-C ends it."""
         wait_ms = _wait_ms(blocking, timeout)
-        count = require_int(permits, "permits")
+        count = require_int(permits, "permits", INT32)
         # An attempt first: free permits cost no thread.
         if self._native.acquire(count, 0):
             return True
@@ -53,7 +53,7 @@ class Semaphore(Holding["Semaphore"]):
         """As :meth:`acquire`, without blocking the event loop; cancelling the task cancels
         the wait, and permits that won the race with the cancellation are given back."""
         wait_ms = _wait_ms(True, timeout)
-        count = require_int(permits, "permits")
+        count = require_int(permits, "permits", INT32)
         return await wait_in_task(
             lambda cancel: self._native.acquire(count, wait_ms, cancel),
             lambda taken: self._native.release(count),
@@ -61,16 +61,16 @@ class Semaphore(Holding["Semaphore"]):
 
     def release(self, permits: int = 1) -> None:
         """Gives ``permits`` permits back and wakes the waiters."""
-        self._native.release(require_int(permits, "permits"))
+        self._native.release(require_int(permits, "permits", INT32))
 
     async def release_async(self, permits: int = 1) -> None:
-        count = require_int(permits, "permits")
+        count = require_int(permits, "permits", INT32)
         await call_in_thread(lambda: self._native.release(count))
 
     def try_set_permits(self, permits: int) -> bool:
         """Sets the number of permits when the semaphore does not exist yet; False when it
         did (it is left as it is)."""
-        return self._native.try_set_permits(require_int(permits, "permits"))
+        return self._native.try_set_permits(require_int(permits, "permits", INT32))
 
     def available_permits(self) -> int:
         return self._native.available_permits()

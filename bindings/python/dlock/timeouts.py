@@ -19,7 +19,7 @@ def _invalid(message: str) -> Exception:
 
 
 def _to_ms(seconds: float, argument: str) -> int:
-    if math.isnan(seconds):
+    if seconds != seconds:  # NaN of any real type (math.isnan() overflows on a huge int)
         raise _invalid(f"{argument} must not be NaN")
     if seconds > _MAX_SECONDS:
         raise _invalid(f"{argument} value is too large")

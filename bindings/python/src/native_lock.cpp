@@ -128,11 +128,10 @@ py::tuple NativeLock::inspect() {
 
 py::object NativeLock::count_attempt(const std::string& period_id, int64_t expire_in_ms,
                                      int64_t max_attempts) {
+  const char* period = c_string(period_id, "period_id");
   int64_t attempt = 0;
-  const int status = without_gil([&] {
-    return dlock_lock_count_attempt(lock_, c_string(period_id, "period_id"), expire_in_ms, max_attempts,
-                                    &attempt);
-  });
+  const int status = without_gil(
+      [&] { return dlock_lock_count_attempt(lock_, period, expire_in_ms, max_attempts, &attempt); });
   if (status == DLOCK_NOT_ACQUIRED) return py::none();
   check_status(status);
   return py::int_(attempt);

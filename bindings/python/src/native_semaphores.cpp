@@ -127,13 +127,14 @@ class NativePermitSemaphore
     return py::str(id);
   }
   void release(const std::string& id) {
-    check_status(
-        without_gil([&] { return dlock_permit_semaphore_release(handle_, c_string(id, "permit_id")); }));
+    const char* permit_id = c_string(id, "permit_id");
+    check_status(without_gil([&] { return dlock_permit_semaphore_release(handle_, permit_id); }));
   }
   bool try_release(const std::string& id) {
+    const char* permit_id = c_string(id, "permit_id");
     int released = 0;
-    check_status(without_gil(
-        [&] { return dlock_permit_semaphore_try_release(handle_, c_string(id, "permit_id"), &released); }));
+    check_status(
+        without_gil([&] { return dlock_permit_semaphore_try_release(handle_, permit_id, &released); }));
     return released != 0;
   }
   bool try_set_permits(int permits) {

@@ -1,5 +1,7 @@
 // Runs a dlock call without the GIL: it may wait on the network, and on the
 // watchdog thread, which needs the GIL to deliver a lost-hold callback.
+// `call` must not raise nor touch a Python object: convert and check every
+// argument (c_string() raises through Python) before, and the status after.
 #pragma once
 
 #include <pybind11/pybind11.h>

@@ -10,6 +10,7 @@ import subprocess
 import sys
 import textwrap
 import threading
+from typing import Callable
 
 import pytest
 
@@ -61,6 +62,23 @@ def test_wrong_type_is_a_type_error_naming_the_argument(
 ) -> None:
     outcome = _outcome_in_child(call, redis_server.url)
     assert outcome == f"TypeError {argument}: must be str, got {type_name}"
+
+
+@pytest.mark.parametrize(
+    ("call", "argument"),
+    [
+        ("client.permit_expirable_semaphore('nul-check').release('a\\x00b')", "permit_id"),
+        ("client.permit_expirable_semaphore('nul-check').try_release('a\\x00b')", "permit_id"),
+        ("client.lock('nul-check').count_attempt('a\\x00b', 1, 1)", "period_id"),
+    ],
+)
+def test_nul_in_a_string_argument_is_an_invalid_argument_error(
+    redis_server: RedisServer, call: str, argument: str
+) -> None:
+    """A permit id taken from a request once killed the interpreter: the error was raised
+    with the GIL released."""
+    outcome = _outcome_in_child(call, redis_server.url)
+    assert outcome == f"InvalidArgumentError {argument} must not contain a NUL character"
 
 
 @pytest.mark.parametrize("bad_name", ["42", "None", "b'x'", "4.2"])
@@ -135,3 +153,44 @@ def test_non_ascii_name_round_trips_through_loss_reporting(
     with pytest.raises(dlock.LockLostError):
         lock.release()
     assert noticed.wait(5) and lost == [unicode_name]
+
+
+@pytest.mark.parametrize(
+    ("call", "argument"),
+    [
+        (lambda client, name: client.lock("a\ud800"), "name"),
+        (lambda client, name: client.semaphore("\udc00"), "name"),
+        (lambda client, name: client.permit_expirable_semaphore(name).release("\ud800"), "permit_id"),
+        (lambda client, name: client.lock(name).count_attempt("p\udfff", 1, 1), "period_id"),
+    ],
+)
+def test_lone_surrogate_is_an_invalid_argument_error(
+    client: dlock.Client, name: str, call: Callable[[dlock.Client, str], object], argument: str
+) -> None:
+    with pytest.raises(dlock.InvalidArgumentError, match=f"^{argument}: must be valid Unicode text"):
+        call(client, name)
+
+
+@pytest.mark.parametrize(
+    ("call", "argument"),
+    [
+        (lambda client, name: client.semaphore(name).release(2**31), "permits"),
+        (lambda client, name: client.semaphore(name).acquire(permits=-(2**31) - 1), "permits"),
+        (lambda client, name: client.permit_expirable_semaphore(name).try_set_permits(2**64), "permits"),
+        (lambda client, name: client.count_down_latch(name).try_set_count(2**63), "count"),
+        (lambda client, name: client.lock(name).count_attempt("p", 1, 10**100), "max_attempts"),
+    ],
+)
+def test_integer_beyond_the_c_type_is_an_invalid_argument_error(
+    client: dlock.Client, name: str, call: Callable[[dlock.Client, str], object], argument: str
+) -> None:
+    with pytest.raises(dlock.InvalidArgumentError, match=f"^{argument}: must be -"):
+        call(client, name)
+
+
+@pytest.mark.parametrize("seconds", [10**400, -(10**400), float("nan"), float("inf")])
+def test_huge_or_non_finite_seconds_are_invalid_argument_errors(
+    client: dlock.Client, name: str, seconds: float
+) -> None:
+    with pytest.raises(dlock.InvalidArgumentError, match="^timeout"):
+        client.lock(name).acquire(timeout=seconds)

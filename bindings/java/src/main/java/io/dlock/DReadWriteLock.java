@@ -13,6 +13,8 @@ import java.util.concurrent.locks.ReadWriteLock;
  * (downgrade: unlocking the write lock then leaves the read hold). The reverse
  * (upgrade) waits for ever, as in Redisson and java.util.concurrent. A dlock
  * writer that waits holds back new dlock readers so they cannot starve it.
+ * What only a reentrant lock has ({@code inspect}, {@code countAttempt},
+ * {@code unlockKeeping}) throws {@link DLockException} UNSUPPORTED on a side.
  */
 public final class DReadWriteLock implements ReadWriteLock {
   private final String name;
