@@ -8,14 +8,16 @@
 # their files then answer 404), so when the pinned one cannot be had the other
 # versions the index lists are tried, newest first; apt checks each file against
 # Debian's signed index, and a warning gives the line to pin. Needs root for the
-# deb-src entry and apt-get update (as scripts/deps.sh).
+# deb-src entry and apt-get update (as scripts/deps.sh). DLOCK_SOURCES_LOCK names
+# another pin file (scripts/test-fetch-source.sh uses it).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 [[ $# -eq 2 ]] || { echo "usage: scripts/fetch-source.sh NAME DIR" >&2; exit 64; }
 name=$1
 dir=$2
-read -r _ pinned_version pinned_file pinned_sha < <(grep -E "^$name[[:space:]]" "$root/scripts/sources.lock") ||
-  { echo "fetch-source.sh: $name is not in scripts/sources.lock" >&2; exit 64; }
+lock_file=${DLOCK_SOURCES_LOCK:-$root/scripts/sources.lock}
+read -r _ pinned_version pinned_file pinned_sha < <(grep -E "^$name[[:space:]]" "$lock_file") ||
+  { echo "fetch-source.sh: $name is not in $lock_file" >&2; exit 64; }
 mkdir -p "$dir"
 
 sha_of() { sha256sum "$1" | cut -d' ' -f1; }
@@ -33,12 +35,18 @@ mirror=$(sed -n 's/^URIs:[[:space:]]*\(\S*\/debian\)\/\?$/\1/p' /etc/apt/sources
 [[ -n "$mirror" ]] || mirror=http://deb.debian.org/debian
 printf 'Types: deb-src\nURIs: %s\nSuites: trixie\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
   "$mirror" >"$list"
-apt-get update -qq -o Dir::Etc::sourcelist="$list" -o Dir::Etc::sourceparts=- -o APT::Get::List-Cleanup=0 >&2
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+# Another apt (a package install beside it) may hold the lists' lock for a while.
+for attempt in $(seq 90); do
+  apt-get update -qq -o Dir::Etc::sourcelist="$list" -o Dir::Etc::sourceparts=- -o APT::Get::List-Cleanup=0 \
+    2>"$scratch/update.err" >&2 && break
+  grep -q 'Could not get lock' "$scratch/update.err" && ((attempt < 90)) || { cat "$scratch/update.err" >&2; exit 1; }
+  sleep 2
+done
 
 # try VERSION: downloads that version's source package into a scratch
 # directory and moves its upstream tarball into DIR; prints the tarball's name.
-scratch=$(mktemp -d)
-trap 'rm -rf "$scratch"' EXIT
 try() {
   rm -rf "${scratch:?}"/*
   (cd "$scratch" && apt-get source -qq --download-only "$name=$1" 2>&1 | grep -v 'Download is performed unsandboxed') >&2 || true
@@ -57,7 +65,7 @@ if file=$(try "$pinned_version") && [[ "$file" == "$pinned_file" ]]; then
     exit 0
   fi
   rm -f "$dir/$file"
-  echo "fetch-source.sh: $pinned_file has SHA-256 $actual, scripts/sources.lock pins $pinned_sha: not used" >&2
+  echo "fetch-source.sh: $pinned_file has SHA-256 $actual, $lock_file pins $pinned_sha: not used" >&2
 fi
 
 tried=("$pinned_version")
@@ -67,7 +75,7 @@ for version in $(apt-cache showsrc "$name" 2>/dev/null | sed -n 's/^Version: //p
   echo "$name $pinned_version could not be fetched; trying $version, which the index lists" >&2
   if file=$(try "$version"); then
     echo "warning: using $name $version in place of the pinned $pinned_version; to pin it, write in" \
-      "scripts/sources.lock: $name $version $file $(sha_of "$dir/$file")" >&2
+      "$lock_file: $name $version $file $(sha_of "$dir/$file")" >&2
     echo "$dir/$file"
     exit 0
   fi
@@ -75,6 +83,6 @@ done
 cat >&2 <<EOF
 fetch-source.sh: no source of $name could be fetched (tried ${tried[*]}).
 Put $pinned_file (SHA-256 $pinned_sha) into $dir by hand,
-or pin a version that 'apt-cache showsrc $name' lists in scripts/sources.lock.
+or pin a version that 'apt-cache showsrc $name' lists in $lock_file.
 EOF
 exit 1
