@@ -31,7 +31,8 @@ Lockable::Attempt FairLockResource::attempt(Connection& connection, const std::s
                                             int64_t lease_ms, int64_t wait_left_ms,
                                             const std::string& request_id) const {
   Argv acquire_keys = queue_keys();
-  acquire_keys.push_back(keys.owner_grant(field));
+  const std::string grant = keys.owner_grant(field);  // Argv only points at it
+  acquire_keys.push_back(grant);
   const Reply reply = acquire_script().run(
       connection, acquire_keys,
       {std::to_string(lease_ms), field, fair_keys.wake_prefix, wait_left_ms == 0 ? "0" : "1", request_id});
@@ -45,7 +46,8 @@ bool FairLockResource::release(Connection& connection, const std::string& field,
   const std::string latch = keys.latch + ":" + field;
   release_keys.push_back(latch);
   release_keys.push_back(keys.channel);
-  release_keys.push_back(keys.owner_grant(field));
+  const std::string grant = keys.owner_grant(field);
+  release_keys.push_back(grant);
   const std::string window = std::to_string(retry_window_ms);
   const Reply reply =
       release_script().run(connection, release_keys, {field, window, request_id, fair_keys.wake_prefix});
