@@ -98,6 +98,16 @@ DLOCK_API const char *dlock_strerror(int status);
 DLOCK_API const char *dlock_last_error(void);
 
 /**
+ * 1 when the calling thread's last failing call returned DLOCK_E_LOST for a
+ * hold whose fixed lease (lease_ms > 0) ran out as asked: *expiry*, which
+ * dlock_last_error() then names; 0 for a loss (a watchdog lease that lapsed,
+ * a hold taken or deleted before its end) and for any other failure. Also
+ * valid inside a dlock_done_fn for the call it reports. The status stays
+ * DLOCK_E_LOST, so code that handles a loss handles an expiry too.
+ */
+DLOCK_API int dlock_last_error_is_expiry(void);
+
+/**
  * The owner id the calling OS thread uses by default. Unique within the
  * process for the process's lifetime (ids are not reused when threads end).
  * Default ids have bit 63 set; explicit owner ids should leave it clear.
@@ -509,13 +519,14 @@ typedef struct dlock_client_stats {
   uint64_t handoffs;            /**< grants after waiting that a release message woke */
   uint64_t renewals;            /**< leases renewed by the watchdog (one per hold) */
   uint64_t renewal_round_trips; /**< the watchdog's batches (one round trip each) */
-  uint64_t locks_lost;          /**< holds found lost (renewal, lease ran out, release) */
+  uint64_t locks_lost;          /**< holds found lost: taken, deleted, or a watchdog lease that lapsed */
   uint64_t reconnects;          /**< connections made again after one broke or failed */
   uint64_t transient_retries;   /**< commands retried after LOADING, BUSY, MASTERDOWN... */
   int64_t wait_p50_us;          /**< wait before a grant, median (0 when none waited) */
   int64_t wait_p99_us;          /**< 99th percentile (log-scale buckets, within 25%) */
   int64_t wait_max_us;          /**< longest wait that ended in a grant */
   uint64_t failovers;           /**< Sentinel: moves to a new master followed */
+  uint64_t expiries;            /**< fixed leases (lease_ms > 0) that ran out as asked: not losses */
 } dlock_client_stats;
 
 /**
