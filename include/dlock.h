@@ -279,7 +279,9 @@ DLOCK_API int dlock_lock_acquire_owner(dlock_lock *lock, uint64_t owner, int64_t
  * Releases one hold of the calling thread; the outermost release deletes the
  * key and wakes a waiter. DLOCK_E_NOT_OWNER when the caller holds nothing
  * (nothing is touched); DLOCK_E_LOST when its hold had been lost (the hold is
- * forgotten; another owner's hold is never touched). DLOCK_E_CONNECTION when
+ * forgotten; another owner's hold is never touched), or had expired: its fixed
+ * lease ran out as asked, dlock_last_error_is_expiry() then says 1 and
+ * dlock_last_error() names the expiry. DLOCK_E_CONNECTION when
  * the release could not be confirmed (timeout, a server busy or loading): it
  * is then retried in the background under the same request id until it goes
  * through or the lease runs out, and the caller may retry it at once by
@@ -324,7 +326,10 @@ DLOCK_API int dlock_lock_ttl(dlock_lock *lock, int64_t *ms_out);
 /**
  * Called once when a hold taken through this handle is lost: a renewal found
  * the key gone or owned by someone else, the lease ran out before a renewal
- * succeeded, or the holder's release found the lock no longer its own. Runs
+ * succeeded, or the holder's release found the lock no longer its own. Also
+ * called, as it always was, when a fixed lease runs out while still held (an
+ * expiry, not a loss: counted in `expiries`, logged at INFO, and the release
+ * sets dlock_last_error_is_expiry()): the section is unprotected either way. Runs
  * on the client's watchdog thread (or in that release): it must not block for
  * long, must not change this handle's callback, and must not call dlock
  * functions on this client that wait.
