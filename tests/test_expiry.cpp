@@ -96,6 +96,22 @@ TEST_F(Expiry, EveryLockKindWithAFixedLeaseExpires) {
   EXPECT_EQ(client_stats(client.get()).locks_lost, 0u);
 }
 
+TEST_F(Expiry, AMultiLockWithAFixedLeaseExpires) {
+  const ClientHandle client = open();
+  const LockHandle first = new_lock(client.get(), "expiring-a");
+  const LockHandle second = new_lock(client.get(), "expiring-b");
+  dlock_lock* const members[] = {first.get(), second.get()};
+  dlock_multilock* raw = nullptr;
+  ASSERT_TRUE(status_is(dlock_multilock_new(members, 2, &raw), DLOCK_OK));
+  const MultiLockHandle multilock(raw);
+  require_ok(dlock_multilock_acquire(multilock.get(), 0, kLeaseMs), "dlock_multilock_acquire");
+  EXPECT_TRUE(wait_until([&] { return client_stats(client.get()).expiries == 2; }, milliseconds(3000)));
+  const Failure release = last_failure(dlock_multilock_release(multilock.get()));
+  EXPECT_EQ(release.status, DLOCK_E_LOST);
+  EXPECT_TRUE(release.expiry) << release.message;
+  EXPECT_EQ(client_stats(client.get()).locks_lost, 0u);
+}
+
 TEST_F(Expiry, ALeasedPermitThatRunsOutIsAnExpiry) {
   const ClientHandle client = open();
   const PermitSemaphoreHandle semaphore = new_permit_semaphore(client.get(), kName);
