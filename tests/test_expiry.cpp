@@ -65,11 +65,13 @@ TEST_F(Expiry, AFixedLeaseThatRunsOutIsAnExpiryNotALoss) {
   const dlock_client_stats stats = client_stats(client.get());
   EXPECT_EQ(stats.expiries, 1u);
   EXPECT_EQ(stats.locks_lost, 0u);
-  EXPECT_TRUE(log.has(DLOCK_LOG_INFO, {"'expiring'", "expired after", "fixed lease of 300 ms ran out as asked"}))
+  EXPECT_TRUE(
+      log.has(DLOCK_LOG_INFO, {"'expiring'", "expired after", "fixed lease of 300 ms ran out as asked"}))
       << log.dump();
   for (const LogRecord& record : log.records()) EXPECT_NE(record.level, DLOCK_LOG_WARN) << record.message;
   EXPECT_EQ(callback.calls(), 1) << "the lost callback still tells the holder its section is unprotected";
-  EXPECT_TRUE(status_is(dlock_lock_release(lock.get()), DLOCK_E_NOT_OWNER)) << "the expired hold is forgotten";
+  EXPECT_TRUE(status_is(dlock_lock_release(lock.get()), DLOCK_E_NOT_OWNER))
+      << "the expired hold is forgotten";
 }
 
 TEST_F(Expiry, EveryLockKindWithAFixedLeaseExpires) {
@@ -88,7 +90,8 @@ TEST_F(Expiry, EveryLockKindWithAFixedLeaseExpires) {
     const LockHandle lock(raw);
     require_ok(dlock_lock_acquire(lock.get(), 0, kLeaseMs, nullptr), "dlock_lock_acquire");
     ++expected;
-    EXPECT_TRUE(wait_until([&] { return client_stats(client.get()).expiries == expected; }, milliseconds(3000)));
+    EXPECT_TRUE(
+        wait_until([&] { return client_stats(client.get()).expiries == expected; }, milliseconds(3000)));
     const Failure release = last_failure(dlock_lock_release(lock.get()));
     EXPECT_EQ(release.status, DLOCK_E_LOST);
     EXPECT_TRUE(release.expiry) << release.message;
@@ -124,7 +127,8 @@ TEST_F(Expiry, ALeasedPermitThatRunsOutIsAnExpiry) {
   const Failure release = last_failure(dlock_permit_semaphore_release(semaphore.get(), id));
   EXPECT_EQ(release.status, DLOCK_E_LOST);
   EXPECT_TRUE(release.expiry) << release.message;
-  EXPECT_NE(release.message.find(id), std::string::npos) << "the message names the permit: " << release.message;
+  EXPECT_NE(release.message.find(id), std::string::npos)
+      << "the message names the permit: " << release.message;
   EXPECT_EQ(client_stats(client.get()).locks_lost, 0u);
 }
 

@@ -157,7 +157,8 @@ void MemberGroup::release(uint64_t owner, const ReleaseHeld& outermost) {
   if (!before->lost) on_lost_->call(name_, owner, 0);
   // Found here first, it expired when every member missing had expired.
   const bool expired = before->lost ? before->expired
-                                    : tally.expired > 0 && tally.released + tally.expired == count_held(*before);
+                                    : tally.expired > 0 &&
+                                          tally.released + tally.expired == count_held(*before);
   throw_ended(expired, "the hold was lost (" + std::to_string(tally.released) + " of " +
                            std::to_string(members_.size()) + " members still held, " +
                            std::to_string(needed_) + " needed)");
@@ -166,7 +167,8 @@ void MemberGroup::release(uint64_t owner, const ReleaseHeld& outermost) {
 void MemberGroup::throw_ended(bool expired, const std::string& what) const {
   const std::string group = std::string(kind_) + " '" + name_ + "': ";
   if (!expired) throw LostError(group + what);
-  throw ExpiredError(group + "the hold expired: its members' fixed lease ran out as asked (an expiry, not a loss)");
+  throw ExpiredError(group +
+                     "the hold expired: its members' fixed lease ran out as asked (an expiry, not a loss)");
 }
 
 void MemberGroup::release_all() noexcept {
