@@ -28,7 +28,7 @@ class _NativeCall:
         # Set when the task stops waiting before the outcome came.
         self._abandoned = False
 
-    def done(self, status: int, token: int, message: str) -> None:
+    def done(self, status: int, token: int, message: str, expiry: bool) -> None:
         """The native report, on the client's async thread. An outcome nobody waits for any
         more is dealt with here, not on the loop, which may be closed, or busy in a blocking
         call that waits for this very lock. (Both reads are of plain state, under the GIL.)"""
@@ -36,16 +36,16 @@ class _NativeCall:
             self.unclaimed(status)
             return
         try:
-            self._loop.call_soon_threadsafe(self._settle, status, token, message)
+            self._loop.call_soon_threadsafe(self._settle, status, token, message, expiry)
         except RuntimeError:  # the loop is closed: nobody will take the outcome
             self.unclaimed(status)
 
-    def _settle(self, status: int, token: int, message: str) -> None:
+    def _settle(self, status: int, token: int, message: str, expiry: bool) -> None:
         """On the loop: completes the future, unless its task gave up waiting."""
         if self._abandoned or self.future.cancelled():
             self.unclaimed(status)
         elif status < 0:
-            self.future.set_exception(error_for_status(status, message))
+            self.future.set_exception(error_for_status(status, message, expiry))
         else:
             self.future.set_result(None if status == _dlock.NOT_ACQUIRED else token)
 
@@ -77,7 +77,7 @@ class _Acquire(_NativeCall):
             self._shared.release_async(self._owner, _ignore)
 
 
-def _ignore(status: int, token: int, message: str) -> None:
+def _ignore(status: int, token: int, message: str, expiry: bool) -> None:
     """The outcome of releasing a grant nobody took: lost or closed meanwhile, nothing is
     left to release, and a failure has nobody to report to."""
 

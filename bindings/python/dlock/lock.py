@@ -85,7 +85,8 @@ class Lock(HeldInBlocks):
 
     def release(self) -> None:
         """Releases one hold; raises LockNotOwnedError (a RuntimeError) when there is none,
-        and LockLostError when the hold had been lost."""
+        LockLostError when the hold had been lost, and LockExpiredError (a LockLostError)
+        when its fixed ``lease`` had run out as asked."""
         self._shared.release(self._caller())
 
     async def release_async(self) -> None:
@@ -98,7 +99,8 @@ class Lock(HeldInBlocks):
         trip), for locks made with a fixed ``lease``: as redis-py's
         ``extend(seconds, replace_ttl=True)``, not its default of adding to the time left.
         Raises LockNotOwnedError when the caller holds nothing, LockLostError when its hold
-        was lost, InvalidArgumentError for a lease the watchdog renews (it never runs out).
+        was lost (LockExpiredError when its lease had run out), InvalidArgumentError for a
+        lease the watchdog renews (it never runs out).
         """
         self._shared.native.extend(self._caller(), timeouts.positive_ms(seconds, "seconds"))
 
