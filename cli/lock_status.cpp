@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <climits>
 #include <cstdio>
 #include <memory>
 #include <sstream>
@@ -121,7 +120,9 @@ int try_read_status(dlock_lock* lock, const std::string& name, LockStatus& statu
 }
 
 std::string holder_note_of_this_process() {
-  char host[HOST_NAME_MAX + 1] = {};
+  // 255 bytes is the longest host name Linux and macOS allow (HOST_NAME_MAX
+  // is not defined on macOS), and gethostname() may leave out the NUL.
+  char host[256] = {};
   if (gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
   return std::string("host=") + (host[0] ? host : "unknown") + " pid=" + std::to_string(getpid());
 }
