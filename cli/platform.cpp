@@ -11,6 +11,7 @@
 #include "failure.hpp"
 
 #ifdef __linux__
+#include <sys/prctl.h>
 #include <sys/signalfd.h>
 #else
 #include <sys/select.h>
@@ -64,6 +65,15 @@ ReceivedSignal SignalInbox::take() {
     received.from_terminal = info.ssi_code == SI_KERNEL;
   }
   return received;
+}
+
+bool die_with_parent(pid_t parent) {
+  // The signal comes when the thread that forked the child ends: dlock forks
+  // from its main thread, which lives as long as dlock does.
+  if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0) return false;
+  // The parent may have ended before the call, leaving the child re-parented
+  // and no signal to come.
+  return getppid() == parent;
 }
 
 #else
@@ -139,6 +149,8 @@ ReceivedSignal SignalInbox::take() {
   }
   return received;
 }
+
+bool die_with_parent(pid_t) { return true; }
 
 #endif
 

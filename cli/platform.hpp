@@ -40,4 +40,11 @@ class SignalInbox {
   std::unique_ptr<State> state_;
 };
 
+// In a child between fork and exec (async-signal-safe calls only): ties the
+// child's life to `parent`'s, so that COMMAND never outlives dlock, even one
+// killed with SIGKILL. False when `parent` has ended already.
+//   Linux: PR_SET_PDEATHSIG(SIGKILL).
+//   Elsewhere: nothing (docs/cli.md says so); always true.
+bool die_with_parent(pid_t parent);
+
 }  // namespace dlock_cli::platform

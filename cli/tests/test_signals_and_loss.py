@@ -57,6 +57,32 @@ class SignalForwarding(DlockTestCase):
         self.assertEqual(self.redis.cli("HKEYS", "job"), holder_field, "holder untouched")
 
 
+def is_running(pid):
+    """True while pid is a live process (a zombie nobody reaped yet has ended)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+class SupervisorKilled(DlockTestCase):
+    def test_the_command_dies_with_a_dlock_killed_by_sigkill(self):
+        pid_file = self.path("pid")
+        process = self.start_dlock("run", "job", "--", "sh", "-c", 'echo $$ > "$1"; exec sleep 1000',
+                                   "sh", pid_file)
+        wait_until(lambda: os.path.exists(pid_file) and os.path.getsize(pid_file) > 0,
+                   what="the command to start")
+        with open(pid_file) as f:
+            command_pid = int(f.read())
+        self.addCleanup(lambda: is_running(command_pid) and os.kill(command_pid, signal.SIGKILL))
+        process.kill()
+        process.wait(timeout=5)
+        # Left running, it would do the job a second dlock run takes up once the
+        # lease runs out.
+        wait_until(lambda: not is_running(command_pid), timeout=1.5, what="the command to end")
+
+
 class LostLock(DlockTestCase):
     def test_taking_the_lease_away_stops_the_command(self):
         marker = self.path("signal")
