@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "lock_session.hpp"
+#include "log_output.hpp"
 
 namespace dlock_cli {
 namespace {
@@ -73,7 +74,7 @@ std::string json_or_null(const std::string& text) {
 InspectOptions read_inspect_options(Arguments& args, const std::string& command) {
   InspectOptions options;
   while (args.at_option()) {
-    if (args.take_value("--url", options.url)) continue;
+    if (args.take_value("--url", options.url) || take_log_option(args)) continue;
     if (args.take_flag("--json")) {
       options.json = true;
       continue;
