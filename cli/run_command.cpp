@@ -161,6 +161,10 @@ int run_command(Arguments& args, SignalWaiter& signals) {
   const std::string url = resolve_url(options.url);
   const LockSession session(url, options.name, options.lease_ms);
 
+  // A key NAME that is not a lock fails as in `dlock status`, before any wait
+  // for it (a hash would never be released) or the acquire's WRONGTYPE.
+  read_status(session.lock(), options.name);
+
   Notice lost;
   dlock_lock_set_lost_callback(session.lock(), raise_lost_notice, &lost);
   const uint64_t owner = random_owner();
