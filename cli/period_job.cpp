@@ -18,11 +18,6 @@ int64_t unix_time_ms() {
   return duration_cast<milliseconds>(system_clock::now().time_since_epoch()).count();
 }
 
-int64_t default_wait_ms(int64_t period_ms) {
-  const int64_t now = unix_time_ms();
-  return Period::containing(now, period_ms).end_ms - now;
-}
-
 PeriodJob::PeriodJob(dlock_lock* lock, uint64_t owner, int64_t period_ms)
     : lock_(lock), owner_(owner), period_(Period::containing(unix_time_ms(), period_ms)) {}
 

@@ -21,11 +21,6 @@ struct Period {
 
 int64_t unix_time_ms();
 
-// How long a once-per-period run waits for the lock when neither --wait nor
-// -n says: until the present period ends. Waiting longer, it would run in the
-// next period, and runs started by cron every period would pile up.
-int64_t default_wait_ms(int64_t period_ms);
-
 class PeriodJob {
  public:
   // The period is the one containing the present moment.

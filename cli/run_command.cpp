@@ -169,12 +169,22 @@ int run_command(Arguments& args, SignalWaiter& signals) {
   dlock_lock_set_lost_callback(session.lock(), raise_lost_notice, &lost);
   const uint64_t owner = random_owner();
   const bool once_per_period = options.hold_after_success_ms > 0;
-  const int64_t wait_ms =
-      once_per_period && options.wait_ms < 0 ? default_wait_ms(options.hold_after_success_ms) : options.wait_ms;
+  // Without --wait or -n, a once-per-period run waits at most until its
+  // period ends: waiting on, it would run in the next period once the kept
+  // hold lapses, and runs that cron starts every period would pile up.
+  const bool waits_out_the_period = once_per_period && options.wait_ms < 0;
+  const int64_t period_end =
+      waits_out_the_period ? Period::containing(unix_time_ms(), options.hold_after_success_ms).end_ms : 0;
+  const int64_t wait_ms = waits_out_the_period ? period_end - unix_time_ms() : options.wait_ms;
   const Acquisition acquisition = acquire_interruptibly(session.lock(), owner, wait_ms, signals);
   if (const std::optional<int> code =
           exit_unless_held(acquisition, options, [&] { dlock_lock_release_owner(session.lock(), owner); })) {
     return *code;
+  }
+  if (waits_out_the_period && unix_time_ms() >= period_end) {
+    // Taken just as the period's kept hold lapsed, by the wait's last attempt.
+    dlock_lock_release_owner(session.lock(), owner);
+    return options.conflict_exit_code;
   }
 
   // The period is the one in which the lock was acquired. From here on, a
