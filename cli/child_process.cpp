@@ -1,12 +1,14 @@
 #include "child_process.hpp"
 
-#include <spawn.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 
 #include "failure.hpp"
+#include "pipe.hpp"
+#include "platform.hpp"
 
 extern char** environ;
 
@@ -20,27 +22,50 @@ std::vector<char*> c_strings(const std::vector<std::string>& strings) {
   return pointers;
 }
 
-}  // namespace
-
-ChildProcess::ChildProcess(const std::vector<std::string>& argv, const std::vector<std::string>& environment,
-                           const sigset_t& signals_to_restore) {
-  posix_spawnattr_t attributes;
-  posix_spawnattr_init(&attributes);
+// The child's side of the fork: async-signal-safe calls only, as the parent
+// has threads. Writes exec's errno to `exec_error_fd` when it fails.
+[[noreturn]] void exec_command(char** args, char** env, const sigset_t& signals_to_restore, pid_t parent,
+                               int exec_error_fd) {
+  if (!platform::die_with_parent(parent)) _exit(exit_code::signal_base + SIGKILL);
+  struct sigaction default_action = {};
+  default_action.sa_handler = SIG_DFL;
+  for (int number = 1; number < NSIG; ++number) {
+    if (sigismember(&signals_to_restore, number) == 1) sigaction(number, &default_action, nullptr);
+  }
   sigset_t no_signals;
   sigemptyset(&no_signals);
-  posix_spawnattr_setsigmask(&attributes, &no_signals);
-  posix_spawnattr_setsigdefault(&attributes, &signals_to_restore);
-  posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-  std::vector<char*> args = c_strings(argv);
-  std::vector<char*> env = c_strings(environment);
-  const int error = posix_spawnp(&pid_, args[0], nullptr, &attributes, args.data(), env.data());
-  posix_spawnattr_destroy(&attributes);
-  if (error == ENOENT) throw Failure(exit_code::command_not_found, argv[0] + ": command not found");
-  if (error != 0) {
-    throw Failure(exit_code::cannot_execute, argv[0] + ": cannot execute: " + std::strerror(error));
-  }
+  sigprocmask(SIG_SETMASK, &no_signals, nullptr);
+  environ = env;
+  execvp(args[0], args);
+  const int error = errno;
+  (void)!write(exec_error_fd, &error, sizeof error);
+  _exit(exit_code::command_not_found);
 }
 
+}  // namespace
+
+// fork and exec rather than posix_spawnp: the child must tie its life to
+// dlock's between the two (platform::die_with_parent).
+ChildProcess::ChildProcess(const std::vector<std::string>& argv, const std::vector<std::string>& environment,
+                           const sigset_t& signals_to_restore) {
+  std::vector<char*> args = c_strings(argv);
+  std::vector<char*> env = c_strings(environment);
+  Pipe exec_error(Pipe::Mode::blocking);  // closed by a successful exec
+  const pid_t parent = getpid();
+  pid_ = fork();
+  if (pid_ < 0) throw Failure(exit_code::internal, std::string("fork: ") + std::strerror(errno));
+  if (pid_ == 0) exec_command(args.data(), env.data(), signals_to_restore, parent, exec_error.write_end());
+  exec_error.close_write_end();
+  int error = 0;
+  ssize_t got = 0;
+  do {
+    got = read(exec_error.read_end(), &error, sizeof error);
+  } while (got < 0 && errno == EINTR);
+  if (got != static_cast<ssize_t>(sizeof error)) return;  // exec'd
+  waitpid(pid_, nullptr, 0);
+  if (error == ENOENT) throw Failure(exit_code::command_not_found, argv[0] + ": command not found");
+  throw Failure(exit_code::cannot_execute, argv[0] + ": cannot execute: " + std::strerror(error));
+}
 void ChildProcess::signal(int signal) const noexcept {
   kill(pid_, signal);
 }

@@ -1,5 +1,6 @@
-// COMMAND, started with posix_spawnp in dlock's process group, with the signal
-// mask and dispositions dlock changed restored to their defaults.
+// COMMAND, started in dlock's process group, with the signal mask and
+// dispositions dlock changed restored to their defaults, and killed when dlock
+// dies where the system allows it (platform::die_with_parent).
 #pragma once
 
 #include <sys/types.h>

@@ -29,13 +29,21 @@ with COMMAND's status.
   --hold-after-success DUR  once-per-period job: periods are DUR long,
                             aligned to the Unix epoch; after COMMAND
                             succeeds, keep the lock until the period ends
-                            (others skip it); on failure release at once
+                            (others skip it); on failure release at once;
+                            without --wait or -n, wait at most until the
+                            period ends
   --max-attempts N          with --hold-after-success: give up once N
                             attempts were made in the current period
   --permits N               instead of the lock, hold one of N leased
                             permits of the semaphore NAME (at most N
                             runs at once; DLOCK_PERMIT_ID in COMMAND's
                             environment instead of DLOCK_FENCING_TOKEN)
+
+Every command takes these, before its operands:
+  -q, --quiet               show none of the library's log records
+  -v, --verbose             show its INFO records too (default: warnings
+                            and errors, as "dlock: warning: ...")
+  -vv                       show its DEBUG records too
 
 dlock status shows NAME's holders (host and pid when a dlock run holds
 it), remaining lease and last fencing token; it exits 0 when NAME is

@@ -2,12 +2,12 @@
 
 #include <unistd.h>
 
-#include <climits>
 #include <cstdio>
 #include <memory>
 #include <sstream>
 
 #include "lock_session.hpp"
+#include "log_output.hpp"
 
 namespace dlock_cli {
 namespace {
@@ -23,6 +23,23 @@ bool same_holder(const std::string& holder_id, const std::string& noted_id) {
   return holder_id.size() == noted_id.size() + kept.size() &&
          holder_id.compare(0, noted_id.size(), noted_id) == 0 &&
          holder_id.compare(noted_id.size(), kept.size(), kept) == 0;
+}
+
+bool all_digits(const std::string& text) {
+  return !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
+}
+
+// A lock's holder fields are "<client id>:<owner id>" (Redisson's
+// "<uuid>:<thread id>"), a kept hold's with ":kept" after them, and their
+// values hold counts of at least 1: a hash with other fields is not a lock.
+bool is_lock_holder(const std::string& id, int64_t hold_count) {
+  static const std::string kept = ":kept";
+  std::string field = id;
+  if (field.size() > kept.size() && field.compare(field.size() - kept.size(), kept.size(), kept) == 0) {
+    field.resize(field.size() - kept.size());
+  }
+  const size_t colon = field.rfind(':');
+  return hold_count >= 1 && colon != std::string::npos && colon > 0 && all_digits(field.substr(colon + 1));
 }
 
 // "host=H pid=P" into the holder's host and pid; other words are ignored.
@@ -74,7 +91,7 @@ std::string json_or_null(const std::string& text) {
 InspectOptions read_inspect_options(Arguments& args, const std::string& command) {
   InspectOptions options;
   while (args.at_option()) {
-    if (args.take_value("--url", options.url)) continue;
+    if (args.take_value("--url", options.url) || take_log_option(args)) continue;
     if (args.take_flag("--json")) {
       options.json = true;
       continue;
@@ -92,7 +109,12 @@ void finish_inspect_options(Arguments& args, InspectOptions& options, const std:
 LockStatus read_status(dlock_lock* lock, const std::string& name) {
   LockStatus status;
   const int read = try_read_status(lock, name, status);
-  if (read == DLOCK_E_PROTOCOL) fail_with_status(read, "'" + name + "' is not a lock");
+  if (read == DLOCK_E_PROTOCOL) {
+    // The library's error for another type of key; none for a hash that is not a lock.
+    const std::string detail =
+        *dlock_last_error() ? dlock_last_error() : "a hash whose fields are not lock holders";
+    fail_with_status(read, "'" + name + "' is not a lock", detail);
+  }
   return status;
 }
 
@@ -112,7 +134,9 @@ int try_read_status(dlock_lock* lock, const std::string& name, LockStatus& statu
     int64_t hold_count = 0;
     const int read = dlock_lock_holders_get(holders.get(), i, &id, &id_length, &hold_count);
     if (read != DLOCK_OK) fail_with_status(read, "reading the holders of '" + name + "'");
-    status.holders.push_back({std::string(id, id_length), hold_count, "", ""});
+    std::string holder_id(id, id_length);
+    if (!is_lock_holder(holder_id, hold_count)) return DLOCK_E_PROTOCOL;
+    status.holders.push_back({std::move(holder_id), hold_count, "", ""});
   }
   status.lease_ms = info.ttl_ms;
   if (info.has_last_token) status.last_token = std::to_string(info.last_token);
@@ -121,7 +145,9 @@ int try_read_status(dlock_lock* lock, const std::string& name, LockStatus& statu
 }
 
 std::string holder_note_of_this_process() {
-  char host[HOST_NAME_MAX + 1] = {};
+  // 255 bytes is the longest host name Linux and macOS allow (HOST_NAME_MAX
+  // is not defined on macOS), and gethostname() may leave out the NUL.
+  char host[256] = {};
   if (gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
   return std::string("host=") + (host[0] ? host : "unknown") + " pid=" + std::to_string(getpid());
 }

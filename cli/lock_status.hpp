@@ -35,7 +35,8 @@ InspectOptions read_inspect_options(Arguments& args, const std::string& command)
 void finish_inspect_options(Arguments& args, InspectOptions& options, const std::string& command);
 
 // DLOCK_OK with `status` filled, or DLOCK_E_PROTOCOL when the key is not a
-// lock; throws a Failure for any other error (an unreachable server...).
+// lock (another type of key, or a hash whose fields are not lock holders);
+// throws a Failure for any other error (an unreachable server...).
 int try_read_status(dlock_lock* lock, const std::string& name, LockStatus& status);
 // As try_read_status, and a key that is not a lock is a Failure too.
 LockStatus read_status(dlock_lock* lock, const std::string& name);

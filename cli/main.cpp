@@ -8,6 +8,7 @@
 #include "failure.hpp"
 #include "help.hpp"
 #include "list_command.hpp"
+#include "log_output.hpp"
 #include "release_command.hpp"
 #include "run_command.hpp"
 #include "signal_waiter.hpp"
@@ -19,6 +20,7 @@ namespace {
 int dispatch(int argc, char** argv) {
   // Before any thread starts, so that every thread inherits the signal mask.
   SignalWaiter signals;
+  start_library_log();
   if (argc < 2) throw usage_error("missing a command: run, status, list or release");
   const std::string command = argv[1];
   Arguments args(argc, argv, 2);

@@ -1,23 +1,22 @@
-// A flag one thread raises and the main loop waits for (an eventfd): safe to
-// raise from any thread, including the library's watchdog thread.
+// A flag one thread raises and the main loop waits for (a non-blocking pipe):
+// safe to raise from any thread, the library's watchdog thread included.
 #pragma once
+
+#include "pipe.hpp"
 
 namespace dlock_cli {
 
 class Notice {
  public:
-  Notice();
-  ~Notice();
-  Notice(const Notice&) = delete;
-  Notice& operator=(const Notice&) = delete;
+  Notice() : pipe_(Pipe::Mode::nonblocking) {}
 
   void raise() noexcept;
-  int fd() const { return fd_; }
+  int fd() const { return pipe_.read_end(); }
   // True, and lowered again, when it had been raised.
   bool take() noexcept;
 
  private:
-  int fd_;
+  Pipe pipe_;
 };
 
 }  // namespace dlock_cli

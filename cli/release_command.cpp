@@ -4,6 +4,7 @@
 
 #include "failure.hpp"
 #include "lock_session.hpp"
+#include "log_output.hpp"
 
 namespace dlock_cli {
 
@@ -11,7 +12,7 @@ int release_command(Arguments& args) {
   std::string url;
   bool force = false;
   while (args.at_option()) {
-    if (args.take_value("--url", url)) continue;
+    if (args.take_value("--url", url) || take_log_option(args)) continue;
     if (args.take_flag("--force", "-f")) {
       force = true;
       continue;

@@ -12,6 +12,7 @@
 #include "exit_codes.hpp"
 #include "lock_session.hpp"
 #include "lock_status.hpp"
+#include "log_output.hpp"
 #include "period_job.hpp"
 #include "run_options.hpp"
 
@@ -39,8 +40,8 @@ void raise_lost_permit_notice(const char*, const char*, void* notice) {
 
 void report_lost(const RunOptions& options) {
   const char* what = options.permits > 0 ? "its permit of" : "the lock";
-  std::fprintf(stderr, "dlock: lost %s '%s' while '%s' ran (its lease ran out or it was taken)\n", what,
-               options.name.c_str(), options.command[0].c_str());
+  std::fprintf(stderr, "dlock: lost %s '%s' while '%s' ran: %s\n", what, options.name.c_str(),
+               options.command[0].c_str(), describe(loss_cause_seen()));
 }
 
 // dlock's exit code when an acquisition did not end in a hold to run COMMAND
@@ -160,19 +161,36 @@ int run_command(Arguments& args, SignalWaiter& signals) {
   const std::string url = resolve_url(options.url);
   const LockSession session(url, options.name, options.lease_ms);
 
+  // A key NAME that is not a lock fails as in `dlock status`, before any wait
+  // for it (a hash would never be released) or the acquire's WRONGTYPE.
+  read_status(session.lock(), options.name);
+
   Notice lost;
   dlock_lock_set_lost_callback(session.lock(), raise_lost_notice, &lost);
   const uint64_t owner = random_owner();
-  const Acquisition acquisition = acquire_interruptibly(session.lock(), owner, options.wait_ms, signals);
+  const bool once_per_period = options.hold_after_success_ms > 0;
+  // Without --wait or -n, a once-per-period run waits at most until its
+  // period ends: waiting on, it would run in the next period once the kept
+  // hold lapses, and runs that cron starts every period would pile up.
+  const bool waits_out_the_period = once_per_period && options.wait_ms < 0;
+  const int64_t period_end =
+      waits_out_the_period ? Period::containing(unix_time_ms(), options.hold_after_success_ms).end_ms : 0;
+  const int64_t wait_ms = waits_out_the_period ? period_end - unix_time_ms() : options.wait_ms;
+  const Acquisition acquisition = acquire_interruptibly(session.lock(), owner, wait_ms, signals);
   if (const std::optional<int> code =
           exit_unless_held(acquisition, options, [&] { dlock_lock_release_owner(session.lock(), owner); })) {
     return *code;
+  }
+  if (waits_out_the_period && unix_time_ms() >= period_end) {
+    // Taken just as the period's kept hold lapsed, by the wait's last attempt.
+    dlock_lock_release_owner(session.lock(), owner);
+    return options.conflict_exit_code;
   }
 
   // The period is the one in which the lock was acquired. From here on, a
   // failure that leaves main() frees the lock handle, which releases the hold.
   std::unique_ptr<PeriodJob> job;
-  if (options.hold_after_success_ms > 0) {
+  if (once_per_period) {
     job = std::make_unique<PeriodJob>(session.lock(), owner, options.hold_after_success_ms);
   }
   if (job && options.max_attempts > 0 && job->record_attempt(options.max_attempts) == 0) {

@@ -2,6 +2,7 @@
 
 #include "duration.hpp"
 #include "failure.hpp"
+#include "log_output.hpp"
 
 namespace dlock_cli {
 
@@ -9,7 +10,7 @@ RunOptions parse_run_options(Arguments& args) {
   RunOptions options;
   std::string value;
   while (args.at_option() && args.peek() != "--") {
-    if (args.take_value("--url", options.url)) continue;
+    if (args.take_value("--url", options.url) || take_log_option(args)) continue;
     if (args.take_value("--wait", value)) {
       options.wait_ms = parse_duration_ms(value, "--wait");
     } else if (args.take_flag("--nonblock", "-n")) {

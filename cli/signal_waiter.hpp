@@ -1,6 +1,6 @@
 // The command's main loop waits here: for SIGINT, SIGTERM, SIGHUP or SIGCHLD
-// (read from a signalfd, so nothing runs in a signal handler), for a Notice,
-// or for a timeout. Construct it first in main(): it blocks those signals in
+// (from a platform::SignalInbox, so no work runs in a signal handler), for a
+// Notice, or for a timeout. Construct it first in main(): it blocks those signals in
 // the calling thread, so every thread started later (the library's included)
 // inherits the mask and the signals reach only this loop.
 #pragma once
@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "notice.hpp"
+#include "platform.hpp"
 
 namespace dlock_cli {
 
@@ -21,9 +22,6 @@ struct Wakeup {
 class SignalWaiter {
  public:
   SignalWaiter();
-  ~SignalWaiter();
-  SignalWaiter(const SignalWaiter&) = delete;
-  SignalWaiter& operator=(const SignalWaiter&) = delete;
 
   // timeout_ms -1 waits without limit; an empty Wakeup means it ran out.
   Wakeup wait(Notice& notice, int64_t timeout_ms);
@@ -33,7 +31,7 @@ class SignalWaiter {
 
  private:
   sigset_t signals_;
-  int fd_;
+  platform::SignalInbox inbox_;
 };
 
 }  // namespace dlock_cli

@@ -133,5 +133,38 @@ class StatusAndRelease(DlockTestCase):
         self.assertEqual(self.dlock("release", "--force", "job")[1], "'job' was not locked\n")
 
 
+class LibraryLog(DlockTestCase):
+    def run_through_a_dropped_connection(self, *options):
+        """dlock run's stderr when its connections are cut while it runs: the
+        library warns that it lost them, and tells (INFO) that it connected again."""
+        process = self.start_dlock("run", *options, "--lease", "900ms", "job", "--", "sleep", "1.5")
+        self.wait_locked("job")
+        self.redis.cli("CLIENT", "KILL", "TYPE", "normal")
+        self.assertEqual(process.wait(timeout=10), 0)
+        return process.stderr.read()
+
+    def test_warnings_by_default_more_with_v_none_with_quiet(self):
+        default = self.run_through_a_dropped_connection()
+        self.assertRegex(default, r"dlock: warning: lost the connection to ")
+        self.assertNotIn("dlock: info:", default)
+        for option in ("-v", "-vv"):
+            with self.subTest(option=option):
+                self.assertRegex(self.run_through_a_dropped_connection(option),
+                                 r"dlock: info: (subscriber: reconnected|connected) to .* again")
+        self.assertEqual(self.run_through_a_dropped_connection("--quiet"), "")
+
+    def test_status_list_and_release_take_the_same_options(self):
+        self.env["DLOCK_URL"] = "redis://127.0.0.1:1"
+        for command in (("status", "job"), ("list",), ("release", "--force", "job")):
+            with self.subTest(command=command):
+                code, _, err = self.dlock(command[0], *command[1:])
+                self.assertEqual(code, 69)
+                self.assertIn("dlock: warning: cannot connect to redis://127.0.0.1:1", err)
+                code, _, err = self.dlock(command[0], "--quiet", *command[1:])
+                self.assertEqual(code, 69)
+                self.assertNotIn("warning", err)
+                self.assert_clean_error(err)
+
+
 if __name__ == "__main__":
     unittest.main()

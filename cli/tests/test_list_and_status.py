@@ -1,6 +1,7 @@
 """dlock status: who holds a lock (host and pid of a dlock run) and its exit status;
 dlock list: the locks under a prefix."""
 import json
+import os
 import socket
 import unittest
 
@@ -59,6 +60,7 @@ class HolderAndList(DlockTestCase):
         second = self.hold("jobs:b")
         self.hold("other:c")
         self.redis.cli("HSET", "jobs:not-a-lock", "field", "text")  # another program's hash
+        self.redis.cli("HSET", "jobs:counters", "views", "10")  # one with integer values
         self.redis.cli("SET", "jobs:string", "x")
         code, out, err = self.dlock("list", "--json", "jobs:")
         self.assertEqual(code, 0, err)
@@ -70,6 +72,21 @@ class HolderAndList(DlockTestCase):
             self.assertGreater(entry["lease_remaining_ms"], 0)
             self.assertEqual(str(entry["last_fencing_token"]),
                              self.redis.cli("GET", f"redisson_lock_token:{{{entry['name']}}}"))
+
+    def test_status_and_run_refuse_a_key_that_is_not_a_lock_alike(self):
+        self.redis.cli("SET", "a-string", "x")
+        self.redis.cli("HSET", "counters", "views", "10")
+        for name in ("a-string", "counters"):
+            with self.subTest(name=name):
+                status_code, _, status_err = self.dlock("status", name)
+                run_code, _, run_err = self.dlock("run", "--wait", "5s", name, "--",
+                                                  "touch", self.path("ran"))
+                self.assertEqual((status_code, run_code), (69, 69))
+                for err in (status_err, run_err):
+                    self.assert_clean_error(err)
+                    self.assertIn(f"'{name}' is not a lock", err)
+                self.assertFalse(os.path.exists(self.path("ran")))
+        self.assertEqual(self.redis.cli("HGETALL", "counters"), "views\n10", "left as it was")
 
     def test_list_text_has_one_line_per_lock(self):
         holder = self.hold("jobs:a")

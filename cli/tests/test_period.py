@@ -1,4 +1,5 @@
 """Once-per-period jobs: --hold-after-success and --max-attempts."""
+import os
 import time
 import unittest
 
@@ -35,6 +36,18 @@ class OncePerPeriod(DlockTestCase):
         wait_until(lambda: not self.is_locked("tick"), timeout=3, what="the period to end")
         self.assertEqual(self.dlock("run", "-n", "--hold-after-success", period, "tick",
                                     "--", "true")[0], 0)
+
+    def test_without_a_wait_a_run_waits_only_until_its_period_ends(self):
+        # Early in a 3s period, so that the two runs share it.
+        wait_until(lambda: ms_to_end_of_period(3000) > 2500, timeout=4, what="a period to start")
+        self.assertEqual(self.dlock("run", "--hold-after-success", "3s", "tick", "--", "true")[0], 0)
+        started = time.monotonic()
+        code, _, err = self.dlock("run", "--hold-after-success", "3s", "tick", "--",
+                                  "touch", self.path("ran"), timeout=10)
+        # Waiting on, it would have run in the next period once the kept hold ran out.
+        self.assertEqual(code, 75, err)
+        self.assertFalse(os.path.exists(self.path("ran")))
+        self.assertLess(time.monotonic() - started, 4.0)
 
     def test_a_failure_releases_at_once_so_another_node_may_retry(self):
         self.assertEqual(self.run_job("exit 4"), 4)

@@ -12,6 +12,13 @@ foreach(component IN ITEMS runtime tools)
   endif()
 endforeach()
 
+# Shell completion where bash-completion and zsh find a package's files.
+foreach(completion IN ITEMS share/bash-completion/completions/dlock share/zsh/vendor-completions/_dlock)
+  if(NOT EXISTS ${prefix}/${completion})
+    message(FATAL_ERROR "the tools component did not install ${completion}")
+  endif()
+endforeach()
+
 unset(ENV{LD_LIBRARY_PATH})
 set(command ${prefix}/bin/dlock)
 execute_process(COMMAND ${command} --help
