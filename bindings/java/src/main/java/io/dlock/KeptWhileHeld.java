@@ -59,11 +59,6 @@ final class KeptWhileHeld {
       return guard.call(handle::holdsThrough) > 0;
     } catch (IllegalStateException closed) {
       return false;  // closing the client released every hold and frees every handle
-    } catch (DLockException error) {
-      if (error.getStatus() == DLockStatus.CLOSED) {
-        return false;
-      }
-      throw error;
     }
   }
 }
