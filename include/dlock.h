@@ -222,7 +222,20 @@ DLOCK_API int dlock_cancel_reset(dlock_cancel *cancel);
 /** Frees a token no acquire is using any more. NULL is a no-op. */
 DLOCK_API void dlock_cancel_free(dlock_cancel *cancel);
 
-/* ---- Locks ---- */
+/* ---- Locks ----
+ *
+ * Memory: a lock handle is a small allocation (well under 1 KiB) and the
+ * client keeps nothing per name beyond its handles and the holds it has (one
+ * record per owner until released). A handle costs nothing once it is freed,
+ * and may be freed as soon as nothing refers to it and nothing is held through
+ * it (dlock_lock_holds_through gives 0): a service locking `orders:<id>` for a
+ * million ids makes a handle per call, frees it after the release, and its
+ * memory stays flat. Freeing a handle through which a hold is still taken
+ * releases that hold (dlock_lock_free): keep the handle while it is held.
+ * Handles on the same name from one client share their holds, so any handle
+ * on the name re-enters or releases the owner's hold. The Python and Java
+ * bindings follow this rule: an unreferenced Lock/DLock that is not held
+ * gives its handle back. */
 
 typedef struct dlock_lock dlock_lock;
 
@@ -243,6 +256,14 @@ DLOCK_API int dlock_lock_new(dlock_client *client, const char *name, dlock_lock 
  * NULL is a no-op.
  */
 DLOCK_API void dlock_lock_free(dlock_lock *lock);
+
+/**
+ * *out = the number of owners whose hold on the lock was taken through this
+ * handle (their outermost acquire went through it) and is still theirs, lost
+ * or not: the holds dlock_lock_free would end. 0: freeing the handle touches
+ * no hold and makes no round trip. No round trip.
+ */
+DLOCK_API int dlock_lock_holds_through(dlock_lock *lock, int *out);
 
 /** The handle's lock name. Static for the handle's lifetime; NULL for NULL. */
 DLOCK_API const char *dlock_lock_name(const dlock_lock *lock);
@@ -684,6 +705,12 @@ DLOCK_API int dlock_multilock_release_owner(dlock_multilock *multilock, uint64_t
 /** *out = the owner's re-entries of its MultiLock hold (0 when not held). No round trip. */
 DLOCK_API int dlock_multilock_hold_count_owner(dlock_multilock *multilock, uint64_t owner, int *out);
 /**
+ * *out = 1 when the owner holds the MultiLock and the hold is still valid: no
+ * member lost, and (with a fixed lease) the lease has not run out; else 0, as
+ * dlock_lock_is_held. No round trip.
+ */
+DLOCK_API int dlock_multilock_is_held_owner(dlock_multilock *multilock, uint64_t owner, int *out);
+/**
  * Called once when a MultiLock hold is lost (any member lost), with `name` the
  * members' names joined by ',' and token 0; same threading rules as
  * dlock_lock_set_lost_callback.
@@ -743,6 +770,12 @@ DLOCK_API int dlock_redlock_validity(dlock_redlock *redlock, int64_t *ms_out);
 DLOCK_API int dlock_redlock_validity_owner(dlock_redlock *redlock, uint64_t owner, int64_t *ms_out);
 /** *out = the owner's re-entries of its RedLock hold (0 when not held). No round trip. */
 DLOCK_API int dlock_redlock_hold_count_owner(dlock_redlock *redlock, uint64_t owner, int *out);
+/**
+ * *out = 1 when the owner holds the RedLock and its validity has not run out
+ * (dlock_redlock_validity_owner > 0): a majority still held, the fixed lease
+ * not over; else 0, as dlock_lock_is_held. No round trip.
+ */
+DLOCK_API int dlock_redlock_is_held_owner(dlock_redlock *redlock, uint64_t owner, int *out);
 /**
  * Called once when a RedLock hold is lost: fewer than a majority of its
  * members stay held (renewals failed, leases ran out). `name` is the members'

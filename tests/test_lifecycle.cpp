@@ -36,6 +36,33 @@ TEST_F(Lifecycle, FreeingALockHandleReleasesItsHolds) {
   EXPECT_TRUE(status_is(dlock_lock_release(again.get()), DLOCK_OK));
 }
 
+// dlock_lock_holds_through counts the holds a free would end: those whose
+// outermost acquire went through the handle, not re-entries through another.
+TEST_F(Lifecycle, AHandleSaysWhetherFreeingItWouldEndAHold) {
+  const ClientHandle client = open();
+  LockHandle first = new_lock(client.get(), "through");
+  LockHandle second = new_lock(client.get(), "through");
+  int holds = -1;
+  ASSERT_TRUE(status_is(dlock_lock_holds_through(first.get(), &holds), DLOCK_OK));
+  EXPECT_EQ(holds, 0);
+  ASSERT_TRUE(status_is(dlock_lock_acquire(first.get(), 0, -1, nullptr), DLOCK_OK));
+  ASSERT_TRUE(status_is(dlock_lock_acquire(second.get(), 0, -1, nullptr), DLOCK_OK)) << "a re-entry";
+  ASSERT_TRUE(status_is(dlock_lock_holds_through(first.get(), &holds), DLOCK_OK));
+  EXPECT_EQ(holds, 1);
+  ASSERT_TRUE(status_is(dlock_lock_holds_through(second.get(), &holds), DLOCK_OK));
+  EXPECT_EQ(holds, 0);
+  second.reset();
+  EXPECT_TRUE(key_exists(server(), "through")) << "freeing a handle nothing is held through ends nothing";
+  ASSERT_TRUE(status_is(dlock_lock_release(first.get()), DLOCK_OK));
+  ASSERT_TRUE(status_is(dlock_lock_holds_through(first.get(), &holds), DLOCK_OK));
+  EXPECT_EQ(holds, 1) << "one re-entry left";
+  ASSERT_TRUE(status_is(dlock_lock_release(first.get()), DLOCK_OK));
+  ASSERT_TRUE(status_is(dlock_lock_holds_through(first.get(), &holds), DLOCK_OK));
+  EXPECT_EQ(holds, 0);
+  EXPECT_TRUE(invalid_naming(dlock_lock_holds_through(first.get(), nullptr), "out"));
+  EXPECT_TRUE(invalid_naming(dlock_lock_holds_through(nullptr, &holds), "lock"));
+}
+
 TEST_F(Lifecycle, ClosingAClientReleasesItsLocks) {
   ClientHandle client = open();
   const LockHandle watched = new_lock(client.get(), "watched");

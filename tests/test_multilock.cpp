@@ -135,6 +135,49 @@ TEST_F(MultiLockTest, AMemberLostIsTheMultiLockLost) {
   EXPECT_FALSE(key_exists(server(), "ml-c"));
 }
 
+// The owner's release of a group with a lost member forgets that member's
+// hold too (touching nothing another owner holds), so the owner can take the
+// MultiLock again.
+TEST_F(MultiLockTest, AnOwnerCanTakeTheMultiLockAgainAfterALoss) {
+  const MultiLockHandle multilock = make_all();
+  LostCount lost;
+  ASSERT_EQ(dlock_multilock_set_lost_callback(multilock.get(), &LostCount::on_lost, &lost), DLOCK_OK);
+  ASSERT_EQ(dlock_multilock_acquire(multilock.get(), 0, -1), DLOCK_OK);
+  const ClientHandle other = open();
+  const LockHandle b = new_lock(other.get(), "ml-b");
+  ASSERT_EQ(dlock_lock_force_release(b.get()), DLOCK_OK);
+  ASSERT_TRUE(wait_until([&] { return lost.calls.load() > 0; }, milliseconds(3000)));
+  ASSERT_EQ(dlock_lock_acquire(b.get(), 0, -1, nullptr), DLOCK_OK);
+  EXPECT_TRUE(status_is(dlock_multilock_release(multilock.get()), DLOCK_E_LOST));
+  EXPECT_TRUE(key_exists(server(), "ml-b")) << "the other owner's hold is untouched";
+  int count = -1;
+  ASSERT_EQ(dlock_lock_hold_count(locks_[1].get(), &count), DLOCK_OK);
+  EXPECT_EQ(count, 0) << "the lost member's hold left the client";
+  EXPECT_TRUE(status_is(dlock_multilock_acquire(multilock.get(), 0, -1), DLOCK_NOT_ACQUIRED));
+  ASSERT_EQ(dlock_lock_release(b.get()), DLOCK_OK);
+  ASSERT_TRUE(status_is(dlock_multilock_acquire(multilock.get(), 0, -1), DLOCK_OK));
+  EXPECT_TRUE(status_is(dlock_multilock_release(multilock.get()), DLOCK_OK));
+  EXPECT_EQ(lost.calls.load(), 1);
+  for (const char* name : {"ml-a", "ml-b", "ml-c"}) EXPECT_FALSE(key_exists(server(), name)) << name;
+}
+
+TEST_F(MultiLockTest, IsNoLongerHeldOnceAFixedLeaseRunsOut) {
+  const MultiLockHandle multilock = make_all();
+  const uint64_t owner = dlock_thread_owner();
+  int held = -1;
+  ASSERT_EQ(dlock_multilock_is_held_owner(multilock.get(), owner, &held), DLOCK_OK);
+  EXPECT_EQ(held, 0);
+  ASSERT_EQ(dlock_multilock_acquire(multilock.get(), 0, 300), DLOCK_OK);
+  ASSERT_EQ(dlock_multilock_is_held_owner(multilock.get(), owner, &held), DLOCK_OK);
+  EXPECT_EQ(held, 1);
+  ASSERT_TRUE(wait_until(
+      [&] { return dlock_multilock_is_held_owner(multilock.get(), owner, &held) == DLOCK_OK && held == 0; },
+      milliseconds(2000)))
+      << "still held after its 300 ms lease";
+  std::this_thread::sleep_for(milliseconds(150));  // the server's lease ends too
+  EXPECT_TRUE(status_is(dlock_multilock_release(multilock.get()), DLOCK_E_LOST));
+}
+
 TEST_F(MultiLockTest, ACancelEndsTheWaitHoldingNothing) {
   const ClientHandle other = open();
   const LockHandle a = new_lock(other.get(), "ml-a");

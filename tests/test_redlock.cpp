@@ -297,6 +297,69 @@ TEST_F(RedLockTest, LosingAMajorityIsReportedOnce) {
   EXPECT_EQ(servers_holding("rl-lost"), 0u);
 }
 
+// Members lost, then the owner's release: their holds leave the client too,
+// and the owner takes the RedLock again on every server.
+TEST_F(RedLockTest, AnOwnerCanTakeTheRedLockAgainAfterALoss) {
+  Side a = side("rl-again", 600);
+  LostCount lost;
+  ASSERT_EQ(dlock_redlock_set_lost_callback(a.redlock.get(), &LostCount::on_lost, &lost), DLOCK_OK);
+  ASSERT_EQ(dlock_redlock_acquire(a.redlock.get(), 0, -1, nullptr), DLOCK_OK);
+  for (size_t i = 0; i < 3; ++i) server(i).command({"DEL", "rl-again"});
+  ASSERT_TRUE(wait_until([&] { return lost.calls.load() > 0; }, milliseconds(2000)));
+  EXPECT_TRUE(status_is(dlock_redlock_release(a.redlock.get()), DLOCK_E_LOST));
+  EXPECT_EQ(servers_holding("rl-again"), 0u);
+  for (size_t i = 0; i < server_count; ++i) {
+    int count = -1;
+    ASSERT_EQ(dlock_lock_hold_count(a.locks[i].get(), &count), DLOCK_OK);
+    EXPECT_EQ(count, 0) << "member " << i << "'s hold left the client";
+  }
+  ASSERT_TRUE(status_is(dlock_redlock_acquire(a.redlock.get(), 0, -1, nullptr), DLOCK_OK));
+  EXPECT_EQ(servers_holding("rl-again"), server_count);
+  EXPECT_TRUE(status_is(dlock_redlock_release(a.redlock.get()), DLOCK_OK));
+  EXPECT_EQ(lost.calls.load(), 1);
+}
+
+// A minority lost: the group still holds and releases fine; the lost
+// members' holds leave the client with it, and the next acquire takes them.
+TEST_F(RedLockTest, AMinorityLostIsTakenAgainByTheNextAcquire) {
+  Side a = side("rl-minority", 600);
+  ASSERT_EQ(dlock_redlock_acquire(a.redlock.get(), 0, -1, nullptr), DLOCK_OK);
+  server(0).command({"DEL", "rl-minority"});
+  ASSERT_TRUE(wait_until(
+      [&] {
+        int held = 1;
+        dlock_lock_is_held(a.locks[0].get(), &held);
+        return held == 0;
+      },
+      milliseconds(2000)))
+      << "the watchdog found member 0 gone";
+  EXPECT_TRUE(status_is(dlock_redlock_release(a.redlock.get()), DLOCK_OK));
+  ASSERT_TRUE(status_is(dlock_redlock_acquire(a.redlock.get(), 0, -1, nullptr), DLOCK_OK));
+  EXPECT_EQ(servers_holding("rl-minority"), server_count);
+  EXPECT_TRUE(status_is(dlock_redlock_release(a.redlock.get()), DLOCK_OK));
+}
+
+TEST_F(RedLockTest, IsNoLongerHeldOnceItsValidityRunsOut) {
+  Side a = side("rl-valid");
+  const uint64_t owner = dlock_thread_owner();
+  int held = -1;
+  ASSERT_EQ(dlock_redlock_is_held_owner(a.redlock.get(), owner, &held), DLOCK_OK);
+  EXPECT_EQ(held, 0);
+  ASSERT_EQ(dlock_redlock_acquire(a.redlock.get(), 0, 300, nullptr), DLOCK_OK);
+  ASSERT_EQ(dlock_redlock_is_held_owner(a.redlock.get(), owner, &held), DLOCK_OK);
+  EXPECT_EQ(held, 1);
+  const auto acquired_at = Clock::now();
+  ASSERT_TRUE(wait_until(
+      [&] { return dlock_redlock_is_held_owner(a.redlock.get(), owner, &held) == DLOCK_OK && held == 0; },
+      milliseconds(2000)));
+  EXPECT_LE(Clock::now() - acquired_at, milliseconds(300)) << "no longer than the validity";
+  int64_t validity = -1;
+  ASSERT_EQ(dlock_redlock_validity(a.redlock.get(), &validity), DLOCK_OK);
+  EXPECT_EQ(validity, 0);
+  std::this_thread::sleep_for(milliseconds(150));  // the servers' leases end too
+  EXPECT_TRUE(status_is(dlock_redlock_release(a.redlock.get()), DLOCK_E_LOST));
+}
+
 TEST_F(RedLockTest, ACancelEndsTheWait) {
   Side a = side("rl-cancel");
   Side b = side("rl-cancel");

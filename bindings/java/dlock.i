@@ -391,6 +391,13 @@ class NativeLockGroup {
                           : dlock_multilock_hold_count_owner(multi_, owner, &count));
     return count;
   }
+  /* Held and still valid (not lost, the lease or validity not over). */
+  bool isHeld(uint64_t owner) {
+    int held = 0;
+    dlock_jni::check(red_ ? dlock_redlock_is_held_owner(red_, owner, &held)
+                          : dlock_multilock_is_held_owner(multi_, owner, &held));
+    return held != 0;
+  }
   /* RedLock only: the owner's remaining validity in ms (0 when not held). */
   int64_t validityMs(uint64_t owner) {
     int64_t ms = 0;
@@ -499,6 +506,12 @@ const char *dlock_version(void);
   int holdCount(uint64_t owner) {
     int count = 0;
     dlock_jni::check(dlock_lock_hold_count_owner($self, owner, &count));
+    return count;
+  }
+  /* The owners whose hold was taken through this handle: what freeing it would end. */
+  int holdsThrough() {
+    int count = 0;
+    dlock_jni::check(dlock_lock_holds_through($self, &count));
     return count;
   }
   uint64_t fencingToken(uint64_t owner) {

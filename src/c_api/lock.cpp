@@ -66,6 +66,16 @@ int hold_count(dlock_lock* lock, uint64_t owner, int* out) {
                    [](const std::optional<dlock::Hold>& hold) { return hold ? hold->count : 0; });
 }
 
+int holds_through(dlock_lock* lock, int* out) {
+  return guarded([&] {
+    require(out, "out");
+    return with_ops(lock, [&](dlock::ReentrantLock&, dlock::ClientCore& core) {
+      *out = core.holds().count_taken_through(lock->resource->hold_key(), lock);
+      return DLOCK_OK;
+    });
+  });
+}
+
 int fencing_token(dlock_lock* lock, uint64_t owner, uint64_t* out) {
   return read_hold(lock, owner, out, [&](const std::optional<dlock::Hold>& hold) {
     if (!hold)
@@ -172,6 +182,10 @@ int dlock_lock_hold_count(dlock_lock* lock, int* out) {
 
 int dlock_lock_hold_count_owner(dlock_lock* lock, uint64_t owner, int* out) {
   return hold_count(lock, owner, out);
+}
+
+int dlock_lock_holds_through(dlock_lock* lock, int* out) {
+  return holds_through(lock, out);
 }
 
 int dlock_lock_fencing_token(dlock_lock* lock, uint64_t* out) {

@@ -38,6 +38,12 @@ int group_hold_count(MemberGroup& group, uint64_t owner, int* out) {
   return DLOCK_OK;
 }
 
+int group_is_held(MemberGroup& group, uint64_t owner, int* out) {
+  require(out, "out");
+  *out = group.is_held(owner) ? 1 : 0;
+  return DLOCK_OK;
+}
+
 int group_set_lost_callback(MemberGroup& group, dlock_lost_fn fn, void* ctx) {
   group.on_lost().set(fn, ctx);
   return DLOCK_OK;

@@ -22,6 +22,7 @@ std::vector<std::shared_ptr<LockMember>> members_from(dlock_lock* const* members
 GroupRequest group_request(uint64_t owner, int64_t wait_ms, int64_t lease_ms, dlock_cancel* cancel);
 
 int group_hold_count(MemberGroup& group, uint64_t owner, int* out);
+int group_is_held(MemberGroup& group, uint64_t owner, int* out);
 int group_set_lost_callback(MemberGroup& group, dlock_lost_fn fn, void* ctx);
 
 }  // namespace dlock::c_api

@@ -73,6 +73,13 @@ int dlock_multilock_hold_count_owner(dlock_multilock* multilock, uint64_t owner,
   });
 }
 
+int dlock_multilock_is_held_owner(dlock_multilock* multilock, uint64_t owner, int* out) {
+  return guarded([&] {
+    require(multilock, "multilock");
+    return dlock::c_api::group_is_held(multilock->lock->group(), owner, out);
+  });
+}
+
 int dlock_multilock_set_lost_callback(dlock_multilock* multilock, dlock_lost_fn fn, void* ctx) {
   return guarded([&] {
     require(multilock, "multilock");

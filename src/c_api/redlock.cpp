@@ -95,6 +95,13 @@ int dlock_redlock_hold_count_owner(dlock_redlock* redlock, uint64_t owner, int* 
   });
 }
 
+int dlock_redlock_is_held_owner(dlock_redlock* redlock, uint64_t owner, int* out) {
+  return guarded([&] {
+    require(redlock, "redlock");
+    return dlock::c_api::group_is_held(redlock->lock->group(), owner, out);
+  });
+}
+
 int dlock_redlock_set_lost_callback(dlock_redlock* redlock, dlock_lost_fn fn, void* ctx) {
   return guarded([&] {
     require(redlock, "redlock");

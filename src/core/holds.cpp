@@ -152,6 +152,16 @@ std::vector<Hold> Holds::taken_through(const void* handle) {
   return taken;
 }
 
+int Holds::count_taken_through(const std::string& name, const void* handle) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  int count = 0;
+  // Keys sort by name first: the holds of `name` are one run.
+  for (auto it = holds_.lower_bound({name, 0}); it != holds_.end() && it->first.first == name; ++it) {
+    if (it->second.taken_through == handle && it->second.releasing.empty()) ++count;
+  }
+  return count;
+}
+
 std::vector<Hold> Holds::due_for_renewal(Clock::time_point horizon) {
   std::lock_guard<std::mutex> lock(mutex_);
   std::vector<Hold> due;

@@ -136,6 +136,9 @@ class Holds {
 
   std::vector<Hold> take_all();
   std::vector<Hold> taken_through(const void* handle);
+  // The owners of `name` whose hold, lost or not, was taken through `handle`
+  // and is still theirs (not being released).
+  int count_taken_through(const std::string& name, const void* handle);
 
   // Watchdog: the holds to renew now (due before `horizon`), and the deadline
   // checks: holds whose validity ended are marked lost and returned.

@@ -6,7 +6,7 @@ so that nothing renews a lock no one can release any more). Were each Lock objec
 a handle, dropping the object would release its holds: ``client.lock(job).acquire()``
 would return True over a lock already free again, and of two objects on one name,
 dropping one would free the hold the other relies on. So the client owns the handles, as
-the Java binding caches one DLock per name, and a hold lives until its owner releases it
+the Java binding shares one DLock per name, and a hold lives until its owner releases it
 (through any Lock object on that name) or the client closes.
 
 Memory follows what is in use, not every name ever locked: a handle is kept while a Lock

@@ -95,7 +95,10 @@ class _LockGroup(HeldInBlocks):
 
     @property
     def held(self) -> bool:
-        return self.hold_count > 0
+        """Whether the caller holds the group and its hold is still valid: False once a
+        member is lost (a RedLock: a majority), or a fixed lease or the validity ran out,
+        as :attr:`Lock.held`."""
+        return self._native.is_held(current_owner())
 
     def _describe(self) -> str:
         return f"{self._KIND} {','.join(self.names)!r}"

@@ -72,6 +72,13 @@ int NativeLockGroup::hold_count(uint64_t owner) {
   return count;
 }
 
+bool NativeLockGroup::is_held(uint64_t owner) {
+  int held = 0;
+  check_status(red_ != nullptr ? dlock_redlock_is_held_owner(red_, owner, &held)
+                               : dlock_multilock_is_held_owner(multi_, owner, &held));
+  return held != 0;
+}
+
 int64_t NativeLockGroup::validity_ms(uint64_t owner) {
   if (red_ == nullptr) raise_status(DLOCK_E_UNSUPPORTED, "validity: a MultiLock has no validity of its own");
   int64_t validity = 0;
@@ -87,6 +94,7 @@ void bind_native_lock_group(py::module_& module) {
            py::arg("cancel") = nullptr)
       .def("release", &NativeLockGroup::release, py::arg("owner"))
       .def("hold_count", &NativeLockGroup::hold_count, py::arg("owner"))
+      .def("is_held", &NativeLockGroup::is_held, py::arg("owner"))
       .def("validity_ms", &NativeLockGroup::validity_ms, py::arg("owner"));
 }
 

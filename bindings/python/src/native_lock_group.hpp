@@ -27,6 +27,8 @@ class NativeLockGroup {
   pybind11::object acquire(uint64_t owner, int64_t wait_ms, int64_t lease_ms, NativeCancel* cancel);
   void release(uint64_t owner);
   int hold_count(uint64_t owner);
+  // Held and still valid: no member lost beyond what the group allows, the lease not over.
+  bool is_held(uint64_t owner);
   // RedLock: the owner's remaining validity in ms (0 when not held); MultiLock: unsupported.
   int64_t validity_ms(uint64_t owner);
 

@@ -11,7 +11,7 @@ import sys
 import textwrap
 import threading
 import time
-from typing import Iterator
+from typing import Callable, Iterator
 
 import pytest
 import redis
@@ -97,6 +97,52 @@ def test_multilock_reports_a_lost_member(
         assert lost == [f"{name}a,{name}b"]
         with pytest.raises(dlock.LockLostError):
             group.release()
+
+
+def test_multilock_is_taken_again_after_a_lost_member(
+    client: dlock.Client, other_client: dlock.Client, raw: redis.Redis, name: str
+) -> None:
+    lost: list[str] = []
+    with dlock.Client(client_url(raw), watchdog_timeout=0.6) as short:
+        group = dlock.MultiLock(short.lock(name + "a"), short.lock(name + "b"), on_lost=lambda n, t: lost.append(n))
+        assert group.acquire()
+        assert other_client.lock(name + "b").force_release()
+        deadline = time.monotonic() + 3
+        while not lost and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert lost and not group.held
+        with pytest.raises(dlock.LockLostError):
+            group.release()
+        assert group.acquire(blocking=False), "the owner takes the MultiLock again"
+        assert group.held
+        group.release()
+        assert lost == [f"{name}a,{name}b"]
+        assert not raw.exists(name + "a") and not raw.exists(name + "b")
+
+
+def wait_for(condition: Callable[[], bool], seconds: float) -> bool:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.01)
+    return True
+
+
+def test_groups_are_not_held_once_a_fixed_lease_runs_out(
+    client: dlock.Client, three_clients: list[dlock.Client], name: str
+) -> None:
+    plain = client.lock(name + "plain", lease=0.3)
+    multi = dlock.MultiLock(client.lock(name + "a"), client.lock(name + "b"), lease=0.3)
+    red = dlock.RedLock(*(member.lock(name) for member in three_clients), lease=0.3)
+    for lock in (plain, multi, red):
+        assert lock.acquire()
+        assert lock.held
+    started = time.monotonic()
+    for lock in (plain, multi, red):
+        assert wait_for(lambda: not lock.held, 2), f"{lock!r} still held after its 0.3 s lease"
+    assert time.monotonic() - started < 1
+    assert multi.hold_count == 1 and red.hold_count == 1, "held no longer, still to be released"
 
 
 def client_url(raw: redis.Redis) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import os
 import threading
 import time
 from typing import Callable, Iterator
@@ -123,6 +124,33 @@ def test_memory_is_bounded_by_the_locks_in_use(client: dlock.Client, name: str) 
     del kept
     gc.collect()
     assert list(handles.names()) == []
+
+
+def _resident_bytes() -> int:
+    with open("/proc/self/statm") as statm:
+        return int(statm.read().split()[1]) * os.sysconf("SC_PAGE_SIZE")
+
+
+def test_memory_stays_flat_over_100000_distinct_names(client: dlock.Client, name: str) -> None:
+    """A service locking ``orders:<id>`` for ever more ids: the client's handles and the
+    process's resident memory (Python objects and the C library's allocations alike) stay
+    flat from 20,000 to 100,000 names."""
+
+    def lock_names(start: int, stop: int) -> None:
+        for index in range(start, stop):
+            lock = client.lock(f"{name}:{index}")
+            lock.acquire()
+            lock.release()
+
+    lock_names(0, 20_000)
+    gc.collect()
+    resident_before = _resident_bytes()
+    lock_names(20_000, 100_000)
+    gc.collect()
+    resident_growth = _resident_bytes() - resident_before
+    assert client._handles.names() == [], "no handle kept for a name nothing refers to or holds"
+    # A leak of one small object per name would be 80,000 of them: megabytes.
+    assert resident_growth < 8_000_000, f"resident memory grew by {resident_growth} bytes"
 
 
 class _Reports:

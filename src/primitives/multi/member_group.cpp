@@ -40,7 +40,11 @@ void MemberGroup::relay_loss(const char*, uint64_t owner, uint64_t, void* ctx) {
 }
 
 size_t MemberGroup::count_held(const Hold& hold) const {
-  return static_cast<size_t>(std::count(hold.held.begin(), hold.held.end(), true));
+  size_t held = 0;
+  for (size_t i = 0; i < members_.size(); ++i) {
+    if (hold.held[i] && !hold.lost_members[i]) ++held;
+  }
+  return held;
 }
 
 void MemberGroup::member_lost(size_t index, uint64_t owner) {
@@ -50,9 +54,9 @@ void MemberGroup::member_lost(size_t index, uint64_t owner) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     const auto it = holds_.find(owner);
-    if (it == holds_.end() || !it->second.held[index]) return;
+    if (it == holds_.end() || !it->second.held[index] || it->second.lost_members[index]) return;
     Hold& hold = it->second;
-    hold.held[index] = false;
+    hold.lost_members[index] = true;
     if (!hold.lost && count_held(hold) < needed_) {
       report = hold.lost = true;
       hold.expired = expired;
@@ -76,7 +80,7 @@ bool MemberGroup::reenter(uint64_t owner) {
   // Members are called outside the mutex: their loss reports take it.
   std::vector<bool> reentered(members_.size(), false);
   for (size_t i = 0; i < members_.size(); ++i) {
-    if (!hold->held[i]) continue;
+    if (!hold->held[i] || hold->lost_members[i]) continue;
     try {
       reentered[i] = members_[i]->reenter(owner);
     } catch (const LostError&) {
@@ -100,6 +104,7 @@ void MemberGroup::record(uint64_t owner, std::vector<bool> held,
   std::lock_guard<std::mutex> lock(mutex_);
   Hold& hold = holds_[owner];
   hold.count = 1;
+  hold.lost_members.assign(held.size(), false);
   hold.held = std::move(held);
   hold.lost = false;
   hold.valid_until = valid_until;
@@ -185,6 +190,11 @@ void MemberGroup::release_all() noexcept {
 int MemberGroup::hold_count(uint64_t owner) {
   const std::optional<Hold> hold = find(owner);
   return hold ? hold->count : 0;
+}
+
+bool MemberGroup::is_held(uint64_t owner) {
+  const std::optional<Clock::time_point> end = valid_until(owner);
+  return end && *end > Clock::now();
 }
 
 std::optional<MemberGroup::Clock::time_point> MemberGroup::valid_until(uint64_t owner) {

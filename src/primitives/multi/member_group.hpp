@@ -56,7 +56,11 @@ class MemberGroup {
 
   struct Hold {
     int count = 0;
-    std::vector<bool> held;  // which members the hold took
+    // Which members the hold took, and which of those were lost since: a
+    // lost member stays in `held`, so the group's release drops its hold from
+    // the client too (else the owner could never take the group again).
+    std::vector<bool> held;
+    std::vector<bool> lost_members;
     bool lost = false;
     bool expired = false;  // lost because a member's fixed lease ran out as asked
     std::optional<Clock::time_point> valid_until;  // the group deadline of a fixed lease
@@ -92,6 +96,9 @@ class MemberGroup {
   void release_all() noexcept;
   // The owner's re-entries of its group hold (0 when none).
   int hold_count(uint64_t owner);
+  // Whether the owner holds the group and its hold is still valid (not lost,
+  // and its validity has not run out), as a plain lock's is_held.
+  bool is_held(uint64_t owner);
 
   // The group hold's trusted end: the needed-th latest of its members'
   // trusted ends, and no later than its own deadline; nullopt when not held

@@ -4,9 +4,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.OptionalLong;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
 
@@ -32,7 +34,9 @@ import java.util.concurrent.locks.Lock;
  *
  * <p>Obtain one from {@link DLockClient#getLock(String)}; it is valid until the
  * client is closed, after which every method throws {@link IllegalStateException}.
- * Failures reaching Redis throw {@link DLockException}.
+ * Failures reaching Redis throw {@link DLockException}. A DLock that nothing
+ * refers to and that no thread holds gives its native handle back, so locking
+ * many distinct names costs memory only for the locks in use.
  */
 public final class DLock implements Lock {
   static final long WATCHDOG_LEASE = -1;
@@ -41,15 +45,44 @@ public final class DLock implements Lock {
   private final String name;
   private final NativeLock handle;
   private final HandleGuard guard;
+  private final KeptWhileHeld keeper;
   private final LockFutures futures;
   private final LostListenerBridge lostBridge = new LostListenerBridge();
+  private final Natives natives;
   private boolean lostBridgeRegistered;
 
-  DLock(String name, NativeLock handle, HandleGuard guard, Executor callbacks) {
+  /** {@code kept}: the client's set of DLocks kept from the collector while held. */
+  DLock(String name, NativeLock handle, HandleGuard guard, Executor callbacks, Set<DLock> kept) {
     this.name = name;
     this.handle = handle;
     this.guard = guard;
-    this.futures = new LockFutures(handle, guard, callbacks);
+    this.keeper = new KeptWhileHeld(this, kept, handle, guard);
+    this.futures = new LockFutures(handle, guard, callbacks, keeper);
+    this.natives = new Natives(handle, lostBridge);
+  }
+
+  /** The native half of a DLock: what a Cleaner frees once the DLock is unreachable. */
+  static final class Natives {
+    private final NativeLock handle;
+    private final LostListenerBridge lostBridge;
+    private final AtomicBoolean freed = new AtomicBoolean();
+
+    Natives(NativeLock handle, LostListenerBridge lostBridge) {
+      this.handle = handle;
+      this.lostBridge = lostBridge;
+    }
+
+    /** Frees the handle, then its callback; later calls do nothing. */
+    void free() {
+      if (freed.compareAndSet(false, true)) {
+        handle.delete();
+        lostBridge.delete();
+      }
+    }
+  }
+
+  Natives natives() {
+    return natives;
   }
 
   public String getName() {
@@ -71,11 +104,14 @@ public final class DLock implements Lock {
   public void lock(long leaseTime, TimeUnit unit) {
     long leaseMs = leaseMillis(leaseTime, unit);
     long owner = currentOwner();
-    if (!VirtualThreads.isCurrentVirtual()) {
-      guard.run(() -> handle.acquire(owner, WAIT_FOREVER, leaseMs, null));
-    } else if (!attempt(owner, leaseMs)) {
-      guard.call(() -> PendingAcquire.start(handle, owner, WAIT_FOREVER, leaseMs)).awaitUninterruptibly();
-    }
+    keeper.around(() -> {
+      if (!VirtualThreads.isCurrentVirtual()) {
+        guard.run(() -> handle.acquire(owner, WAIT_FOREVER, leaseMs, null));
+      } else if (!attempt(owner, leaseMs)) {
+        guard.call(() -> PendingAcquire.start(handle, owner, WAIT_FOREVER, leaseMs)).awaitUninterruptibly();
+      }
+      return null;
+    });
   }
 
   /** Waits for the lock until it is held or the thread is interrupted. */
@@ -199,7 +235,10 @@ public final class DLock implements Lock {
   @Override
   public void unlock() {
     long owner = currentOwner();
-    guard.run(() -> handle.release(owner));
+    keeper.around(() -> guard.call(() -> {
+      handle.release(owner);
+      return null;
+    }));
   }
 
   /**
@@ -218,7 +257,10 @@ public final class DLock implements Lock {
   public void unlockKeeping(long keep, TimeUnit unit) {
     long keepMs = positiveMillis(keep, unit, "keep");
     long owner = currentOwner();
-    guard.run(() -> handle.releaseKeeping(owner, keepMs));
+    keeper.around(() -> guard.call(() -> {
+      handle.releaseKeeping(owner, keepMs);
+      return null;
+    }));
   }
 
   /** Who holds the lock, its remaining lease and last fencing token, read in one round trip. */
@@ -351,14 +393,17 @@ public final class DLock implements Lock {
 
   /** Frees the native handle; the client calls it once no call is in flight. */
   void free() {
-    handle.delete();
-    lostBridge.delete();
+    natives.free();
   }
 
   private boolean acquireInterruptibly(long waitMs, long leaseMs) throws InterruptedException {
     if (Thread.interrupted()) {
       throw new InterruptedException();
     }
+    return keeper.around(() -> waitInterruptibly(waitMs, leaseMs));
+  }
+
+  private boolean waitInterruptibly(long waitMs, long leaseMs) throws InterruptedException {
     long owner = currentOwner();
     if (waitMs != 0 && !VirtualThreads.isCurrentVirtual()) {
       return guard.call(() -> InterruptibleWait.acquire(handle, owner, waitMs, leaseMs));
@@ -378,7 +423,7 @@ public final class DLock implements Lock {
    * acquires start with it, so an uncontended one costs no thread hop.
    */
   private boolean attempt(long owner, long leaseMs) {
-    return guard.call(() -> handle.acquire(owner, 0, leaseMs, null));
+    return keeper.around(() -> guard.call(() -> handle.acquire(owner, 0, leaseMs, null)));
   }
 
   /** Owners are Java threads, whatever OS thread runs the native call. */

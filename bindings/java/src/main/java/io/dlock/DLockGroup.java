@@ -110,8 +110,13 @@ abstract class DLockGroup implements Lock, AutoCloseable {
     return live().holdCount(DLock.currentOwner());
   }
 
+  /**
+   * Whether the calling thread holds the group and its hold is still valid:
+   * false once it is lost, or once a fixed lease (a RedLock: its validity) has
+   * run out, as {@link DLock#isHeldByCurrentThread()}.
+   */
   public boolean isHeldByCurrentThread() {
-    return getHoldCount() > 0;
+    return live().isHeld(DLock.currentOwner());
   }
 
   /**

@@ -1,5 +1,6 @@
 package io.dlock;
 
+import java.util.Set;
 import java.util.concurrent.Executor;
 import java.util.concurrent.locks.ReadWriteLock;
 
@@ -23,7 +24,8 @@ public final class DReadWriteLock implements ReadWriteLock {
   private final NativeLock writeHandle;
   private final HandleGuard guard;
 
-  DReadWriteLock(String name, NativeClient client, HandleGuard guard, Executor callbacks) {
+  DReadWriteLock(String name, NativeClient client, HandleGuard guard, Executor callbacks,
+      Set<DLock> kept) {
     this.name = name;
     NativeLock read = client.newReadLock(name);
     NativeLock write;
@@ -35,8 +37,8 @@ public final class DReadWriteLock implements ReadWriteLock {
     }
     this.writeHandle = write;
     this.guard = guard;
-    this.readLock = new DLock(name, read, guard, callbacks);
-    this.writeLock = new DLock(name, write, guard, callbacks);
+    this.readLock = new DLock(name, read, guard, callbacks, kept);
+    this.writeLock = new DLock(name, write, guard, callbacks, kept);
   }
 
   public String getName() {

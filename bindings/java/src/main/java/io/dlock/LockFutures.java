@@ -16,11 +16,14 @@ final class LockFutures {
   private final NativeLock handle;
   private final HandleGuard guard;
   private final Executor executor;
+  /** Keeps the DLock from the collector from a call's start until its outcome. */
+  private final KeptWhileHeld keeper;
 
-  LockFutures(NativeLock handle, HandleGuard guard, Executor executor) {
+  LockFutures(NativeLock handle, HandleGuard guard, Executor executor, KeptWhileHeld keeper) {
     this.handle = handle;
     this.guard = guard;
     this.executor = executor;
+    this.keeper = keeper;
   }
 
   /** Completes with true (held) or false (the wait ran out). */
@@ -39,21 +42,37 @@ final class LockFutures {
    */
   private <T> CompletableFuture<T> acquire(long owner, long waitMs, long leaseMs,
       Function<Boolean, T> result) {
-    PendingAcquire pending = guard.call(() -> PendingAcquire.start(handle, owner, waitMs, leaseMs));
+    keeper.begin();
+    PendingAcquire pending;
+    try {
+      pending = guard.call(() -> PendingAcquire.start(handle, owner, waitMs, leaseMs));
+    } catch (RuntimeException notStarted) {
+      keeper.end();
+      throw notStarted;
+    }
     DLockFuture<T> future = new DLockFuture<>(executor, pending::cancelWait);
     pending.outcome().thenAccept(outcome -> {
-      T value;
       try {
-        value = result.apply(outcome.acquiredOrThrow());
-      } catch (RuntimeException failed) {
-        future.completeExceptionally(failed);
-        return;
-      }
-      if (!future.complete(value) && outcome.succeeded()) {
-        releaseUnwanted(owner);
+        complete(future, outcome, result, owner);
+      } finally {
+        keeper.end();
       }
     });
     return future;
+  }
+
+  private <T> void complete(DLockFuture<T> future, NativeOutcome outcome, Function<Boolean, T> result,
+      long owner) {
+    T value;
+    try {
+      value = result.apply(outcome.acquiredOrThrow());
+    } catch (RuntimeException failed) {
+      future.completeExceptionally(failed);
+      return;
+    }
+    if (!future.complete(value) && outcome.succeeded()) {
+      releaseUnwanted(owner);
+    }
   }
 
   /** Completes once one hold of {@code owner} is released. */
@@ -84,7 +103,19 @@ final class LockFutures {
   }
 
   private void startRelease(long owner, Consumer<NativeOutcome> handler) {
-    guard.run(() -> NativeCompletions.start(
-        (callback, call) -> handle.releaseAsync(owner, callback, call), handler));
+    keeper.begin();
+    try {
+      guard.run(() -> NativeCompletions.start(
+          (callback, call) -> handle.releaseAsync(owner, callback, call), outcome -> {
+            try {
+              handler.accept(outcome);
+            } finally {
+              keeper.end();
+            }
+          }));
+    } catch (RuntimeException notStarted) {
+      keeper.end();
+      throw notStarted;
+    }
   }
 }
