@@ -116,6 +116,22 @@ TEST_F(RwLockDeadWaiters, ALiveWaitingWriterKeepsItsIntentPastTheIntentsExpiry) 
   EXPECT_TRUE(status_is(writer.get().status, DLOCK_OK));
 }
 
+// The heartbeat that keeps the intent also sees a lock freed without a
+// release message (deleted here, as a lost message or a crashed holder
+// leaves it): the writer tries at once, not when the holder's lease would end.
+TEST_F(RwLockDeadWaiters, AWaitingWriterTakesALockFreedWithoutAMessageWithinAHeartbeat) {
+  ASSERT_TRUE(
+      status_is(dlock_lock_acquire_owner(read_.get(), kAlice, 0, 30000, nullptr, nullptr), DLOCK_OK));
+  auto writer = acquire_in_background(write_.get(), kBob, 20000);
+  ASSERT_TRUE(wait_until([&] { return key_exists(server(), kIntent); }, milliseconds(3000)));
+  const int64_t freed_ns = monotonic_ns();
+  server().command({"DEL", kName});
+  ASSERT_EQ(writer.wait_for(milliseconds(5000)), std::future_status::ready);
+  const AcquireOutcome outcome = writer.get();
+  EXPECT_TRUE(status_is(outcome.status, DLOCK_OK));
+  EXPECT_LT(ms_between(freed_ns, outcome.returned_ns), 1000) << "the writer slept on past a free lock";
+}
+
 TEST_F(RwLockDeadWaiters, AnUpgradeThatTimesOutLetsReadersInAtOnce) {
   ASSERT_TRUE(
       status_is(dlock_lock_acquire_owner(read_.get(), kAlice, 0, 30000, nullptr, nullptr), DLOCK_OK));
