@@ -35,8 +35,9 @@ constexpr int64_t kIntentOutlivesMs = 2000;
 
 LockHandle side(dlock_client* client, bool write) {
   dlock_lock* lock = nullptr;
-  require_ok(write ? dlock_rwlock_write_lock(client, kName, &lock) : dlock_rwlock_read_lock(client, kName, &lock),
-             "dlock_rwlock_*_lock");
+  const int status =
+      write ? dlock_rwlock_write_lock(client, kName, &lock) : dlock_rwlock_read_lock(client, kName, &lock);
+  require_ok(status, "dlock_rwlock_*_lock");
   return LockHandle(lock);
 }
 

@@ -109,7 +109,8 @@ Lockable::Attempt WriteSide::attempt(Connection& connection, const std::string& 
   // the writer waits, and the end of its wait withdraws it.
   int64_t intent_ms = 0;
   if (prefers_writers() && wait_left_ms != 0) {
-    intent_ms = wait_left_ms < 0 ? wait_liveness.count() : std::min<int64_t>(wait_left_ms, wait_liveness.count());
+    const int64_t liveness_ms = wait_liveness.count();
+    intent_ms = wait_left_ms < 0 ? liveness_ms : std::min(wait_left_ms, liveness_ms);
   }
   const Reply reply = RwLockScripts::write_acquire().run(
       connection, {keys_.name, keys_.counter, keys_.intent, keys_.owner_grant(field)},
