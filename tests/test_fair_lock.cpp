@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <future>
 #include <memory>
 #include <optional>
@@ -100,6 +101,34 @@ class FairLock : public RedisFixture {
     EXPECT_FALSE(key_exists(server(), kQueue));
   }
 
+  // A waiter process queued behind the holder is stopped by `stop_signal`
+  // (killed or paused): it leaves the queue within 2 s, so the release then
+  // goes straight to the waiter queued after it.
+  void dead_waiter_leaves_the_queue(int stop_signal) {
+    ASSERT_TRUE(
+        status_is(dlock_lock_acquire_owner(holder_.get(), 1, 0, kLongLeaseMs, nullptr, nullptr), DLOCK_OK));
+    auto doomed = queue_waiter_process(0);
+    auto survivor = acquire_in_background(waiter_.get(), 2, -1);
+    ASSERT_TRUE(wait_until([&] { return queued() == 2; }, milliseconds(5000)));
+
+    doomed->signal(stop_signal);
+    const int64_t stopped_ns = monotonic_ns();
+    ASSERT_TRUE(wait_until([&] { return queued() == 1; }, milliseconds(5000)));
+    const int64_t gone_ms = ms_between(stopped_ns, monotonic_ns());
+    RecordProperty("dead_waiter_gone_ms", std::to_string(gone_ms));
+    // Plus scheduling jitter on a loaded host.
+    EXPECT_LE(gone_ms, kDeadWaiterGoneMs + 250);
+
+    // The release now goes straight to the survivor.
+    const int64_t released_ns = monotonic_ns();
+    ASSERT_TRUE(status_is(dlock_lock_release_owner(holder_.get(), 1), DLOCK_OK));
+    ASSERT_EQ(survivor.wait_for(milliseconds(5000)), std::future_status::ready);
+    const AcquireOutcome outcome = survivor.get();
+    EXPECT_TRUE(status_is(outcome.status, DLOCK_OK));
+    EXPECT_LT(ms_between(released_ns, outcome.returned_ns), 400);
+    doomed->kill_and_reap();
+  }
+
   TempDir dir_;
   ClientHandle holder_client_;
   ClientHandle waiter_client_;
@@ -131,25 +160,12 @@ TEST_F(FairLock, ProcessesAreGrantedInTheirOrderOfArrival) {
 }
 
 TEST_F(FairLock, AKilledWaiterLeavesTheQueueWithinTwoSeconds) {
-  ASSERT_TRUE(
-      status_is(dlock_lock_acquire_owner(holder_.get(), 1, 0, kLongLeaseMs, nullptr, nullptr), DLOCK_OK));
-  auto doomed = queue_waiter_process(0);
-  auto survivor = acquire_in_background(waiter_.get(), 2, -1);
-  ASSERT_TRUE(wait_until([&] { return queued() == 2; }, milliseconds(5000)));
+  dead_waiter_leaves_the_queue(SIGKILL);
+}
 
-  doomed->kill_and_reap();
-  const int64_t killed_ns = monotonic_ns();
-  ASSERT_TRUE(wait_until([&] { return queued() == 1; }, milliseconds(5000)));
-  // Plus scheduling jitter on a loaded host.
-  EXPECT_LE(ms_between(killed_ns, monotonic_ns()), kDeadWaiterGoneMs + 250);
-
-  // The release now goes straight to the survivor.
-  const int64_t released_ns = monotonic_ns();
-  ASSERT_TRUE(status_is(dlock_lock_release_owner(holder_.get(), 1), DLOCK_OK));
-  ASSERT_EQ(survivor.wait_for(milliseconds(5000)), std::future_status::ready);
-  const AcquireOutcome outcome = survivor.get();
-  EXPECT_TRUE(status_is(outcome.status, DLOCK_OK));
-  EXPECT_LT(ms_between(released_ns, outcome.returned_ns), 400);
+// Its heartbeat stops with it: the queue drops it as it drops a dead one.
+TEST_F(FairLock, APausedWaiterLeavesTheQueueWithinTwoSeconds) {
+  dead_waiter_leaves_the_queue(SIGSTOP);
 }
 
 TEST_F(FairLock, AHeadKilledAfterItsGrantFreesTheLockWithinTheGrantLease) {

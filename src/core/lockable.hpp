@@ -39,14 +39,10 @@ class Lockable : public HeldResource {
   // The remaining lease, -2 when not held.
   virtual int64_t ttl_ms(Connection& connection) const = 0;
 
-  // The queue on the server that waiters stand in (the fair lock's), which
-  // they heartbeat while they wait and leave when they stop without the hold.
+  // What waiters leave on the server while they wait (the fair lock's queue,
+  // the read-write lock's write intent): they heartbeat it while they wait and
+  // leave it when they stop without the hold.
   virtual const ServerQueue* server_queue() const { return nullptr; }
-  // Whether a waiting owner leaves a mark on Redis (the read-write lock's
-  // write intent) that withdraw_wait_mark() takes away when it stops
-  // waiting without the hold.
-  virtual bool marks_waits() const { return false; }
-  virtual void withdraw_wait_mark(Connection&, const std::string& /*field*/) const {}
 
  protected:
   // An acquire script's reply, as every kind's gives it: the token when

@@ -78,7 +78,8 @@ void WaitHeartbeat::send_leaves(const std::vector<Leaving>& leaving) {
       // The server drops this waiter once its heartbeat has stopped, and a
       // grant it never took when the grant's lease runs out.
       if (log::enabled(DLOCK_LOG_DEBUG)) {
-        log::emit(DLOCK_LOG_DEBUG, std::string("leaving a fair lock's queue failed: ") + error.what());
+        log::emit(DLOCK_LOG_DEBUG,
+                  std::string("taking a waiter's entry off the server failed: ") + error.what());
       }
     }
   }
@@ -148,7 +149,8 @@ void WaitHeartbeat::beat_on_node(const Router::Batch& batch, const std::vector<G
   for (std::size_t n = 0; n < batch.items.size(); ++n) {
     const Group& group = groups[batch.items[n]];
     const Reply reply = group.queue->heartbeat_script().finish(*connection, calls[n], std::move(replies[n]));
-    const std::string what = "heartbeat of the waiters queued on a fair lock";
+    const std::string what =
+        "heartbeat of the waiters on '" + std::string(group.queue->heartbeat_keys().front()) + "'";
     if (reply.array_size(what) != group.fields.size()) {
       throw ProtocolError(what + ": expected " + std::to_string(group.fields.size()) + " answers, got " +
                           reply.describe());

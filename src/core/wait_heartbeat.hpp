@@ -1,11 +1,12 @@
-// The client's one thread that tells the server its queued waiters are alive.
-// A primitive whose waiters wait in a queue on the server (the fair lock)
-// drops from it the waiters not seen for a while, so a waiter that died
-// leaves the queue; every period this thread sends one pipelined round trip
-// with one script call per queue, naming all of this client's waiters on it,
-// and wakes those the server says must try again now. It also takes waiters
-// that gave up out of their queue, at once, so that giving up (a cancel, an
-// interrupt, a wait that ran out) never waits on the network.
+// The client's one thread that tells the server its waiters are alive.
+// A primitive whose waiters leave an entry on the server while they wait (the
+// fair lock's queue, the read-write lock's write intent) drops the entries
+// not seen for a while, so a waiter that died or was paused leaves no lasting
+// trace; every period this thread sends one pipelined round trip with one
+// script call per queue, naming all of this client's waiters on it, and wakes
+// those the server says must try again now. It also takes the entries of
+// waiters that gave up off the server, at once, so that giving up (a cancel,
+// an interrupt, a wait that ran out) never waits on the network.
 #pragma once
 
 #include <chrono>
@@ -25,11 +26,15 @@
 
 namespace dlock {
 
-// How often a queued waiter's client says it is alive; the fair lock's
-// scripts drop a waiter unseen for three periods (1.5 s).
+// How often a waiting waiter's client says it is alive.
 inline constexpr auto wait_heartbeat_period = std::chrono::milliseconds(500);
+// A waiter's entry unseen for this long (three periods) is dropped: it
+// outlives a waiter that died or was paused by at most this, plus the period
+// since its last heartbeat at the start of the window. The fair lock's
+// scripts have the same figure (lua/fair_lock/queue.lua).
+inline constexpr auto wait_liveness = 3 * wait_heartbeat_period;
 
-// What the heartbeat needs of a queue on the server.
+// What the heartbeat needs of the waiters' entries on the server (a queue).
 class ServerQueue {
  public:
   virtual ~ServerQueue() = default;

@@ -6,15 +6,16 @@
 -- fresh grant (KEYS[4] is the owner's grant key, see tokens.lua).
 --
 -- KEYS[2] is dlock's read-write fencing counter. KEYS[3] is the write intent:
--- a writer refused here and still willing to wait ARGV[3] ms (-1 forever, 0
--- not at all) marks it, so that new dlock readers wait behind it instead of
--- starving it. It lives until this writer is due to try again (the lock's
--- PTTL, when it wakes at the latest) plus a second, at most as long as the
--- writer waits; each refused attempt renews it and the grant removes it.
+-- a writer refused here that will wait marks it for ARGV[3] ms (0: it will
+-- not wait, no mark), so that new dlock readers wait behind it instead of
+-- starving it. The expiry is short (the client's wait heartbeat keeps the
+-- intent of a writer still waiting, intent_heartbeat.lua), so a writer that
+-- died or stopped while waiting holds readers back no longer than that; each
+-- refused attempt renews it and the grant removes it.
 --
 -- Returns the fencing token, an integer, when granted, else {the PTTL}.
 local lock, counter, intent, grant = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local lease, owner, wait_left, request = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]
+local lease, owner, intent_ms, request = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]
 
 local refused = bad_lease(lease)
 if refused then
@@ -44,12 +45,7 @@ if mode == 'write' and redis.call('hexists', lock, owner) == 1 then
   return token
 end
 
-local holder_pttl = redis.call('pttl', lock)
-if wait_left ~= 0 then
-  local intent_ms = math.max(holder_pttl, 0) + 1000
-  if wait_left > 0 then
-    intent_ms = math.min(intent_ms, wait_left)
-  end
+if intent_ms > 0 then
   redis.call('set', intent, owner, 'px', intent_ms)
 end
-return {holder_pttl}
+return {redis.call('pttl', lock)}

@@ -38,7 +38,8 @@ AcquireProcess::Step AcquireProcess::first_step() {
     // A release by another kind of lock on the name (Redisson's RLock, say)
     // knows nothing of the queue; its message on the lock's channel makes
     // one waiter try, and that attempt grants the head.
-    other_releases_.emplace(core.subscriber(), lock_.resource_->channel(), waiter_, nullptr);
+    if (channel_ != lock_.resource_->channel())
+      other_releases_.emplace(core.subscriber(), lock_.resource_->channel(), waiter_, nullptr);
     queued_ = true;
     heartbeat_.emplace(core.wait_heartbeat(), std::shared_ptr<const ServerQueue>(lock_.resource_, queue),
                        field_, waiter_);
@@ -47,7 +48,6 @@ AcquireProcess::Step AcquireProcess::first_step() {
 }
 
 void AcquireProcess::stop_waiting(bool granted) {
-  if (!granted) withdraw_wait_mark();
   heartbeat_.reset();
   other_releases_.reset();
   registration_.reset();
@@ -65,26 +65,6 @@ AcquireProcess::Step AcquireProcess::step() {
   } catch (...) {
     stop_waiting(false);
     throw;
-  }
-}
-
-// A wait that ended without the hold takes away the mark it left on Redis (a
-// write intent), off this thread: a cancel still ends the call at once, and an
-// unreachable server costs the caller nothing (the mark then lapses on its own).
-void AcquireProcess::withdraw_wait_mark() {
-  if (!registration_ || !lock_.resource_->marks_waits()) return;
-  ClientCore* core = &lock_.core_;  // outlives its runner's jobs
-  try {
-    core->async_runner().submit([core, resource = lock_.resource_, field = field_] {
-      try {
-        core->execute(resource->name(), [&](Connection& connection) { resource->withdraw_wait_mark(connection, field); });
-      } catch (const Error&) {
-        // Closed or unreachable: the mark lapses with its expiry.
-      }
-      return std::optional<Clock::time_point>();
-    });
-  } catch (const Error&) {
-    // The runner has stopped: the client is closing.
   }
 }
 

@@ -46,10 +46,8 @@ class AcquireProcess {
   Step waiting();
   Step granted(const ReentrantLock::Attempt& grant);
   // Leaves the subscriber, the heartbeat and, without the lock, the server's
-  // queue or the wait's mark.
+  // queue (the fair lock's, the read-write lock's write intent).
   void stop_waiting(bool granted);
-  // Takes away what a wait that ended without the hold left on Redis.
-  void withdraw_wait_mark();
   // How long the caller of a retry will still wait: -1 forever, else at least 1.
   int64_t wait_left_ms(Clock::time_point now) const;
 
@@ -63,7 +61,7 @@ class AcquireProcess {
   ReentrantLock::Attempt last_{};
   bool started_ = false;
   std::string channel_;  // the registration refers to it
-  bool queued_ = false;  // in the server's queue (a fair lock's waiter)
+  bool queued_ = false;  // in the server's queue (a fair lock's waiter, a writer's intent)
   Waiter waiter_;        // declared before the registrations, which must end first
   std::optional<WaitRegistration> registration_;
   std::optional<WaitRegistration> other_releases_;  // a queued waiter's: the lock's own channel

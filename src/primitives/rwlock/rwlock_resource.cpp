@@ -1,5 +1,6 @@
 #include "primitives/rwlock/rwlock_resource.hpp"
 
+#include <algorithm>
 #include <string>
 
 #include "core/tokens_lua.hpp"
@@ -45,6 +46,10 @@ Script& RwLockScripts::force_release() {
 }
 Script& RwLockScripts::withdraw_intent() {
   static Script script("rwlock_withdraw_intent", lua::rwlock::withdraw_intent);
+  return script;
+}
+Script& RwLockScripts::intent_heartbeat() {
+  static Script script("rwlock_intent_heartbeat", lua::rwlock::intent_heartbeat);
   return script;
 }
 Script& RwLockScripts::is_locked() {
@@ -99,8 +104,14 @@ bool ReadSide::release(Connection& connection, const std::string& field, const s
 
 Lockable::Attempt WriteSide::attempt(Connection& connection, const std::string& field, int64_t lease_ms,
                                      int64_t wait_left_ms, const std::string& request_id) const {
-  // 0: this attempt leaves no intent.
-  const int64_t intent_ms = prefer_writers_.load(std::memory_order_relaxed) ? wait_left_ms : 0;
+  // 0: this attempt leaves no intent (a single attempt, or readers preferred).
+  // Never longer than the writer's wait: the heartbeat renews it only while
+  // the writer waits, and the end of its wait withdraws it.
+  int64_t intent_ms = 0;
+  if (prefers_writers() && wait_left_ms != 0) {
+    const int64_t liveness_ms = wait_liveness.count();
+    intent_ms = wait_left_ms < 0 ? liveness_ms : std::min(wait_left_ms, liveness_ms);
+  }
   const Reply reply = RwLockScripts::write_acquire().run(
       connection, {keys_.name, keys_.counter, keys_.intent, keys_.owner_grant(field)},
       {std::to_string(lease_ms), field, std::to_string(intent_ms), request_id});
@@ -111,7 +122,7 @@ std::string WriteSide::hold_field(const std::string& client_field) const {
   return client_field + write_suffix;
 }
 
-void WriteSide::withdraw_wait_mark(Connection& connection, const std::string& field) const {
+void WriteSide::leave(Connection& connection, const std::string& field) const {
   RwLockScripts::withdraw_intent().run(connection, {keys_.intent, keys_.channel}, {field});
 }
 

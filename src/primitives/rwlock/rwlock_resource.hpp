@@ -22,6 +22,7 @@ struct RwLockScripts {
   static Script& force_release();
   static Script& is_locked();
   static Script& withdraw_intent();
+  static Script& intent_heartbeat();
 };
 
 // What both sides share: the keys, and the calls that differ only by mode.
@@ -63,7 +64,9 @@ class ReadSide final : public RwLockSide {
                   const std::string& request_id) const override;
 };
 
-class WriteSide final : public RwLockSide {
+// The write side is also what the client's wait heartbeat keeps alive for a
+// waiting writer: its write intent (see write_acquire.lua).
+class WriteSide final : public RwLockSide, public ServerQueue {
  public:
   WriteSide(std::string name, const ClientConfig& /*config*/) : RwLockSide(std::move(name), "write") {}
 
@@ -76,16 +79,25 @@ class WriteSide final : public RwLockSide {
   Attempt attempt(Connection& connection, const std::string& field, int64_t lease_ms, int64_t wait_left_ms,
                   const std::string& request_id) const override;
 
-  bool marks_waits() const override { return true; }
+  // A waiting writer's intent, while writers are preferred: kept by the heartbeat.
+  const ServerQueue* server_queue() const override { return prefers_writers() ? this : nullptr; }
+  Script& heartbeat_script() const override { return RwLockScripts::intent_heartbeat(); }
+  Argv heartbeat_keys() const override { return {keys_.intent, keys_.name}; }
+  Argv heartbeat_args() const override { return {intent_ms_}; }
   // withdraw_intent.lua: the writer's intent goes, and the readers it held back wake.
-  void withdraw_wait_mark(Connection& connection, const std::string& field) const override;
+  void leave(Connection& connection, const std::string& field) const override;
 
   // Whether a waiting writer sets the write intent that holds new dlock
   // readers back (the default); off, readers are preferred, as in Redisson.
   void prefer_writers(bool on) const { prefer_writers_.store(on, std::memory_order_relaxed); }
 
  private:
+  bool prefers_writers() const { return prefer_writers_.load(std::memory_order_relaxed); }
+
   mutable std::atomic<bool> prefer_writers_{true};
+  // The intent's expiry, which the heartbeat renews: one lapses within this of
+  // its writer's death or pause.
+  const std::string intent_ms_ = std::to_string(wait_liveness.count());
 };
 
 }  // namespace dlock
