@@ -148,7 +148,7 @@ void WaitHeartbeat::beat_on_node(const Router::Batch& batch, const std::vector<G
   for (std::size_t n = 0; n < batch.items.size(); ++n) {
     const Group& group = groups[batch.items[n]];
     const Reply reply = group.queue->heartbeat_script().finish(*connection, calls[n], std::move(replies[n]));
-    const std::string what = "heartbeat of the waiters queued on a fair lock";
+    const std::string what = "heartbeat of the waiters on a lock";
     if (reply.array_size(what) != group.fields.size()) {
       throw ProtocolError(what + ": expected " + std::to_string(group.fields.size()) + " answers, got " +
                           reply.describe());

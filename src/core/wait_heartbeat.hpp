@@ -1,5 +1,6 @@
 // The client's one thread that tells the server its queued waiters are alive.
-// A primitive whose waiters wait in a queue on the server (the fair lock)
+// A primitive whose waiters wait in a queue on the server (the fair lock, the
+// reentrant lock's waiting owners)
 // drops from it the waiters not seen for a while, so a waiter that died
 // leaves the queue; every period this thread sends one pipelined round trip
 // with one script call per queue, naming all of this client's waiters on it,
@@ -25,7 +26,8 @@
 
 namespace dlock {
 
-// How often a queued waiter's client says it is alive; the fair lock's
+// How often a queued waiter's client says it is alive (the reentrant lock's
+// scripts drop a waiter unseen for two periods); the fair lock's
 // scripts drop a waiter unseen for three periods (1.5 s).
 inline constexpr auto wait_heartbeat_period = std::chrono::milliseconds(500);
 
