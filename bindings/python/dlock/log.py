@@ -9,16 +9,17 @@ decides what is kept.
 The core logs from its own threads and from threads waiting inside dlock, which must never
 wait for the GIL there: it only queues each record. A daemon thread, ``dlock-log``, takes
 them and calls the logger, so a record reaches the handlers a moment after the event, on
-that thread.
+that thread. It is an OS thread also under gevent's or eventlet's patching: as a greenlet,
+its blocking read would stop every greenlet of the importing thread.
 """
 
 from __future__ import annotations
 
 import logging
 import os
-import threading
 
 from dlock import _dlock
+from dlock.greenlets import start_os_thread
 
 logger = logging.getLogger("dlock")
 # A library's logger: records go where the application's logging config sends them, and
@@ -44,9 +45,7 @@ def _drain(wakeup_fd: int) -> None:
 
 
 def _start_draining() -> None:
-    threading.Thread(
-        target=_drain, args=(_dlock.log_wakeup_fd(),), name="dlock-log", daemon=True
-    ).start()
+    start_os_thread("dlock-log", _drain, _dlock.log_wakeup_fd())
 
 
 _dlock.install_log_queue()

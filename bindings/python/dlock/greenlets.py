@@ -1,0 +1,68 @@
+"""gevent and eventlet, seen without importing them: which greenlet calls, whether a gevent
+hub runs in the calling thread, and how to start a real OS thread once either has patched
+``threading``.
+
+Both run greenlets (the ``greenlet`` package) on one OS thread, switching at their waits.
+Nothing here imports gevent, eventlet or greenlet: a program that runs greenlets has loaded
+them by then, and one that does not never pays for them.
+"""
+
+from __future__ import annotations
+
+import _thread
+import sys
+import threading
+from typing import Any, Callable, Optional
+
+
+def current_greenlet() -> Optional[Any]:
+    """The running greenlet, unless it is its thread's main greenlet (that one is the thread
+    itself, and keeps the thread's owner): None when no greenlet library is loaded."""
+    greenlet = sys.modules.get("greenlet")
+    if greenlet is None:
+        return None
+    current = greenlet.getcurrent()
+    return None if current.parent is None else current
+
+
+def gevent_hub() -> Optional[Any]:
+    """The calling thread's gevent hub, None when gevent runs nothing in this thread (no hub
+    there: no other greenlet is waiting to run, so a wait may block the thread)."""
+    if "gevent" not in sys.modules:
+        return None
+    from gevent._hub_local import get_hub_if_exists
+
+    return get_hub_if_exists()
+
+
+def _original(name: str) -> Callable[..., Any]:
+    """``_thread``'s own function ``name``, even once gevent or eventlet replaced it with one
+    that makes greenlets."""
+    if "gevent.monkey" in sys.modules:
+        from gevent import monkey
+
+        return monkey.get_original("_thread", name)  # type: ignore[no-any-return]
+    if "eventlet.patcher" in sys.modules:
+        from eventlet import patcher
+
+        return getattr(patcher.original("_thread"), name)  # type: ignore[no-any-return]
+    return getattr(_thread, name)  # type: ignore[no-any-return]
+
+
+def start_os_thread(name: str, target: Callable[..., object], *args: object) -> None:
+    """Runs ``target(*args)`` on a new OS thread called ``name`` (a daemon one, as every
+    ``_thread`` thread is), also under gevent's or eventlet's patching, where a
+    ``threading.Thread`` is a greenlet: a greenlet that blocks in a native call stops every
+    greenlet of its thread."""
+
+    def run() -> None:
+        threading.current_thread().name = name  # what logging records as the threadName
+        target(*args)
+
+    _original("start_new_thread")(run, ())
+
+
+def os_lock() -> Any:
+    """A mutex of the OS, not a greenlet one: for state that the client's own threads share
+    with greenlets, guarded only across steps that never switch greenlets."""
+    return _original("allocate_lock")()

@@ -1,0 +1,131 @@
+"""Under gevent: importing works with monkey patching done before or after ``import dlock``,
+each greenlet is its own owner, and a waiting greenlet yields to the hub.
+
+Each test runs a child process, so that patching never leaks into the other tests.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import textwrap
+from typing import Any
+
+import pytest
+
+from checker import Section, assert_exclusive
+from redis_server import RedisServer
+
+pytest.importorskip("gevent")
+
+# argv: URL NAME PATCH ("before" or "after" `import dlock`), then the script's own.
+_PATCHED = textwrap.dedent(
+    """
+    import json, sys, time
+    if sys.argv[3] == "before":
+        from gevent import monkey; monkey.patch_all()
+    import dlock
+    if sys.argv[3] == "after":
+        from gevent import monkey; monkey.patch_all()
+    import gevent
+    client = dlock.Client(sys.argv[1])
+    lock = client.lock(sys.argv[2])
+    """
+)
+
+# 50 greenlets, CYCLES times each, read-modify-write one shared value under the lock, with a
+# sleep (gevent's, patched) between the read and the write for the others to run into.
+_CONTENDING = _PATCHED + textwrap.dedent(
+    """
+    shared = {"value": 0}
+    sections = []
+
+    def worker(index):
+        for _ in range(int(sys.argv[4])):
+            with lock:
+                start = time.monotonic()
+                value = shared["value"]
+                time.sleep(0.001)
+                shared["value"] = value + 1
+                sections.append([lock.fencing_token, index, start, time.monotonic()])
+
+    gevent.joinall([gevent.spawn(worker, index) for index in range(50)], raise_error=True)
+    print(json.dumps({"value": shared["value"], "sections": sections}))
+    """
+)
+
+# The main greenlet holds the lock for HOLD seconds; meanwhile one greenlet waits for it and
+# another counts 10 ms ticks, and two more try it and look at their own holds.
+_WAITING = _PATCHED + textwrap.dedent(
+    """
+    HOLD = 0.5
+    ticks = []
+    outcome = {}
+
+    def ticker():
+        while True:
+            ticks.append(time.monotonic())
+            gevent.sleep(0.01)
+
+    def waiter():
+        started = time.monotonic()
+        outcome["waiter acquired"] = lock.acquire(timeout=10)
+        outcome["waited"] = time.monotonic() - started
+        outcome["waiter hold count"] = lock.hold_count
+        lock.release()
+
+    def other(key):
+        outcome[key] = [lock.acquire(timeout=0.1), lock.hold_count]
+        try:
+            lock.release()
+        except dlock.LockNotOwnedError:
+            outcome[key].append("not owned")
+
+    lock.acquire()
+    started = time.monotonic()
+    helpers = [gevent.spawn(ticker), gevent.spawn(waiter), gevent.spawn(other, "other 1"),
+               gevent.spawn(other, "other 2")]
+    gevent.sleep(HOLD)
+    outcome["ticks while held"] = sum(1 for tick in ticks if tick - started < HOLD)
+    outcome["main hold count"] = lock.hold_count
+    lock.release()
+    gevent.joinall(helpers[1:], raise_error=True)
+    print(json.dumps(outcome))
+    """
+)
+
+
+def run_child(script: str, *args: str) -> Any:
+    """The JSON the child printed; fails instead of hanging when it never ends."""
+    child = subprocess.run(
+        [sys.executable, "-c", script, *args], capture_output=True, text=True, timeout=30
+    )
+    assert child.returncode == 0, child.stderr
+    return json.loads(child.stdout)
+
+
+@pytest.mark.parametrize("patch", ["before", "after"])
+def test_contending_greenlets_are_exclusive(
+    redis_server: RedisServer, name: str, patch: str
+) -> None:
+    cycles = 3
+    report = run_child(_CONTENDING, redis_server.url, name, patch, str(cycles))
+    assert report["value"] == 50 * cycles  # no update lost
+    sections = [Section(token, f"greenlet-{index}", start, end)
+                for token, index, start, end in report["sections"]]
+    assert_exclusive(sections, expected=50 * cycles)
+
+
+@pytest.mark.parametrize("patch", ["before", "after"])
+def test_a_waiting_greenlet_lets_the_others_run_and_greenlets_share_no_hold(
+    redis_server: RedisServer, name: str, patch: str
+) -> None:
+    outcome = run_child(_WAITING, redis_server.url, name, patch)
+    # 50 ticks are due while the lock is held; a blocked hub would let through about one.
+    assert outcome["ticks while held"] >= 10
+    assert outcome["main hold count"] == 1
+    assert outcome["waiter acquired"] is True and outcome["waiter hold count"] == 1
+    assert outcome["waited"] >= 0.4  # it got the lock once the main greenlet let it go
+    for other in ("other 1", "other 2"):
+        assert outcome[other] == [False, 0, "not owned"]
