@@ -4,12 +4,14 @@ hub runs in the calling thread, and how to start a real OS thread once either ha
 
 Both run greenlets (the ``greenlet`` package) on one OS thread, switching at their waits.
 Nothing here imports gevent, eventlet or greenlet: a program that runs greenlets has loaded
-them by then, and one that does not never pays for them.
+them by then, and one that does not never pays for them. (Their modules are reached through
+sys.modules and importlib, untyped: neither has type stubs.)
 """
 
 from __future__ import annotations
 
 import _thread
+import importlib
 import sys
 import threading
 from typing import Any, Callable, Optional
@@ -30,23 +32,20 @@ def gevent_hub() -> Optional[Any]:
     there: no other greenlet is waiting to run, so a wait may block the thread)."""
     if "gevent" not in sys.modules:
         return None
-    from gevent._hub_local import get_hub_if_exists
-
-    return get_hub_if_exists()
+    return importlib.import_module("gevent._hub_local").get_hub_if_exists()
 
 
 def _original(name: str) -> Callable[..., Any]:
     """``_thread``'s own function ``name``, even once gevent or eventlet replaced it with one
     that makes greenlets."""
+    original: Callable[..., Any]
     if "gevent.monkey" in sys.modules:
-        from gevent import monkey
-
-        return monkey.get_original("_thread", name)  # type: ignore[no-any-return]
-    if "eventlet.patcher" in sys.modules:
-        from eventlet import patcher
-
-        return getattr(patcher.original("_thread"), name)  # type: ignore[no-any-return]
-    return getattr(_thread, name)  # type: ignore[no-any-return]
+        original = sys.modules["gevent.monkey"].get_original("_thread", name)
+    elif "eventlet.patcher" in sys.modules:
+        original = getattr(sys.modules["eventlet.patcher"].original("_thread"), name)
+    else:
+        original = getattr(_thread, name)
+    return original
 
 
 def start_os_thread(name: str, target: Callable[..., object], *args: object) -> None:

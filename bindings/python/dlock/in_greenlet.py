@@ -9,13 +9,15 @@ is released again.
 
 from __future__ import annotations
 
+import importlib
 from contextlib import contextmanager
 from typing import Any, Iterator, Optional
 
-from gevent.event import AsyncResult
-
 from dlock.handles import SharedLock
 from dlock.native_calls import acquiring, releasing
+
+# Untyped: gevent has no type stubs.
+AsyncResult: Any = importlib.import_module("gevent.event").AsyncResult
 
 
 class _GreenFuture:

@@ -17,9 +17,9 @@ async def acquire_in_task(
     """The fencing token, or None when the wait ran out. Cancelling the task cancels the
     wait; a grant that won the race with the cancellation is released again."""
     loop = asyncio.get_running_loop()
-    with acquiring(loop.call_soon_threadsafe, loop.create_future(), shared, owner, wait_ms,
-                   lease_ms) as future:
-        return await future
+    outcome: asyncio.Future[Optional[int]] = loop.create_future()
+    with acquiring(loop.call_soon_threadsafe, outcome, shared, owner, wait_ms, lease_ms):
+        return await outcome
 
 
 async def release_in_task(shared: SharedLock, owner: int) -> None:
