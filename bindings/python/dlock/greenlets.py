@@ -1,17 +1,15 @@
-"""gevent and eventlet, seen without importing them: which greenlet calls, whether a gevent
-hub runs in the calling thread, and how to start a real OS thread once either has patched
-``threading``.
+"""gevent and eventlet, seen without importing them: which greenlet calls, and how to start
+a real OS thread once either has patched ``threading``.
 
 Both run greenlets (the ``greenlet`` package) on one OS thread, switching at their waits.
 Nothing here imports gevent, eventlet or greenlet: a program that runs greenlets has loaded
 them by then, and one that does not never pays for them. (Their modules are reached through
-sys.modules and importlib, untyped: neither has type stubs.)
+sys.modules, untyped: neither has type stubs.)
 """
 
 from __future__ import annotations
 
 import _thread
-import importlib
 import sys
 import threading
 from typing import Any, Callable, Optional
@@ -25,14 +23,6 @@ def current_greenlet() -> Optional[Any]:
         return None
     current = greenlet.getcurrent()
     return None if current.parent is None else current
-
-
-def gevent_hub() -> Optional[Any]:
-    """The calling thread's gevent hub, None when gevent runs nothing in this thread (no hub
-    there: no other greenlet is waiting to run, so a wait may block the thread)."""
-    if "gevent" not in sys.modules:
-        return None
-    return importlib.import_module("gevent._hub_local").get_hub_if_exists()
 
 
 def _original(name: str) -> Callable[..., Any]:

@@ -8,8 +8,8 @@ from typing import Optional
 from dlock import timeouts
 from dlock.arguments import require_int, require_str
 from dlock.blocks import HeldInBlocks
-from dlock.greenlets import gevent_hub
 from dlock.handles import LostCallback, SharedLock
+from dlock.in_greenlet import acquire_in_greenlet, release_in_greenlet, running_hub
 from dlock.in_task import acquire_in_task, release_in_task
 from dlock.lock_info import LockInfo, seconds_left
 from dlock.owner import current_owner
@@ -57,16 +57,13 @@ class Lock(HeldInBlocks):
         """Takes the lock, waiting at most ``timeout`` seconds (-1: forever); False if it could not.
 
         The wait releases the GIL and never polls; in the main thread Ctrl-C ends it. Under
-        gevent it yields to the hub (the thread's other greenlets keep running); killing the
-        greenlet, or a ``gevent.Timeout``, ends it.
+        gevent or eventlet it yields to the hub (the thread's other greenlets keep running);
+        killing the greenlet, or a Timeout of theirs, ends it.
         """
         wait_ms = timeouts.wait_ms(blocking, timeout)
         owner = self._caller()
-        hub = gevent_hub()
+        hub = running_hub()
         if hub is not None:
-            # Imported here: it imports gevent, which a program without a hub may not have.
-            from dlock.in_greenlet import acquire_in_greenlet
-
             token = acquire_in_greenlet(hub, self._shared, owner, wait_ms, self._lease_ms)
         else:
             token = self._shared.acquire(owner, 0, self._lease_ms)
@@ -95,12 +92,10 @@ class Lock(HeldInBlocks):
 
     def release(self) -> None:
         """Releases one hold; raises LockNotOwnedError (a RuntimeError) when there is none,
-        and LockLostError when the hold had been lost. Under gevent the round trip yields to
-        the hub."""
-        hub = gevent_hub()
+        and LockLostError when the hold had been lost. Under gevent or eventlet the round trip
+        yields to the hub."""
+        hub = running_hub()
         if hub is not None:
-            from dlock.in_greenlet import release_in_greenlet  # imports gevent, as above
-
             release_in_greenlet(hub, self._shared, self._caller())
             return
         self._shared.release(self._caller())

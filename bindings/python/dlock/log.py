@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 import os
+import posix
 
 from dlock import _dlock
 from dlock.greenlets import start_os_thread
@@ -37,7 +38,8 @@ _LEVELS = {
 def _drain(wakeup_fd: int) -> None:
     while True:
         try:
-            os.read(wakeup_fd, 4096)  # releases the GIL until the core queues a record
+            # posix.read, not os.read: eventlet's patched os.read would wait on a hub.
+            posix.read(wakeup_fd, 4096)  # releases the GIL until the core queues a record
         except OSError:
             return
         for level, message in _dlock.take_log_records():

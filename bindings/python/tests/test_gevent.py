@@ -1,11 +1,12 @@
-"""Under gevent: importing works with monkey patching done before or after ``import dlock``,
-each greenlet is its own owner, and a waiting greenlet yields to the hub.
+"""Under gevent and eventlet: importing works with monkey patching done before or after
+``import dlock``, each greenlet is its own owner, and a waiting greenlet yields to the hub.
 
 Each test runs a child process, so that patching never leaks into the other tests.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import subprocess
 import sys
@@ -17,32 +18,50 @@ import pytest
 from checker import Section, assert_exclusive
 from redis_server import RedisServer
 
-pytest.importorskip("gevent")
-
-# argv: URL NAME PATCH ("before" or "after" `import dlock`), then the script's own.
+# argv: URL NAME LIBRARY ("gevent" or "eventlet") PATCH ("before" or "after" `import dlock`),
+# then the script's own.
 _PATCHED = textwrap.dedent(
     """
     import json, sys, time
-    if sys.argv[3] == "before":
-        from gevent import monkey; monkey.patch_all()
+
+    def patch():
+        if sys.argv[3] == "gevent":
+            from gevent import monkey; monkey.patch_all()
+        else:
+            import eventlet; eventlet.monkey_patch()
+
+    if sys.argv[4] == "before":
+        patch()
     import dlock
-    if sys.argv[3] == "after":
-        from gevent import monkey; monkey.patch_all()
-    import gevent
+    if sys.argv[4] == "after":
+        patch()
+
+    if sys.argv[3] == "gevent":
+        import gevent
+        spawn, sleep = gevent.spawn, gevent.sleep
+        def join_all(greenlets):
+            gevent.joinall(greenlets, raise_error=True)
+    else:
+        import eventlet
+        spawn, sleep = eventlet.spawn, eventlet.sleep
+        def join_all(greenlets):
+            for greenlet in greenlets:
+                greenlet.wait()  # raises what the greenthread raised
+
     client = dlock.Client(sys.argv[1])
     lock = client.lock(sys.argv[2])
     """
 )
 
 # 50 greenlets, CYCLES times each, read-modify-write one shared value under the lock, with a
-# sleep (gevent's, patched) between the read and the write for the others to run into.
+# sleep (the library's, patched) between the read and the write for the others to run into.
 _CONTENDING = _PATCHED + textwrap.dedent(
     """
     shared = {"value": 0}
     sections = []
 
     def worker(index):
-        for _ in range(int(sys.argv[4])):
+        for _ in range(int(sys.argv[5])):
             with lock:
                 start = time.monotonic()
                 value = shared["value"]
@@ -50,7 +69,7 @@ _CONTENDING = _PATCHED + textwrap.dedent(
                 shared["value"] = value + 1
                 sections.append([lock.fencing_token, index, start, time.monotonic()])
 
-    gevent.joinall([gevent.spawn(worker, index) for index in range(50)], raise_error=True)
+    join_all([spawn(worker, index) for index in range(50)])
     print(json.dumps({"value": shared["value"], "sections": sections}))
     """
 )
@@ -66,7 +85,7 @@ _WAITING = _PATCHED + textwrap.dedent(
     def ticker():
         while True:
             ticks.append(time.monotonic())
-            gevent.sleep(0.01)
+            sleep(0.01)
 
     def waiter():
         started = time.monotonic()
@@ -84,13 +103,12 @@ _WAITING = _PATCHED + textwrap.dedent(
 
     lock.acquire()
     started = time.monotonic()
-    helpers = [gevent.spawn(ticker), gevent.spawn(waiter), gevent.spawn(other, "other 1"),
-               gevent.spawn(other, "other 2")]
-    gevent.sleep(HOLD)
+    helpers = [spawn(ticker), spawn(waiter), spawn(other, "other 1"), spawn(other, "other 2")]
+    sleep(HOLD)
     outcome["ticks while held"] = sum(1 for tick in ticks if tick - started < HOLD)
     outcome["main hold count"] = lock.hold_count
     lock.release()
-    gevent.joinall(helpers[1:], raise_error=True)
+    join_all(helpers[1:])
     print(json.dumps(outcome))
     """
 )
@@ -105,23 +123,32 @@ def run_child(script: str, *args: str) -> Any:
     return json.loads(child.stdout)
 
 
-@pytest.mark.parametrize("patch", ["before", "after"])
+LIBRARIES = pytest.mark.parametrize(
+    "library", [pytest.param(library, marks=pytest.mark.skipif(
+        importlib.util.find_spec(library) is None, reason=f"{library} is not installed"))
+        for library in ("gevent", "eventlet")])
+PATCHING = pytest.mark.parametrize("patch", ["before", "after"])
+
+
+@LIBRARIES
+@PATCHING
 def test_contending_greenlets_are_exclusive(
-    redis_server: RedisServer, name: str, patch: str
+    redis_server: RedisServer, name: str, library: str, patch: str
 ) -> None:
     cycles = 3
-    report = run_child(_CONTENDING, redis_server.url, name, patch, str(cycles))
+    report = run_child(_CONTENDING, redis_server.url, name, library, patch, str(cycles))
     assert report["value"] == 50 * cycles  # no update lost
     sections = [Section(token, f"greenlet-{index}", start, end)
                 for token, index, start, end in report["sections"]]
     assert_exclusive(sections, expected=50 * cycles)
 
 
-@pytest.mark.parametrize("patch", ["before", "after"])
+@LIBRARIES
+@PATCHING
 def test_a_waiting_greenlet_lets_the_others_run_and_greenlets_share_no_hold(
-    redis_server: RedisServer, name: str, patch: str
+    redis_server: RedisServer, name: str, library: str, patch: str
 ) -> None:
-    outcome = run_child(_WAITING, redis_server.url, name, patch)
+    outcome = run_child(_WAITING, redis_server.url, name, library, patch)
     # 50 ticks are due while the lock is held; a blocked hub would let through about one.
     assert outcome["ticks while held"] >= 10
     assert outcome["main hold count"] == 1
