@@ -38,12 +38,12 @@ _PATCHED = textwrap.dedent(
 
     if sys.argv[3] == "gevent":
         import gevent
-        spawn, sleep = gevent.spawn, gevent.sleep
+        spawn, sleep, Timeout = gevent.spawn, gevent.sleep, gevent.Timeout
         def join_all(greenlets):
             gevent.joinall(greenlets, raise_error=True)
     else:
         import eventlet
-        spawn, sleep = eventlet.spawn, eventlet.sleep
+        spawn, sleep, Timeout = eventlet.spawn, eventlet.sleep, eventlet.Timeout
         def join_all(greenlets):
             for greenlet in greenlets:
                 greenlet.wait()  # raises what the greenthread raised
@@ -74,8 +74,9 @@ _CONTENDING = _PATCHED + textwrap.dedent(
     """
 )
 
-# The main greenlet holds the lock for HOLD seconds; meanwhile one greenlet waits for it and
-# another counts 10 ms ticks, and two more try it and look at their own holds.
+# The main greenlet holds the lock for HOLD seconds; meanwhile one greenlet waits for it,
+# another counts 10 ms ticks, two more try it and look at their own holds, and one gives up
+# its wait (the library's Timeout).
 _WAITING = _PATCHED + textwrap.dedent(
     """
     HOLD = 0.5
@@ -101,14 +102,24 @@ _WAITING = _PATCHED + textwrap.dedent(
         except dlock.LockNotOwnedError:
             outcome[key].append("not owned")
 
+    def giving_up():
+        try:
+            with Timeout(0.1):
+                lock.acquire()
+        except Timeout:
+            outcome["gave up"] = lock.hold_count
+
     lock.acquire()
     started = time.monotonic()
-    helpers = [spawn(ticker), spawn(waiter), spawn(other, "other 1"), spawn(other, "other 2")]
+    helpers = [spawn(ticker), spawn(waiter), spawn(other, "other 1"), spawn(other, "other 2"),
+               spawn(giving_up)]
     sleep(HOLD)
     outcome["ticks while held"] = sum(1 for tick in ticks if tick - started < HOLD)
     outcome["main hold count"] = lock.hold_count
     lock.release()
     join_all(helpers[1:])
+    sleep(0.3)  # a grant to the greenlet that gave up would be released by now, not kept
+    outcome["locked at the end"] = lock.locked()
     print(json.dumps(outcome))
     """
 )
@@ -156,3 +167,5 @@ def test_a_waiting_greenlet_lets_the_others_run_and_greenlets_share_no_hold(
     assert outcome["waited"] >= 0.4  # it got the lock once the main greenlet let it go
     for other in ("other 1", "other 2"):
         assert outcome[other] == [False, 0, "not owned"]
+    assert outcome["gave up"] == 0
+    assert outcome["locked at the end"] is False
