@@ -98,6 +98,16 @@ DLOCK_API const char *dlock_strerror(int status);
 DLOCK_API const char *dlock_last_error(void);
 
 /**
+ * 1 when the calling thread's last failing call returned DLOCK_E_LOST for a
+ * hold whose fixed lease (lease_ms > 0) ran out as asked: *expiry*, which
+ * dlock_last_error() then names; 0 for a loss (a watchdog lease that lapsed,
+ * a hold taken or deleted before its end) and for any other failure. Also
+ * valid inside a dlock_done_fn for the call it reports. The status stays
+ * DLOCK_E_LOST, so code that handles a loss handles an expiry too.
+ */
+DLOCK_API int dlock_last_error_is_expiry(void);
+
+/**
  * The owner id the calling OS thread uses by default. Unique within the
  * process for the process's lifetime (ids are not reused when threads end).
  * Default ids have bit 63 set; explicit owner ids should leave it clear.
@@ -269,7 +279,9 @@ DLOCK_API int dlock_lock_acquire_owner(dlock_lock *lock, uint64_t owner, int64_t
  * Releases one hold of the calling thread; the outermost release deletes the
  * key and wakes a waiter. DLOCK_E_NOT_OWNER when the caller holds nothing
  * (nothing is touched); DLOCK_E_LOST when its hold had been lost (the hold is
- * forgotten; another owner's hold is never touched). DLOCK_E_CONNECTION when
+ * forgotten; another owner's hold is never touched), or had expired: its fixed
+ * lease ran out as asked, dlock_last_error_is_expiry() then says 1 and
+ * dlock_last_error() names the expiry. DLOCK_E_CONNECTION when
  * the release could not be confirmed (timeout, a server busy or loading): it
  * is then retried in the background under the same request id until it goes
  * through or the lease runs out, and the caller may retry it at once by
@@ -314,7 +326,10 @@ DLOCK_API int dlock_lock_ttl(dlock_lock *lock, int64_t *ms_out);
 /**
  * Called once when a hold taken through this handle is lost: a renewal found
  * the key gone or owned by someone else, the lease ran out before a renewal
- * succeeded, or the holder's release found the lock no longer its own. Runs
+ * succeeded, or the holder's release found the lock no longer its own. Also
+ * called, as it always was, when a fixed lease runs out while still held (an
+ * expiry, not a loss: counted in `expiries`, logged at INFO, and the release
+ * sets dlock_last_error_is_expiry()): the section is unprotected either way. Runs
  * on the client's watchdog thread (or in that release): it must not block for
  * long, must not change this handle's callback, and must not call dlock
  * functions on this client that wait.
@@ -509,13 +524,14 @@ typedef struct dlock_client_stats {
   uint64_t handoffs;            /**< grants after waiting that a release message woke */
   uint64_t renewals;            /**< leases renewed by the watchdog (one per hold) */
   uint64_t renewal_round_trips; /**< the watchdog's batches (one round trip each) */
-  uint64_t locks_lost;          /**< holds found lost (renewal, lease ran out, release) */
+  uint64_t locks_lost;          /**< holds found lost: taken, deleted, or a watchdog lease that lapsed */
   uint64_t reconnects;          /**< connections made again after one broke or failed */
   uint64_t transient_retries;   /**< commands retried after LOADING, BUSY, MASTERDOWN... */
   int64_t wait_p50_us;          /**< wait before a grant, median (0 when none waited) */
   int64_t wait_p99_us;          /**< 99th percentile (log-scale buckets, within 25%) */
   int64_t wait_max_us;          /**< longest wait that ended in a grant */
   uint64_t failovers;           /**< Sentinel: moves to a new master followed */
+  uint64_t expiries;            /**< fixed leases (lease_ms > 0) that ran out as asked: not losses */
 } dlock_client_stats;
 
 /**

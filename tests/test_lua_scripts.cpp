@@ -15,12 +15,18 @@
 namespace dlock_test {
 namespace {
 
-std::string script(const std::string& file) {
+std::string read_script(const std::string& file) {
   std::ifstream in(std::string(DLOCK_LUA_DIR) + "/" + file);
   std::stringstream text;
   text << in.rdbuf();
   if (text.str().empty()) throw std::runtime_error("cannot read " + file);
   return text.str();
+}
+
+// The script as the library sends it: acquire.lua after tokens.lua.
+std::string script(const std::string& file) {
+  if (file != "acquire.lua") return read_script(file);
+  return read_script("../tokens.lua") + "\n" + read_script(file);
 }
 
 const std::string kLock = "orders:7";
@@ -36,6 +42,10 @@ std::string request(int count) {
 }
 std::string latch(const std::string& owner) {
   return "redisson_unlock_latch:{orders:7}:" + owner;
+}
+// The owner's grant key: its last grant's request id and token.
+std::string grant(const std::string& owner) {
+  return "dlock_grant:{orders:7}:" + owner;
 }
 // An acquire's request id later than every release the tests send.
 const std::string kLateRequest = request(999999);
@@ -55,12 +65,12 @@ class LuaScripts : public RedisFixture {
   }
   RedisReply acquire(const std::string& owner, const std::string& lease_ms = "10000",
                      const std::string& request_id = kLateRequest, const std::string& will_wait = "0") {
-    return eval("acquire.lua", {kLock, kCounter, latch(owner), kTurn, kWaiting},
+    return eval("acquire.lua", {kLock, kCounter, latch(owner), kTurn, kWaiting, grant(owner)},
                 {lease_ms, owner, request_id, will_wait});
   }
   RedisReply release(const std::string& owner, const std::string& request_id,
                      const std::string& yield_ms = "0") {
-    return eval("release.lua", {kLock, kChannel, latch(owner), kTurn, kWaiting},
+    return eval("release.lua", {kLock, kChannel, latch(owner), kTurn, kWaiting, grant(owner)},
                 {owner, "5000", request_id, yield_ms});
   }
   bool exists(const std::string& key) { return server().command({"EXISTS", key}).integer == 1; }
@@ -110,13 +120,33 @@ TEST_F(LuaScripts, AcquireTokenIsTheClockWhenTheCounterIsBehind) {
   EXPECT_EQ(get(kCounter), std::to_string(reply.integer));
 }
 
-TEST_F(LuaScripts, AcquireByTheOwnerAgainKeepsItsTokenAndCountsOnce) {
+TEST_F(LuaScripts, AcquireRetriedUnderItsRequestIdKeepsItsTokenAndCountsOnce) {
   const long long token = acquire(kMine, "10000").integer;
+  EXPECT_EQ(get(grant(kMine)), kLateRequest + " " + std::to_string(token)) << "the grant is recorded";
+  EXPECT_GT(server().command({"PTTL", grant(kMine)}).integer, 9000) << "for the grant's lease";
   const RedisReply again = acquire(kMine, "20000");
   ASSERT_EQ(again.type, RedisReply::Type::integer);
   EXPECT_EQ(again.integer, token) << "a retried grant must not take a new token";
+  EXPECT_EQ(get(kCounter), std::to_string(token));
   EXPECT_EQ(hgetall().elements[1].str, "1") << "a retried grant must not count twice";
   EXPECT_GT(pttl(), 15000) << "the retry renews the lease";
+}
+
+// The owner's field under another request id: a hold a restart from an older
+// snapshot (or a failover to a lagging replica) brought back, whose release and
+// the grants after it were lost with the counter's last values.
+TEST_F(LuaScripts, AcquireFindingTheOwnersFieldUnderAnotherRequestIsAFreshGrant) {
+  const long long old_token = acquire(kMine, "10000", request(500)).integer;
+  const long long later = server_time_us(server()) + 3600LL * 1000000;
+  server().command({"SET", kCounter, std::to_string(later)});  // grants since, as far as the clock
+  const RedisReply again = acquire(kMine, "20000", request(501));
+  ASSERT_EQ(again.type, RedisReply::Type::integer);
+  EXPECT_EQ(again.integer, later + 1) << "the old hold's token " << old_token << " would be refused";
+  EXPECT_EQ(get(kCounter), std::to_string(later + 1));
+  EXPECT_EQ(get(grant(kMine)), request(501) + " " + std::to_string(later + 1));
+  EXPECT_EQ(hgetall().elements[1].str, "1") << "one hold, counted once";
+  EXPECT_GT(pttl(), 15000);
+  EXPECT_EQ(acquire(kMine, "20000", request(501)).integer, later + 1) << "and its own retry keeps it";
 }
 
 TEST_F(LuaScripts, AcquireOfAHeldLockReturnsTheHoldersPttlAndTouchesNothing) {
@@ -192,6 +222,7 @@ TEST_F(LuaScripts, ReleaseByTheOwnerDeletesPublishesAndRemembersTheOutcome) {
   EXPECT_EQ(get(latch(kMine)), request(1));
   EXPECT_GT(server().command({"PTTL", latch(kMine)}).integer, 4000)
       << "the latch outlives a retry, then goes";
+  EXPECT_FALSE(exists(grant(kMine))) << "the grant key goes with the hold";
 }
 
 TEST_F(LuaScripts, ReleaseRetriedAfterALostReplyAnswersTheSame) {
@@ -480,7 +511,7 @@ class LuaScriptsUnderAcl : public LuaScripts {
 
 TEST_F(LuaScriptsUnderAcl, AcquireWhosePexpireIsRefusedDeletesTheHashItWrote) {
   const RedisReply reply =
-      eval_as("no-pexpire", "acquire.lua", {kLock, kCounter, latch(kMine), kTurn, kWaiting},
+      eval_as("no-pexpire", "acquire.lua", {kLock, kCounter, latch(kMine), kTurn, kWaiting, grant(kMine)},
               {"10000", kMine, kLateRequest, "0"});
   ASSERT_TRUE(reply.is_error());
   EXPECT_FALSE(exists(kLock)) << "a hash without an expiry is a lock nobody can take again";
@@ -489,7 +520,7 @@ TEST_F(LuaScriptsUnderAcl, AcquireWhosePexpireIsRefusedDeletesTheHashItWrote) {
 TEST_F(LuaScriptsUnderAcl, ReleaseThatCannotPublishLeavesTheLockHeld) {
   acquire(kMine);
   const RedisReply reply =
-      eval_as("no-channel", "release.lua", {kLock, kChannel, latch(kMine), kTurn, kWaiting},
+      eval_as("no-channel", "release.lua", {kLock, kChannel, latch(kMine), kTurn, kWaiting, grant(kMine)},
               {kMine, "5000", request(1), "0"});
   ASSERT_TRUE(reply.is_error());
   EXPECT_EQ(holder(), kMine) << "deleted without waking the waiters";

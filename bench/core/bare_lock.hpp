@@ -35,6 +35,7 @@ class BareLock {
   const std::string lease_;
   const std::string field_;
   const std::string latch_;           // the owner's release latch
+  const std::string grant_;           // the owner's grant key (lua/tokens.lua)
   const std::string request_prefix_;  // request ids are "<client id>:<count>", as the core's
   const std::string latch_ms_;
   const std::string yield_ms_;

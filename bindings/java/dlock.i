@@ -61,16 +61,18 @@ static jstring javaString(JNIEnv *jenv, const char *text) {
 }
 
 /* Raises the Java exception for `status`, built by io.dlock.NativeErrors (the
-   one status -> exception table), with the core's message for this thread. */
+   one status -> exception table), with the core's message for this thread and
+   whether it called a DLOCK_E_LOST an expiry. */
 static void throwJava(JNIEnv *jenv, int status) {
   jclass errors = jenv->FindClass("io/dlock/NativeErrors");
   if (!errors) return; /* NoClassDefFoundError is pending */
   jmethodID toException = jenv->GetStaticMethodID(
-      errors, "toException", "(ILjava/lang/String;)Ljava/lang/RuntimeException;");
+      errors, "toException", "(ILjava/lang/String;Z)Ljava/lang/RuntimeException;");
   if (!toException) return;
+  const jboolean expiry = dlock_last_error_is_expiry() ? JNI_TRUE : JNI_FALSE;
   jstring message = javaString(jenv, dlock_last_error());
   if (!message) return;
-  jobject exception = jenv->CallStaticObjectMethod(errors, toException, (jint)status, message);
+  jobject exception = jenv->CallStaticObjectMethod(errors, toException, (jint)status, message, expiry);
   if (exception) jenv->Throw((jthrowable)exception);
 }
 
@@ -282,6 +284,7 @@ struct NativeStats {
   int64_t wait_p99_us;
   int64_t wait_max_us;
   uint64_t failovers;
+  uint64_t expiries;
 };
 %}
 %mutable;
@@ -295,7 +298,8 @@ struct NativeStats {
 %inline %{
 struct NativeDoneCallback {
   virtual ~NativeDoneCallback() {}
-  virtual void done(int64_t call, int status, uint64_t token, const char *message) = 0;
+  /* expiry: a DLOCK_E_LOST that dlock_last_error_is_expiry() called an expiry. */
+  virtual void done(int64_t call, int status, uint64_t token, const char *message, bool expiry) = 0;
 };
 %}
 
@@ -311,7 +315,9 @@ struct PendingCall {
 static void forwardDone(int status, uint64_t token, const char *message, void *ctx) {
   PendingCall *pending = static_cast<PendingCall *>(ctx);
   try {
-    pending->callback->done(pending->call, status, token, message);
+    /* Read on the thread the call failed on, as dlock_done_fn allows. */
+    const bool expiry = status < 0 && dlock_last_error_is_expiry() == 1;
+    pending->callback->done(pending->call, status, token, message, expiry);
   } catch (...) {
     /* Nothing may unwind into the core's async thread; the Java side
        handles its own exceptions (NativeCompletions). */
@@ -451,7 +457,7 @@ const char *dlock_version(void);
     return new NativeStats{stats.grants, stats.reentries, stats.waits, stats.handoffs,
                            stats.renewals, stats.renewal_round_trips, stats.locks_lost,
                            stats.reconnects, stats.transient_retries, stats.wait_p50_us,
-                           stats.wait_p99_us, stats.wait_max_us, stats.failovers};
+                           stats.wait_p99_us, stats.wait_max_us, stats.failovers, stats.expiries};
   }
 }
 

@@ -4,10 +4,12 @@ namespace dlock::c_api {
 namespace {
 
 thread_local std::string last_error;
+thread_local bool last_error_is_expiry = false;
 
 }  // namespace
 
-int fail(int status, const std::string& message) noexcept {
+int fail(int status, const std::string& message, bool expiry) noexcept {
+  last_error_is_expiry = expiry;
   try {
     last_error = message;
   } catch (...) {
@@ -35,4 +37,8 @@ void require_lease(int64_t lease_ms) {
 
 extern "C" const char* dlock_last_error(void) {
   return dlock::c_api::last_error.c_str();
+}
+
+extern "C" int dlock_last_error_is_expiry(void) {
+  return dlock::c_api::last_error_is_expiry ? 1 : 0;
 }

@@ -13,13 +13,16 @@
 
 namespace dlock::c_api {
 
-// Records the calling thread's last error; returns `status`.
-int fail(int status, const std::string& message) noexcept;
+// Records the calling thread's last error (`expiry`: a fixed lease that ran
+// out as asked, see ExpiredError); returns `status`.
+int fail(int status, const std::string& message, bool expiry = false) noexcept;
 
 template <typename Work>
 int guarded(Work&& work) noexcept {
   try {
     return work();
+  } catch (const ExpiredError& error) {
+    return fail(error.status(), error.what(), true);
   } catch (const Error& error) {
     return fail(error.status(), error.what());
   } catch (const std::bad_alloc&) {

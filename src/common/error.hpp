@@ -37,6 +37,12 @@ DLOCK_DEFINE_ERROR(InternalError, DLOCK_E_INTERNAL);
 
 #undef DLOCK_DEFINE_ERROR
 
+// A fixed lease that ran out as asked (expiry, not loss): still DLOCK_E_LOST,
+// so handlers of a loss catch it; dlock_last_error_is_expiry() tells it apart.
+struct ExpiredError : LostError {
+  using LostError::LostError;
+};
+
 // A connection error that no retry can heal (a Unix socket path that does not
 // exist, a host name that does not resolve): reported at once.
 struct PermanentConnectionError : ConnectionError {

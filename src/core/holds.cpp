@@ -7,18 +7,30 @@
 
 namespace dlock {
 LostNotice LostNotice::of(const Hold& hold, const char* how) {
-  return {hold.on_lost, hold.resource->name(), hold.owner, hold.token, hold.granted_at, how};
+  return {hold.on_lost, hold.resource->name(), hold.owner, hold.token, hold.granted_at,
+          how,          hold.expired,           hold.lease_ms};
 }
 
 void LostNotice::deliver(ClientStats& stats, const std::string& server) const {
-  ClientStats::count(stats.locks_lost);
-  if (log::enabled(DLOCK_LOG_WARN)) {
+  ClientStats::count(expiry ? stats.expiries : stats.locks_lost);
+  const int level = expiry ? DLOCK_LOG_INFO : DLOCK_LOG_WARN;
+  if (log::enabled(level)) {
     const auto held = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - granted_at);
-    log::emit(DLOCK_LOG_WARN, "lock '" + name + "' on " + server + " lost after " +
-                                  std::to_string(held.count()) + " ms held (fencing token " +
-                                  std::to_string(token) + "): " + how);
+    const std::string ending =
+        expiry ? " expired after " + std::to_string(held.count()) + " ms held (fencing token " +
+                     std::to_string(token) + "): its fixed lease of " + std::to_string(lease_ms) +
+                     " ms ran out as asked"
+               : " lost after " + std::to_string(held.count()) + " ms held (fencing token " +
+                     std::to_string(token) + "): " + how;
+    log::emit(level, "lock '" + name + "' on " + server + ending);
   }
   if (on_lost) on_lost->call(name, owner, token);
+}
+
+void throw_ended(const Hold& hold, const std::string& what, const std::string& loss) {
+  if (!hold.expired) throw LostError(what + " " + loss);
+  throw ExpiredError(what + " expired: its fixed lease of " + std::to_string(hold.lease_ms) +
+                     " ms ran out as asked (an expiry, not a loss)");
 }
 
 std::chrono::milliseconds trusted_validity(int64_t lease_ms) {
@@ -44,8 +56,8 @@ std::optional<uint64_t> Holds::reenter(const std::string& name, uint64_t owner) 
   const auto it = holds_.find({name, owner});
   if (it == holds_.end() || !it->second.releasing.empty()) return std::nullopt;
   if (it->second.lost) {
-    throw LostError("acquire: this owner's hold on '" + name +
-                    "' was lost; release it before acquiring again");
+    throw_ended(it->second, "acquire: this owner's hold on '" + name + "'",
+                "was lost; release it before acquiring again");
   }
   ++it->second.count;
   return it->second.token;
@@ -155,7 +167,7 @@ std::vector<LostNotice> Holds::expire(Clock::time_point now) {
   std::vector<LostNotice> notices;
   for (auto& [key, hold] : holds_) {
     if (!hold.lost && hold.releasing.empty() && hold.valid_until <= now) {
-      hold.lost = true;
+      hold.end(now);
       notices.push_back(LostNotice::of(hold, lost_at_deadline));
     }
   }
@@ -193,7 +205,7 @@ std::optional<LostNotice> Holds::renewed(const Hold& hold, bool still_owned, Clo
   Hold* current = find_grant(hold);
   if (current == nullptr || current->lost) return std::nullopt;  // released meanwhile
   if (!still_owned) {
-    current->lost = true;
+    current->end(sent_at);
     return LostNotice::of(*current, lost_at_renewal);
   }
   current->valid_until = std::max(current->valid_until, sent_at + trusted_validity(current->lease_ms));

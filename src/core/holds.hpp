@@ -37,7 +37,8 @@ struct Hold {
   uint64_t token = 0;
   int64_t lease_ms = 0;
   bool watchdog = false;  // renewed until release, else a fixed lease
-  bool lost = false;
+  bool lost = false;      // no longer held: lost, or expired (then `expired` is set too)
+  bool expired = false;   // a fixed lease that ran out as asked: expiry, not loss
   Clock::time_point granted_at;  // when the granting request was sent
   Clock::time_point valid_until;
   Clock::time_point renew_at;  // watchdog holds, and the next try of a pending release
@@ -50,6 +51,15 @@ struct Hold {
   bool withdrawal = false;
   const void* taken_through = nullptr;  // the handle whose free releases it
   std::shared_ptr<LostCallback> on_lost;
+
+  // Marks the hold ended, as found by a request sent at `found_at`: the one
+  // place expiry is told from loss. A fixed lease whose end had come expired
+  // as asked; a watchdog lease that lapsed, or a fixed one found gone before
+  // its end (taken, force-released, deleted), was lost.
+  void end(Clock::time_point found_at) {
+    lost = true;
+    expired = !watchdog && found_at >= valid_until;
+  }
 };
 
 // How long a release's request id is kept for retries (release.lua's latch):
@@ -58,7 +68,8 @@ inline int64_t release_latch_ms(const Hold& hold, int64_t retry_window_ms) {
   return hold.lease_ms + retry_window_ms;
 }
 
-// A hold found lost, with what its callback and the log record need.
+// A hold found ended (lost, or expired), with what its callback and the log
+// record need.
 struct LostNotice {
   std::shared_ptr<LostCallback> on_lost;
   std::string name;
@@ -66,10 +77,16 @@ struct LostNotice {
   uint64_t token;
   Clock::time_point granted_at;
   const char* how;  // static text: how the loss was found
+  bool expiry;      // the hold's fixed lease ran out as asked
+  int64_t lease_ms;
 
+  // The notice of an ended hold (Hold::end): `how` says how a loss was found.
   static LostNotice of(const Hold& hold, const char* how);
 
-  // Counts the loss, logs it (naming `server`) and calls the handle's callback.
+  // Counts the end, logs it (naming `server`) and calls the handle's
+  // callback. A loss is `locks_lost` and a WARN record; an expiry is
+  // `expiries` and an INFO record. The callback is called for both: the
+  // section the hold guarded is unprotected either way.
   void deliver(ClientStats& stats, const std::string& server) const;
 };
 
@@ -77,6 +94,11 @@ struct LostNotice {
 inline constexpr const char* lost_at_renewal = "a renewal found it gone or held by another owner";
 inline constexpr const char* lost_at_deadline = "its lease ran out before a renewal succeeded";
 inline constexpr const char* lost_at_release = "the release found it gone or held by another owner";
+
+// What an operation on an ended hold throws: ExpiredError when its fixed lease
+// ran out as asked, else LostError. `what` names the operation and the hold
+// ("release: the hold on 'x'"), `loss` completes it for a loss ("was lost (...)").
+[[noreturn]] void throw_ended(const Hold& hold, const std::string& what, const std::string& loss);
 
 class Holds {
  public:

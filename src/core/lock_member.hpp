@@ -57,6 +57,9 @@ class LockMember {
   // Until when `owner`'s hold is trusted (a grant or renewal's send time plus
   // the lease less a margin); nullopt when it is not held or known lost.
   virtual std::optional<Clock::time_point> valid_until(uint64_t owner) = 0;
+  // Whether the owner's hold ended because its fixed lease ran out as asked
+  // (an expiry, not a loss).
+  virtual bool expired(uint64_t owner) = 0;
   // Whether the member's client was closed.
   virtual bool closed() = 0;
   // The lease a watchdog hold of this member gets (its client's setting).

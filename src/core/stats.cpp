@@ -72,6 +72,7 @@ dlock_client_stats ClientStats::snapshot(uint64_t pool_reconnects) const noexcep
   out.wait_p99_us = wait_times.percentile_us(0.99);
   out.wait_max_us = wait_times.max_us();
   out.failovers = load(failovers);
+  out.expiries = load(expiries);
   return out;
 }
 

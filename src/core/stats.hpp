@@ -50,6 +50,7 @@ class ClientStats {
   std::atomic<uint64_t> reconnects{0};  // the subscriber's; the pool counts its own
   std::atomic<uint64_t> transient_retries{0};
   std::atomic<uint64_t> failovers{0};  // Sentinel: master moves followed
+  std::atomic<uint64_t> expiries{0};   // fixed leases that ran out as asked (not losses)
   WaitHistogram wait_times;            // acquires that waited and were granted
 
   // Every field of the C struct (size set to sizeof); `pool_reconnects` is

@@ -189,14 +189,19 @@ void Watchdog::settle_releases(const std::vector<Hold>& pending) {
   std::vector<LostNotice> lost;
   for (const Hold& hold : pending) {
     try {
-      const Clock::time_point deadline = std::min(Clock::now() + command_timeout_, hold.valid_until);
+      const Clock::time_point sent_at = Clock::now();
+      const Clock::time_point deadline = std::min(sent_at + command_timeout_, hold.valid_until);
       ConnectionPool::Lease connection = router_.acquire(hold.resource->name(), deadline);
       const TimeLimit limit(*connection, deadline, command_timeout_);
       const bool released = hold.resource->release(*connection, hold.field, hold.releasing,
                                                    release_latch_ms(hold, retry_window_ms_));
       holds_.release_settled(hold);
       // A release that finds the hold gone after an error: never silent.
-      if (!released && !hold.withdrawal) lost.push_back(LostNotice::of(hold, lost_at_release));
+      if (!released && !hold.withdrawal) {
+        Hold ended = hold;
+        ended.end(sent_at);
+        lost.push_back(LostNotice::of(ended, lost_at_release));
+      }
     } catch (const Error& error) {
       router_.suspect_map();
       holds_.release_failed(hold, Clock::now() + retry_delay_);

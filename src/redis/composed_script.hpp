@@ -1,8 +1,9 @@
-// A script whose source is a part shared by a primitive's scripts (its Lua
+// A script whose source is parts shared by several scripts (their Lua
 // functions) followed by the script's own body; made once, as a
 // function-local static.
 #pragma once
 
+#include <initializer_list>
 #include <string>
 
 #include "redis/script.hpp"
@@ -11,9 +12,15 @@ namespace dlock {
 
 class ComposedScript {
  public:
-  ComposedScript(const char* name, const char* shared, const char* body)
-      : script_(name, std::string(shared) + "\n" + body) {}
+  ComposedScript(const char* name, std::initializer_list<const char*> parts) : script_(name, source(parts)) {}
   Script& script() { return script_; }
+
+  // The parts, one after the other, as one script's text.
+  static std::string source(std::initializer_list<const char*> parts) {
+    std::string text;
+    for (const char* part : parts) text.append(part).append("\n");
+    return text;
+  }
 
  private:
   Script script_;

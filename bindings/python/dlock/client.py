@@ -122,7 +122,10 @@ class Client:
         hold taken through this object is lost (the hold's first acquire went through it; a
         re-entry through another object keeps the hold's callback), even if the object was
         dropped meanwhile. It runs on the client's watchdog thread, or in the release that
-        found the loss, so it must return quickly and must not wait on dlock.
+        found the loss, so it must return quickly and must not wait on dlock. It is also
+        called, as before, when a fixed ``lease`` runs out while still held (an expiry, not a
+        loss: counted in ``expiries``, logged at INFO, and the release raises
+        LockExpiredError): the section is unprotected from then on either way.
 
         A hold lasts until its owner (thread or task) releases it or the client closes:
         dropping the object releases nothing, so after ``client.lock(job).acquire()`` the
@@ -212,7 +215,8 @@ class Client:
         ``handoffs``, ``renewals``, ``renewal_round_trips``, ``locks_lost``, ``reconnects``,
         ``transient_retries``, and the wait before a grant as integer microseconds,
         ``wait_p50_us``, ``wait_p99_us``, ``wait_max_us``; ``failovers`` (Sentinel master
-        moves followed). No round trip."""
+        moves followed); ``expiries`` (fixed leases that ran out as asked, which
+        ``locks_lost`` does not count). No round trip."""
         return _dlock.client_stats(self._native)
 
     def close(self) -> None:

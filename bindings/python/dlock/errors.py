@@ -38,7 +38,14 @@ class LockNotOwnedError(DlockError, RuntimeError):
 
 
 class LockLostError(DlockError, RuntimeError):
-    """The caller held the lock, but its lease ran out or someone took it."""
+    """The caller held the lock, but it was taken from it (force-released, its key deleted,
+    a watchdog lease that lapsed): whatever it guarded may have changed meanwhile."""
+
+
+class LockExpiredError(LockLostError):
+    """The hold's fixed lease (``lease=``) ran out as asked before the release: an expiry,
+    not a loss. It is a LockLostError, so ``except LockLostError`` still catches it; the
+    section it guarded was unprotected after the lease ended all the same."""
 
 
 class ProtocolError(DlockError):
@@ -87,8 +94,11 @@ _BY_STATUS: dict[int, type[DlockError]] = {
 }
 
 
-def error_for_status(status: int, message: str) -> DlockError:
-    """The exception for a status code; the native module raises what this returns."""
+def error_for_status(status: int, message: str, expiry: bool = False) -> DlockError:
+    """The exception for a status code; the native module raises what this returns.
+    ``expiry``: the library called an E_LOST an expiry (dlock_last_error_is_expiry)."""
+    if expiry and status == _dlock.E_LOST:
+        return LockExpiredError(message, status)
     return _BY_STATUS.get(status, DlockError)(message, status)
 
 

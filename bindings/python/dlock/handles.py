@@ -36,7 +36,7 @@ from dlock.greenlets import os_lock
 
 LostCallback = Callable[[str, int], object]
 # Receives the outcome of an asynchronous native call: (status, fencing token, message).
-AsyncDone = Callable[[int, int, str], None]
+AsyncDone = Callable[[int, int, str, bool], None]
 
 
 class SharedLock:
@@ -71,13 +71,14 @@ class SharedLock:
         cancel: Optional[_dlock.Cancel],
         on_done: AsyncDone,
     ) -> None:
-        """As acquire(), without blocking: on_done(status, token, message) gets the outcome
-        on the client's async thread, where it must return quickly."""
+        """As acquire(), without blocking: on_done(status, token, message, expiry) gets the
+        outcome on the client's async thread, where it must return quickly (expiry: an E_LOST
+        that is a fixed lease's expiry)."""
 
-        def done(status: int, token: int, message: str) -> None:
+        def done(status: int, token: int, message: str, expiry: bool) -> None:
             if status == _dlock.OK:
                 self._handles.pin(self)
-            on_done(status, token, message)
+            on_done(status, token, message, expiry)
 
         self.native.acquire_async(owner, wait_ms, lease_ms, cancel, done)
 
@@ -101,9 +102,9 @@ class SharedLock:
         """As release(), without blocking; on_done as for acquire_async()."""
         ending = self._ending_hold(owner)
 
-        def done(status: int, token: int, message: str) -> None:
+        def done(status: int, token: int, message: str, expiry: bool) -> None:
             self._released(ending, status == _dlock.E_LOST)
-            on_done(status, token, message)
+            on_done(status, token, message, expiry)
 
         self.native.release_async(owner, done)
 

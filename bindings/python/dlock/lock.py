@@ -92,8 +92,9 @@ class Lock(HeldInBlocks):
 
     def release(self) -> None:
         """Releases one hold; raises LockNotOwnedError (a RuntimeError) when there is none,
-        and LockLostError when the hold had been lost. Under gevent or eventlet the round trip
-        yields to the hub."""
+        LockLostError when the hold had been lost, and LockExpiredError (a LockLostError)
+        when its fixed ``lease`` had run out as asked. Under gevent or eventlet the round
+        trip yields to the hub."""
         hub = running_hub()
         if hub is not None:
             release_in_greenlet(hub, self._shared, self._caller())
@@ -110,7 +111,8 @@ class Lock(HeldInBlocks):
         trip), for locks made with a fixed ``lease``: as redis-py's
         ``extend(seconds, replace_ttl=True)``, not its default of adding to the time left.
         Raises LockNotOwnedError when the caller holds nothing, LockLostError when its hold
-        was lost, InvalidArgumentError for a lease the watchdog renews (it never runs out).
+        was lost (LockExpiredError when its lease had run out), InvalidArgumentError for a
+        lease the watchdog renews (it never runs out).
         """
         self._shared.native.extend(self._caller(), timeouts.positive_ms(seconds, "seconds"))
 

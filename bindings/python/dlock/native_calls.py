@@ -46,7 +46,7 @@ class NativeCall:
         # Set when the waiter stops waiting before the outcome came.
         self._abandoned = False
 
-    def done(self, status: int, token: int, message: str) -> None:
+    def done(self, status: int, token: int, message: str, expiry: bool) -> None:
         """The native report, on the client's async thread. An outcome nobody waits for any
         more is dealt with here, not on the waiter's loop, which may be closed, or busy in
         a blocking call that waits for this very lock. (Both reads are of plain state,
@@ -55,16 +55,16 @@ class NativeCall:
             self.unclaimed(status)
             return
         try:
-            self._post(self._settle, status, token, message)
+            self._post(self._settle, status, token, message, expiry)
         except RuntimeError:  # the loop is closed: nobody will take the outcome
             self.unclaimed(status)
 
-    def _settle(self, status: int, token: int, message: str) -> None:
+    def _settle(self, status: int, token: int, message: str, expiry: bool) -> None:
         """On the waiter's loop: completes the future, unless its waiter gave up."""
         if self._abandoned or self.future.cancelled():
             self.unclaimed(status)
         elif status < 0:
-            self.future.set_exception(error_for_status(status, message))
+            self.future.set_exception(error_for_status(status, message, expiry))
         else:
             self.future.set_result(None if status == _dlock.NOT_ACQUIRED else token)
 
@@ -96,7 +96,7 @@ class _Acquire(NativeCall):
             self._shared.release_async(self._owner, _ignore)
 
 
-def _ignore(status: int, token: int, message: str) -> None:
+def _ignore(status: int, token: int, message: str, expiry: bool) -> None:
     """The outcome of releasing a grant nobody took: lost or closed meanwhile, nothing is
     left to release, and a failure has nobody to report to."""
 

@@ -24,8 +24,9 @@ class Permit(Holding["Permit"]):
         self.id = permit_id
 
     def release(self) -> None:
-        """Gives the permit back. Raises LockLostError when its lease had run out (it went
-        back to the pool meanwhile), LockNotOwnedError when it was released already."""
+        """Gives the permit back. Raises LockExpiredError (a LockLostError) when its fixed
+        lease had run out as asked, LockLostError when it was lost otherwise (it went back to
+        the pool meanwhile either way), LockNotOwnedError when it was released already."""
         self._semaphore.release(self.id)
 
     async def release_async(self) -> None:
@@ -54,7 +55,8 @@ class PermitExpirableSemaphore(Holding["Permit"]):
     ``acquire()`` returns a :class:`Permit`. A permit taken with ``lease=None`` is kept
     alive by the client's watchdog until released, like a lock; a permit whose holder
     crashed returns to the pool when its lease ends. Losing a permit is never silent:
-    ``on_lost(name, permit_id)`` is called once and its release raises LockLostError.
+    ``on_lost(name, permit_id)`` is called once and its release raises LockLostError
+    (LockExpiredError when a fixed ``lease`` ran out as asked: an expiry, not a loss).
 
     ``with semaphore as permit:`` and ``async with semaphore as permit:`` take a permit
     (waiting forever, watchdog lease) and release it on leaving the block.

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <memory>
 
+#include "dlock.h"
 #include "dlock_callback.hpp"
 
 namespace py = pybind11;
@@ -29,7 +30,9 @@ void AsyncCompletion::done(int status, uint64_t token, const char* message, void
     py::str text = py::reinterpret_steal<py::str>(
         PyUnicode_DecodeUTF8(message, static_cast<Py_ssize_t>(std::strlen(message)), "replace"));
     if (!text) throw py::error_already_set();
-    completion->on_done_(status, token, text);
+    // Read on the thread the call failed on, as dlock_done_fn allows.
+    const bool expiry = status < 0 && dlock_last_error_is_expiry() == 1;
+    completion->on_done_(status, token, text, expiry);
   } catch (py::error_already_set& error) {
     // Nobody can catch an exception raised on the async thread.
     error.discard_as_unraisable("dlock asynchronous call");

@@ -24,6 +24,7 @@ void bind_native_stats(py::module_& module) {
         fields["renewals"] = stats.renewals;
         fields["renewal_round_trips"] = stats.renewal_round_trips;
         fields["locks_lost"] = stats.locks_lost;
+        fields["expiries"] = stats.expiries;
         fields["reconnects"] = stats.reconnects;
         fields["transient_retries"] = stats.transient_retries;
         fields["wait_p50_us"] = stats.wait_p50_us;

@@ -11,8 +11,9 @@ namespace dlock_python {
 // thread makes another dlock call (the message is thread-local).
 void check_status(int status);
 
-// Raises the exception for `status` with the given message.
-[[noreturn]] void raise_status(int status, const std::string& message);
+// Raises the exception for `status` with the given message; `expiry`: a
+// DLOCK_E_LOST that dlock_last_error_is_expiry() called an expiry.
+[[noreturn]] void raise_status(int status, const std::string& message, bool expiry = false);
 
 // The C ABI takes NUL-terminated strings: a Python string holding a NUL
 // would silently name something else, so it is refused.

@@ -70,7 +70,7 @@ def test_stats_count_grants_reentries_waits_and_handoffs(
     assert set(stats) == {
         "grants", "reentries", "waits", "handoffs", "renewals", "renewal_round_trips",
         "locks_lost", "reconnects", "transient_retries", "wait_p50_us", "wait_p99_us",
-        "wait_max_us", "failovers",
+        "wait_max_us", "failovers", "expiries",
     }
 
 

@@ -63,7 +63,19 @@ def test_python_knows_no_stale_status() -> None:
         for value in vars(dlock.errors).values()
         if isinstance(value, type) and issubclass(value, dlock.DlockError)
     }
-    assert defined - set(_BY_STATUS.values()) == {dlock.DlockError}, "a class no status raises"
+    # LockExpiredError is E_LOST's when the library calls the loss an expiry.
+    expected = {dlock.DlockError, dlock.LockExpiredError}
+    assert defined - set(_BY_STATUS.values()) == expected, "a class no status raises"
+
+
+def test_an_expiry_is_raised_as_a_lost_lock_subclass() -> None:
+    statuses = header_statuses()
+    error = error_for_status(statuses["E_LOST"], "expired", True)
+    assert type(error) is dlock.LockExpiredError
+    assert isinstance(error, dlock.LockLostError)
+    assert error.status == statuses["E_LOST"]
+    assert type(error_for_status(statuses["E_LOST"], "lost")) is dlock.LockLostError
+    assert type(error_for_status(statuses["E_INVALID"], "bad", True)) is dlock.InvalidArgumentError
 
 
 def test_internal_error_is_a_runtime_error() -> None:

@@ -1,17 +1,19 @@
 -- One acquire attempt of the fair lock by the owner field ARGV[2] with a lease
--- of ARGV[1] ms; ARGV[3] is the prefix of the waiters' wake-up channels.
+-- of ARGV[1] ms; ARGV[3] is the prefix of the waiters' wake-up channels;
+-- ARGV[5] is the attempt's request id and KEYS[5] the owner's grant key
+-- (tokens.lua).
 --
 -- Returns the fencing token (an integer) when the caller holds the lock: a
 -- grant the release made to it as the head of the queue (confirmed here: the
--- short grant lease becomes the caller's lease, and the token is the
--- counter's value, which no grant has moved since), or a free lock with
--- nobody ahead of it. Otherwise the caller is queued (once: its arrival
--- stays its place) and {-1} is returned: it waits for its wake-up message,
--- not for the holder's lease. ARGV[4] is '1' when the caller waits; with '0'
--- (one attempt) it is granted only a free lock nobody waits for, and never
--- queued.
-local lease, field, wake_prefix, will_wait = ARGV[1], ARGV[2], ARGV[3], ARGV[4] == '1'
-
+-- short grant lease becomes the caller's lease, and the grant gets its
+-- token), its own grant retried under the same request id (the recorded
+-- token), or a free lock with nobody ahead of it. Otherwise the caller is
+-- queued (once: its arrival stays its place) and {-1} is returned: it waits
+-- for its wake-up message, not for the holder's lease. ARGV[4] is '1' when
+-- the caller waits; with '0' (one attempt) it is granted only a free lock
+-- nobody waits for, and never queued.
+local grant = KEYS[5]
+local lease, field, wake_prefix, will_wait, request = ARGV[1], ARGV[2], ARGV[3], ARGV[4] == '1', ARGV[5]
 
 if not string.find(lease, '^[1-9]%d*$') or tonumber(lease) > 31536000000 then
   return redis.error_reply('ERR acquire: the lease must be a whole number of ms from 1 to 31536000000, got ' .. lease)
@@ -21,17 +23,21 @@ local clock_us = server_clock_us()
 drop_dead(clock_us)
 
 if redis.call('hexists', lock, field) == 1 then
+  local token, bad_counter = holders_token(counter, grant, request, lease)
+  if not token then
+    return bad_counter
+  end
   redis.call('pexpire', lock, lease)
   leave_queue(field)
-  return tonumber(redis.call('get', counter) or 0)
+  return token
 end
 
 if redis.call('exists', lock) == 0 then
   local head = redis.call('zrange', queue, 0, 0)[1]
   if not head or head == field then
-    local token = next_token(clock_us)
-    if type(token) == 'table' then
-      return token
+    local token, bad_counter = fresh_grant(counter, grant, request, lease)
+    if not token then
+      return bad_counter
     end
     redis.call('hset', lock, field, 1)
     local expiring = redis.pcall('pexpire', lock, lease)
@@ -44,10 +50,7 @@ if redis.call('exists', lock) == 0 then
   end
   -- Free, but others came first (a Redisson holder released it, or a head
   -- never took its grant): the lock is the head's.
-  local granted = grant_head(clock_us, wake_prefix)
-  if type(granted) == 'table' then
-    return granted
-  end
+  grant_head(wake_prefix)
 end
 
 if not will_wait then

@@ -22,10 +22,7 @@ for i = 2, #ARGV do
 end
 drop_dead(clock_us)
 if redis.call('exists', lock) == 0 then
-  local granted = grant_head(clock_us, wake_prefix)
-  if type(granted) == 'table' then
-    return granted
-  end
+  local granted = grant_head(wake_prefix)
   for i = 2, #ARGV do
     if ARGV[i] == granted then
       answers[i - 1] = 1

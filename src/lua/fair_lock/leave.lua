@@ -8,9 +8,6 @@ local field, wake_prefix = ARGV[1], ARGV[2]
 
 leave_queue(field)
 if redis.call('hexists', lock, field) == 1 then
-  local failed = pass_on(server_clock_us(), wake_prefix, channel)
-  if failed then
-    return failed
-  end
+  pass_on(server_clock_us(), wake_prefix, channel)
 end
 return 1

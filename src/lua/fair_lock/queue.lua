@@ -5,7 +5,9 @@
 --   KEYS[1] the lock hash           KEYS[2] the fencing counter
 --   KEYS[3] the queue: a ZSET of waiting owner fields scored by arrival (server µs)
 --   KEYS[4] last seen: a ZSET of the same fields scored by their last heartbeat (server ms)
--- Every time comes from the server's clock (TIME), never a client's.
+-- Every time comes from the server's clock (TIME), never a client's; the
+-- fencing tokens come from tokens.lua, put before this text, as the reentrant
+-- lock's do: one sequence for both.
 local lock, counter, queue, seen = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 
 -- A waiter not seen for this long is dead: its client heartbeats every
@@ -19,22 +21,6 @@ local grant_ms = 2000
 -- The queue's keys outlive their last heartbeat by this much, so a queue
 -- whose waiters all died leaves nothing behind.
 local queue_keys_ms = 2 * liveness_ms
-
-local function server_clock_us()
-  local now = redis.call('time')
-  return now[1] * 1000000 + now[2]
-end
-
--- max(counter + 1, server time in µs), written back by INCRBY, as the
--- reentrant lock's acquire.lua makes its tokens: one sequence for both.
-local function next_token(clock_us)
-  local stored = redis.call('get', counter)
-  local last = tonumber(stored or 0)
-  if not last then
-    return redis.error_reply('ERR fair lock: the fencing counter ' .. counter .. ' holds ' .. stored .. ', not a number')
-  end
-  return redis.call('incrby', counter, math.max(clock_us - last, 1))
-end
 
 local function leave_queue(field)
   redis.call('zrem', queue, field)
@@ -53,21 +39,19 @@ local function drop_dead(clock_us)
 end
 
 -- Grants the free lock to the head of the queue, with the short grant lease,
--- and wakes that waiter alone on its own channel (the message is its token).
+-- and wakes that waiter alone on its own channel (the message is 1). The
+-- head's token comes with its confirmation (acquire.lua): a grant the head
+-- never heard of, brought back by a restart, must not hand out a token.
 -- Returns the head's field, or nil when nobody waits.
-local function grant_head(clock_us, wake_prefix)
+local function grant_head(wake_prefix)
   local head = redis.call('zrange', queue, 0, 0)[1]
   if not head then
     return nil
   end
-  local token = next_token(clock_us)
-  if type(token) == 'table' then
-    return token
-  end
   redis.call('hset', lock, head, 1)
   redis.call('pexpire', lock, grant_ms)
   leave_queue(head)
-  redis.call('publish', wake_prefix .. head, token)
+  redis.call('publish', wake_prefix .. head, 1)
   return head
 end
 
@@ -77,11 +61,7 @@ end
 local function pass_on(clock_us, wake_prefix, channel)
   redis.call('del', lock)
   drop_dead(clock_us)
-  local head = grant_head(clock_us, wake_prefix)
-  if type(head) == 'table' then
-    return head
-  end
-  if not head then
+  if not grant_head(wake_prefix) then
     redis.call('publish', channel, 0)
   end
 end

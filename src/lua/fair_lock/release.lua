@@ -5,8 +5,9 @@
 --
 -- KEYS[5] is the owner's latch, as in the reentrant lock's release.lua: the
 -- id ARGV[3] of its last release, kept ARGV[2] ms, so a retry after a lost
--- reply answers the same. Returns 1 released, 0 the owner does not hold it.
-local latch, channel = KEYS[5], KEYS[6]
+-- reply answers the same. KEYS[7] is the owner's grant key (tokens.lua): it
+-- goes with the hold. Returns 1 released, 0 the owner does not hold it.
+local latch, channel, grant = KEYS[5], KEYS[6], KEYS[7]
 local field, latch_ms, request, wake_prefix = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 
 local last = redis.call('get', latch)
@@ -16,9 +17,7 @@ end
 if redis.call('hexists', lock, field) == 0 then
   return 0
 end
-local failed = pass_on(server_clock_us(), wake_prefix, channel)
-if failed then
-  return failed
-end
+pass_on(server_clock_us(), wake_prefix, channel)
+redis.call('del', grant)
 redis.call('set', latch, request, 'px', latch_ms)
 return 1

@@ -1,7 +1,8 @@
 -- Acquires the reentrant lock KEYS[1] for the owner field ARGV[2] with a lease
 -- of ARGV[1] ms (Redisson's RLock layout: a hash whose one field is the
 -- owner, with a hold count of 1 since re-entries are counted by the client).
--- KEYS[2] is the fencing counter (Redisson's RFencedLock key).
+-- KEYS[2] is the fencing counter (Redisson's RFencedLock key), KEYS[6] the
+-- owner's grant key (tokens.lua, put before this script).
 --
 -- KEYS[3] is the owner's release latch (see release.lua) and ARGV[3] this
 -- attempt's request id: an attempt older than the owner's last release or
@@ -17,24 +18,20 @@
 -- always win. Its grant ends the turn; the others keep their place.
 --
 -- Returns the fencing token, an integer, when the caller holds the lock: a
--- fresh grant, or a grant already the caller's (a retry whose first reply was
--- lost), which keeps its token. Otherwise returns {the holder's PTTL}: the
--- reply's type tells the two apart, as Redisson's acquire tells a grant (nil)
--- from a PTTL, and a grant costs no array. A refused stale attempt gets {-1}
--- (nothing to wait for), one outside the waiters' turn {the turn's PTTL}.
---
--- A fresh token is max(counter + 1, server time in microseconds), written back
--- to the counter: tokens keep increasing even when a restart without
--- persistence or a failover loses the counter. The counter only ever grows by
--- Redis's own INCRBY (of the gap to the clock, or of 1 when it is ahead),
--- exact in 64 bits, as Redisson's RFencedLock grows it by INCR.
+-- fresh grant, or the caller's own grant retried under its request id (its
+-- first reply was lost), which keeps its token. The caller's field found
+-- under another request id is granted afresh, with a new token (tokens.lua).
+-- Otherwise returns {the holder's PTTL}: the reply's type tells the two
+-- apart, as Redisson's acquire tells a grant (nil) from a PTTL, and a grant
+-- costs no array. A refused stale attempt gets {-1} (nothing to wait for),
+-- one outside the waiters' turn {the turn's PTTL}.
 --
 -- Nothing is written before every command that can fail has run: a refused
 -- lease, a counter that is not one, or an ACL that denies TIME, GET or the
--- counter's write leave the lock untouched. The one write after the hash's
--- (PEXPIRE, which only an ACL can refuse) is undone if refused: a hash left
--- without an expiry would be a lock nobody can take again.
-local lock, counter, latch, turn, waiting = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+-- counter's or the grant key's write leave the lock untouched. The one write
+-- after the hash's (PEXPIRE, which only an ACL can refuse) is undone if
+-- refused: a hash left without an expiry would be a lock nobody can take again.
+local lock, counter, latch, turn, waiting, grant = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local lease, owner, request, will_wait = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 
 -- DLOCK_DURATION_MAX_MS: a year.
@@ -57,15 +54,10 @@ if holder_pttl == -2 then
   if turn_pttl > 0 and redis.call('zrange', turn, 0, 0)[1] ~= owner then
     return {turn_pttl}
   end
-  local now = redis.call('time')
-  local clock_us = now[1] * 1000000 + now[2]
-  local stored = redis.call('get', counter)
-  local last = tonumber(stored or 0)
-  if not last then
-    return redis.error_reply('ERR acquire: the fencing counter ' .. counter .. ' holds ' .. stored .. ', not a number')
+  local token, bad_counter = fresh_grant(counter, grant, request, lease)
+  if not token then
+    return bad_counter
   end
-  -- Up to the clock, or by 1 when the counter is ahead of it.
-  local token = redis.call('incrby', counter, math.max(clock_us - last, 1))
   redis.call('hset', lock, owner, 1)
   local expiring = redis.pcall('pexpire', lock, lease)
   if type(expiring) == 'table' and expiring.err then
@@ -82,8 +74,12 @@ if holder_pttl == -2 then
 end
 
 if redis.call('hexists', lock, owner) == 1 then
+  local token, bad_counter = holders_token(counter, grant, request, lease)
+  if not token then
+    return bad_counter
+  end
   redis.call('pexpire', lock, lease)
-  return tonumber(redis.call('get', counter) or 0)
+  return token
 end
 
 -- Best effort (pcall): out of memory, the caller still learns the PTTL. The

@@ -23,12 +23,14 @@
 -- for ARGV[4] ms: until one of them takes the lock, a newcomer or this owner
 -- asking again at once, which need no wake-up, waits. 0 ms: no turn.
 --
+-- KEYS[6] is the owner's grant key (tokens.lua): it goes with the hold.
+--
 -- PUBLISH runs first: an ACL without the channel (the default for new users
 -- since Redis 7.0) refuses it, and the lock must not be gone without its
 -- wake-up. DEL comes before the latch's SET: a script's first write is
 -- refused when the server is out of memory, and a release must still work
 -- then (DEL frees memory; once the script has written, SET is allowed).
-local lock, channel, latch, turn, waiting = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local lock, channel, latch, turn, waiting, grant = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local owner, latch_ms, request, yield_ms = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 
 local last = redis.call('get', latch)
@@ -40,7 +42,7 @@ if redis.call('hexists', lock, owner) == 0 then
   return 0
 end
 local woken = redis.call('publish', channel, 0)
-redis.call('del', lock)
+redis.call('del', lock, grant)
 redis.call('set', latch, request, 'px', latch_ms)
 if woken > 0 and yield_ms ~= '0' and redis.call('exists', waiting) == 1 then
   redis.call('rename', waiting, turn)

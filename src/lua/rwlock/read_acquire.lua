@@ -14,10 +14,11 @@
 --
 -- Re-entries are counted by the client, so the field stays 1 and the one
 -- timeout key is ':1'. Returns the fencing token, an integer, when granted
--- (a field already there is a retried grant: it keeps its token), else
--- {how long to wait in ms}.
-local lock, timeout_prefix, counter, intent = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local lease, owner, write_owner = ARGV[1], ARGV[2], ARGV[3]
+-- (the owner's field already there under the grant's request id ARGV[4] is a
+-- retried grant: it keeps its token; under another, a fresh grant, with the
+-- owner's grant key KEYS[5], see tokens.lua), else {how long to wait in ms}.
+local lock, timeout_prefix, counter, intent, grant = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local lease, owner, write_owner, request = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 
 local refused = bad_lease(lease)
 if refused then
@@ -32,9 +33,13 @@ end
 
 local timeout = timeout_prefix .. ':1'
 if mode ~= false and redis.call('hexists', lock, owner) == 1 then
+  local token, bad_counter = holders_token(counter, grant, request, lease)
+  if not token then
+    return bad_counter
+  end
   redis.call('set', timeout, 1, 'px', lease)
   redis.call('pexpire', lock, math.max(redis.call('pttl', lock), tonumber(lease)))
-  return tonumber(redis.call('get', counter) or 0)
+  return token
 end
 
 if not writing_self then
@@ -44,7 +49,7 @@ if not writing_self then
   end
 end
 
-local token, bad_counter = next_token(counter)
+local token, bad_counter = fresh_grant(counter, grant, request, lease)
 if not token then
   return bad_counter
 end

@@ -6,13 +6,14 @@
 -- otherwise the lock is deleted and a release is announced on KEYS[2].
 --
 -- KEYS[3] is the owner's latch: the id ARGV[3] of its last release, kept
--- ARGV[2] ms, so a retry after a lost reply answers the same.
+-- ARGV[2] ms, so a retry after a lost reply answers the same. KEYS[6] is the
+-- owner's grant key (tokens.lua): it goes with the hold.
 --
 -- Publishes 1, Redisson's "read unlock" message, which wakes every waiter:
 -- several readers may enter at once.
 --
 -- Returns 1 released, 0 the owner holds no read hold (nothing touched).
-local lock, channel, latch, timeout_prefix, key_prefix = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5]
+local lock, channel, latch, timeout_prefix, key_prefix, grant = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
 local owner, latch_ms, request = ARGV[1], ARGV[2], ARGV[3]
 
 if already_released(latch, request) then
@@ -54,5 +55,6 @@ end
 for k = count, 1, -1 do
   redis.call('del', timeout_prefix .. ':' .. k)
 end
+redis.call('del', grant)
 redis.call('set', latch, request, 'px', latch_ms)
 return 1

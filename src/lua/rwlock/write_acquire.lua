@@ -1,7 +1,9 @@
 -- Takes the write side of the read-write lock KEYS[1] for the owner field
 -- ARGV[2] (Redisson's '<client-uuid>:<owner>:write') with a lease of ARGV[1]
 -- ms, in Redisson's RReadWriteLock layout: granted only when the lock is
--- free (no 'mode'); a field already there is a retried grant.
+-- free (no 'mode'); the owner's field already there under the grant's request
+-- id ARGV[4] is a retried grant, which keeps its token, and under another a
+-- fresh grant (KEYS[4] is the owner's grant key, see tokens.lua).
 --
 -- KEYS[2] is dlock's read-write fencing counter. KEYS[3] is the write intent:
 -- a writer refused here and still willing to wait ARGV[3] ms (-1 forever, 0
@@ -11,8 +13,8 @@
 -- writer waits; each refused attempt renews it and the grant removes it.
 --
 -- Returns the fencing token, an integer, when granted, else {the PTTL}.
-local lock, counter, intent = KEYS[1], KEYS[2], KEYS[3]
-local lease, owner, wait_left = ARGV[1], ARGV[2], tonumber(ARGV[3])
+local lock, counter, intent, grant = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local lease, owner, wait_left, request = ARGV[1], ARGV[2], tonumber(ARGV[3]), ARGV[4]
 
 local refused = bad_lease(lease)
 if refused then
@@ -21,7 +23,7 @@ end
 
 local mode = redis.call('hget', lock, 'mode')
 if mode == false then
-  local token, bad_counter = next_token(counter)
+  local token, bad_counter = fresh_grant(counter, grant, request, lease)
   if not token then
     return bad_counter
   end
@@ -34,8 +36,12 @@ if mode == false then
 end
 
 if mode == 'write' and redis.call('hexists', lock, owner) == 1 then
+  local token, bad_counter = holders_token(counter, grant, request, lease)
+  if not token then
+    return bad_counter
+  end
   redis.call('pexpire', lock, math.max(redis.call('pttl', lock), tonumber(lease)))
-  return tonumber(redis.call('get', counter) or 0)
+  return token
 end
 
 local holder_pttl = redis.call('pttl', lock)

@@ -6,10 +6,11 @@
 -- after a downgrade, readers may enter.
 --
 -- KEYS[3] is the owner's latch: the id ARGV[3] of its last release, kept
--- ARGV[2] ms, so a retry after a lost reply answers the same.
+-- ARGV[2] ms, so a retry after a lost reply answers the same. KEYS[4] is the
+-- owner's grant key (tokens.lua): it goes with the hold.
 --
 -- Returns 1 released, 0 the owner holds no write hold (nothing touched).
-local lock, channel, latch = KEYS[1], KEYS[2], KEYS[3]
+local lock, channel, latch, grant = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local owner, latch_ms, request = ARGV[1], ARGV[2], ARGV[3]
 
 if already_released(latch, request) then
@@ -25,5 +26,6 @@ else
   redis.call('hdel', lock, owner)
   redis.call('hset', lock, 'mode', 'read')
 end
+redis.call('del', grant)
 redis.call('set', latch, request, 'px', latch_ms)
 return 1

@@ -1,5 +1,6 @@
 #include "primitives/fair_lock/fair_lock_resource.hpp"
 
+#include "core/tokens_lua.hpp"
 #include "primitives/fair_lock/fair_lock_lua.hpp"
 #include "redis/composed_script.hpp"
 
@@ -7,31 +8,34 @@ namespace dlock {
 namespace {
 
 Script& acquire_script() {
-  static ComposedScript script("fair_acquire", lua::fair_lock::queue, lua::fair_lock::acquire);
+  static ComposedScript script("fair_acquire", {lua::tokens, lua::fair_lock::queue, lua::fair_lock::acquire});
   return script.script();
 }
 Script& release_script() {
-  static ComposedScript script("fair_release", lua::fair_lock::queue, lua::fair_lock::release);
+  static ComposedScript script("fair_release", {lua::tokens, lua::fair_lock::queue, lua::fair_lock::release});
   return script.script();
 }
 Script& leave_script() {
-  static ComposedScript script("fair_leave", lua::fair_lock::queue, lua::fair_lock::leave);
+  static ComposedScript script("fair_leave", {lua::tokens, lua::fair_lock::queue, lua::fair_lock::leave});
   return script.script();
 }
 
 }  // namespace
 
 Script& FairLockResource::heartbeat_script() const {
-  static ComposedScript script("fair_heartbeat", lua::fair_lock::queue, lua::fair_lock::heartbeat);
+  static ComposedScript script("fair_heartbeat", {lua::tokens, lua::fair_lock::queue, lua::fair_lock::heartbeat});
   return script.script();
 }
 
 Lockable::Attempt FairLockResource::attempt(Connection& connection, const std::string& field,
                                             int64_t lease_ms, int64_t wait_left_ms,
-                                            const std::string& /*request_id*/) const {
+                                            const std::string& request_id) const {
+  Argv acquire_keys = queue_keys();
+  const std::string grant = keys.owner_grant(field);  // Argv only points at it
+  acquire_keys.push_back(grant);
   const Reply reply = acquire_script().run(
-      connection, queue_keys(),
-      {std::to_string(lease_ms), field, fair_keys.wake_prefix, wait_left_ms == 0 ? "0" : "1"});
+      connection, acquire_keys,
+      {std::to_string(lease_ms), field, fair_keys.wake_prefix, wait_left_ms == 0 ? "0" : "1", request_id});
   // acquire.lua: the token when the caller holds the lock, {-1} when queued.
   return parse_attempt(reply, "acquire fair lock '" + keys.name + "'");
 }
@@ -42,6 +46,8 @@ bool FairLockResource::release(Connection& connection, const std::string& field,
   const std::string latch = keys.latch + ":" + field;
   release_keys.push_back(latch);
   release_keys.push_back(keys.channel);
+  const std::string grant = keys.owner_grant(field);
+  release_keys.push_back(grant);
   const std::string window = std::to_string(retry_window_ms);
   const Reply reply =
       release_script().run(connection, release_keys, {field, window, request_id, fair_keys.wake_prefix});

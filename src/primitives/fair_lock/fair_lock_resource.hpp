@@ -22,7 +22,8 @@ class FairLockResource final : public LockResource, public ServerQueue {
                int64_t retry_window_ms) const override;
 
   // The queue orders attempts, so the request id is not needed to refuse a
-  // late one: a withdrawn waiter has left the queue.
+  // late one (a withdrawn waiter has left the queue); it tells a retried
+  // grant from a fresh one (lua/tokens.lua).
   Attempt attempt(Connection& connection, const std::string& field, int64_t lease_ms, int64_t wait_left_ms,
                   const std::string& request_id) const override;
   // Each waiter has its own channel: a release wakes the head alone.

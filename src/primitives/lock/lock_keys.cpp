@@ -16,6 +16,7 @@ LockKeys::LockKeys(std::string lock_name) : name(std::move(lock_name)) {
   waiting = prefixed("dlock_waiting", name);
   attempts = prefixed("dlock_attempts", name);
   attempt_latch = prefixed("dlock_attempt_latch", name);
+  grant = prefixed("dlock_grant", name);
 }
 
 }  // namespace dlock

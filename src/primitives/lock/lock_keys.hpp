@@ -18,9 +18,13 @@ struct LockKeys {
   std::string waiting;        // dlock_waiting:{name}: owners waiting who found the lock held
   std::string attempts;       // prefix of per-period attempt counters: dlock_attempts:{name}
   std::string attempt_latch;  // prefix of per-request attempt-count latches
+  std::string grant;          // prefix of the owners' grant keys: dlock_grant:{name}
 
   // The release latch of the owner field `field` (release.lua, acquire.lua).
   std::string owner_latch(const std::string& field) const { return latch + ":" + field; }
+  // The grant key of the owner field `field`: its last grant's request id and
+  // token, so a retried acquire is told from a fresh one (lua/tokens.lua).
+  std::string owner_grant(const std::string& field) const { return grant + ":" + field; }
 
   // Redisson's prefixName(): "<prefix>:{<name>}", or "<prefix>:<name>" when
   // the name already carries a hash tag.

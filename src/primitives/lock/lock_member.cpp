@@ -68,6 +68,11 @@ std::optional<LockMember::Clock::time_point> ReentrantLockMember::valid_until(ui
   return hold->valid_until;
 }
 
+bool ReentrantLockMember::expired(uint64_t owner) {
+  const std::optional<Hold> hold = client_->core()->holds().find(resource_->hold_key(), owner);
+  return hold && hold->expired;
+}
+
 bool ReentrantLockMember::closed() {
   try {
     return client_->core()->closed();

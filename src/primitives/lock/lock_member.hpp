@@ -23,6 +23,7 @@ class ReentrantLockMember final : public LockMember {
   void release(uint64_t owner) override;
   void release_unrecorded(uint64_t owner) noexcept override;
   std::optional<Clock::time_point> valid_until(uint64_t owner) override;
+  bool expired(uint64_t owner) override;
   bool closed() override;
   int64_t watchdog_lease_ms() override;
 

@@ -1,12 +1,14 @@
 #include "primitives/lock/lock_resource.hpp"
 
+#include "core/tokens_lua.hpp"
 #include "primitives/lock/lock_lua.hpp"
+#include "redis/composed_script.hpp"
 
 namespace dlock {
 
 Script& LockScripts::acquire() {
-  static Script script("acquire", lua::lock::acquire);
-  return script;
+  static ComposedScript script("acquire", {lua::tokens, lua::lock::acquire});
+  return script.script();
 }
 Script& LockScripts::release() {
   static Script script("release", lua::lock::release);
@@ -37,7 +39,8 @@ bool LockResource::release(Connection& connection, const std::string& field, con
                            int64_t retry_window_ms) const {
   const std::string window = std::to_string(retry_window_ms);
   const Reply reply = LockScripts::release().run(
-      connection, {keys.name, keys.channel, keys.owner_latch(field), keys.turn, keys.waiting},
+      connection,
+      {keys.name, keys.channel, keys.owner_latch(field), keys.turn, keys.waiting, keys.owner_grant(field)},
       {field, window, request_id, yield_ms});
   return reply.integer_is_one("release '" + keys.name + "'");
 }
@@ -46,7 +49,8 @@ Lockable::Attempt LockResource::attempt(Connection& connection, const std::strin
                                         int64_t wait_left_ms, const std::string& request_id) const {
   const char* will_wait = wait_left_ms == 0 ? "0" : "1";
   const Reply reply = LockScripts::acquire().run(
-      connection, {keys.name, keys.counter, keys.owner_latch(field), keys.turn, keys.waiting},
+      connection,
+      {keys.name, keys.counter, keys.owner_latch(field), keys.turn, keys.waiting, keys.owner_grant(field)},
       {std::to_string(lease_ms), field, request_id, will_wait});
   // acquire.lua: the token when granted, {the holder's PTTL} when not.
   return parse_attempt(reply, "acquire '" + keys.name + "'");

@@ -19,9 +19,10 @@ uint64_t next_grant_id() {
   return ++counter;
 }
 
-std::string lost_message(const char* operation, const std::string& name) {
-  return std::string(operation) + ": the hold on '" + name +
-         "' was lost (its lease ran out or another client took the lock)";
+// Throws the expiry or the loss of an ended hold (core/holds.hpp tells which).
+[[noreturn]] void throw_ended_hold(const Hold& hold, const char* operation, const std::string& name) {
+  throw_ended(hold, std::string(operation) + ": the hold on '" + name + "'",
+              "was lost (its watchdog lease lapsed, or another client took the lock before its lease ended)");
 }
 
 }  // namespace
@@ -140,9 +141,10 @@ bool ReentrantLock::run_release(const std::string& field, const std::string& req
 void ReentrantLock::settle_pending_release(uint64_t owner) {
   const std::optional<Hold> pending = core_.holds().pending_release(hold_key(), owner);
   if (!pending) return;
+  const Clock::time_point sent_at = Clock::now();
   const bool released = run_release(*pending, pending->releasing);
   core_.holds().release_settled(*pending);
-  if (!released && !pending->withdrawal) deliver_found_by_release(*pending);
+  if (!released && !pending->withdrawal) deliver_found_by_release(*pending, sent_at);
 }
 
 void ReentrantLock::release(uint64_t owner) {
@@ -152,13 +154,14 @@ void ReentrantLock::release(uint64_t owner) {
     throw NotOwnerError("release: the caller does not hold '" + name() + "'");
   }
   if (before->count > 1) {
-    if (before->lost) throw LostError(lost_message("release", name()));
+    if (before->lost) throw_ended_hold(*before, "release", name());
     return;
   }
   if (before->withdrawal) {
     throw NotOwnerError("release: the caller does not hold '" + name() + "'");
   }
   bool released = false;
+  const Clock::time_point sent_at = Clock::now();
   try {
     released = run_release(*before, before->lost ? core_.request_id() : before->releasing);
   } catch (const Error&) {
@@ -171,22 +174,24 @@ void ReentrantLock::release(uint64_t owner) {
     }
     // Lost already: the error that matters is the loss.
   }
-  if (!before->lost) core_.holds().release_settled(*before);
-  if (!before->lost && !released) {
+  if (before->lost) throw_ended_hold(*before, "release", name());
+  core_.holds().release_settled(*before);
+  if (!released) {
     // Found here first (e.g. the process was paused past its lease before
     // the watchdog could see it): the hold has left the table, so this is
     // the one and only notice.
-    deliver_found_by_release(*before);
+    throw_ended_hold(deliver_found_by_release(*before, sent_at), "release", name());
   }
-  if (before->lost || !released) throw LostError(lost_message("release", name()));
 }
 
 void ReentrantLock::deliver(const LostNotice& notice) {
   notice.deliver(core_.stats(), core_.config().describe());
 }
 
-void ReentrantLock::deliver_found_by_release(const Hold& hold) {
-  deliver({hold.on_lost, name(), hold.owner, hold.token, hold.granted_at, lost_at_release});
+Hold ReentrantLock::deliver_found_by_release(Hold hold, Clock::time_point sent_at) {
+  hold.end(sent_at);
+  deliver(LostNotice::of(hold, lost_at_release));
+  return hold;
 }
 
 void ReentrantLock::release_keeping(uint64_t owner, int64_t keep_ms) {
@@ -207,8 +212,9 @@ void ReentrantLock::release_keeping(uint64_t owner, int64_t keep_ms) {
                           std::to_string(hold->count) +
                           " times; only an outermost hold can be kept, release the inner ones first");
   }
-  if (hold->lost) throw LostError(lost_message("release_keeping", name()));
+  if (hold->lost) throw_ended_hold(*hold, "release_keeping", name());
   const std::string keep = std::to_string(keep_ms);
+  const Clock::time_point sent_at = Clock::now();
   const bool kept = core_.execute(resource_->name(), [&](Connection& connection) {
     return LockScripts::keep()
         .run(connection, {lock->keys.name}, {hold->field, keep})
@@ -216,8 +222,7 @@ void ReentrantLock::release_keeping(uint64_t owner, int64_t keep_ms) {
   });
   if (!kept) {
     // Found here first, as in release(): the one and only notice.
-    deliver_found_by_release(*hold);
-    throw LostError(lost_message("release_keeping", name()));
+    throw_ended_hold(deliver_found_by_release(*hold, sent_at), "release_keeping", name());
   }
 }
 
@@ -229,7 +234,7 @@ void ReentrantLock::extend(uint64_t owner, int64_t lease_ms) {
     throw InvalidArgument("lease_ms: the hold on '" + name() +
                           "' is kept alive by the watchdog; only a fixed lease is extended");
   }
-  if (hold->lost) throw LostError(lost_message("extend", name()));
+  if (hold->lost) throw_ended_hold(*hold, "extend", name());
   const std::string lease = std::to_string(lease_ms);
   Clock::time_point sent_at;
   const bool still_owned = core_.execute(resource_->name(), [&](Connection& connection) {
@@ -240,7 +245,9 @@ void ReentrantLock::extend(uint64_t owner, int64_t lease_ms) {
   });
   if (!still_owned) {
     if (auto notice = core_.holds().renewed(*hold, false, sent_at)) deliver(*notice);
-    throw LostError(lost_message("extend", name()));
+    Hold ended = *hold;
+    ended.end(sent_at);
+    throw_ended_hold(ended, "extend", name());
   }
   core_.holds().extended(*hold, lease_ms, sent_at);
 }

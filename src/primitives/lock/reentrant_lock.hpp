@@ -81,11 +81,12 @@ class ReentrantLock {
                         const Attempt& grant);
   bool run_release(const Hold& hold, const std::string& request_id);
   bool run_release(const std::string& field, const std::string& request_id, int64_t latch_ms);
-  // Counts, logs and reports a loss to the handle's callback.
+  // Counts, logs and reports a loss or an expiry to the handle's callback.
   void deliver(const LostNotice& notice);
-  // A hold already out of the table that its release (or keep) found lost:
-  // the one and only notice of it.
-  void deliver_found_by_release(const Hold& hold);
+  // A hold already out of the table that its release (or keep), sent at
+  // `sent_at`, found gone: the one and only notice of it. Returns the hold
+  // marked ended (expired or lost, Hold::end).
+  Hold deliver_found_by_release(Hold hold, Clock::time_point sent_at);
   // A wait that ended in a grant: its duration, and whether a release message woke it.
   void count_wait(Clock::time_point started, bool woken_by_release);
 

@@ -44,6 +44,8 @@ size_t MemberGroup::count_held(const Hold& hold) const {
 }
 
 void MemberGroup::member_lost(size_t index, uint64_t owner) {
+  // Asked before the group's mutex is taken: the member takes its own.
+  const bool expired = members_[index]->expired(owner);
   bool report = false;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -51,7 +53,10 @@ void MemberGroup::member_lost(size_t index, uint64_t owner) {
     if (it == holds_.end() || !it->second.held[index]) return;
     Hold& hold = it->second;
     hold.held[index] = false;
-    if (!hold.lost && count_held(hold) < needed_) report = hold.lost = true;
+    if (!hold.lost && count_held(hold) < needed_) {
+      report = hold.lost = true;
+      hold.expired = expired;
+    }
   }
   if (report) on_lost_->call(name_, owner, 0);
 }
@@ -66,9 +71,8 @@ std::optional<MemberGroup::Hold> MemberGroup::find(uint64_t owner) {
 bool MemberGroup::reenter(uint64_t owner) {
   const std::optional<Hold> hold = find(owner);
   if (!hold) return false;
-  const std::string lost =
-      std::string(kind_) + " '" + name_ + "': the hold was lost; release it before acquiring again";
-  if (hold->lost) throw LostError(lost);
+  const std::string lost = "the hold was lost; release it before acquiring again";
+  if (hold->lost) throw_ended(hold->expired, lost);
   // Members are called outside the mutex: their loss reports take it.
   std::vector<bool> reentered(members_.size(), false);
   for (size_t i = 0; i < members_.size(); ++i) {
@@ -88,7 +92,7 @@ bool MemberGroup::reenter(uint64_t owner) {
     }
   }
   release_members(owner, reentered);  // takes back the re-entries just counted
-  throw LostError(lost);
+  throw_ended(false, lost);
 }
 
 void MemberGroup::record(uint64_t owner, std::vector<bool> held,
@@ -125,6 +129,8 @@ void MemberGroup::count_release(MembersReleased& tally, const std::function<void
   try {
     release_one();
     ++tally.released;
+  } catch (const ExpiredError&) {
+    ++tally.expired;
   } catch (const LostError&) {
   } catch (const NotOwnerError&) {
   } catch (const Error&) {
@@ -149,9 +155,20 @@ void MemberGroup::release(uint64_t owner, const ReleaseHeld& outermost) {
   if (!before->lost && tally.error) std::rethrow_exception(tally.error);
   // Found here first: the one and only notice.
   if (!before->lost) on_lost_->call(name_, owner, 0);
-  throw LostError(std::string(kind_) + " '" + name_ + "': the hold was lost (" +
-                  std::to_string(tally.released) + " of " + std::to_string(members_.size()) +
-                  " members still held, " + std::to_string(needed_) + " needed)");
+  // Found here first, it expired when every member missing had expired.
+  const bool expired = before->lost ? before->expired
+                                    : tally.expired > 0 &&
+                                          tally.released + tally.expired == count_held(*before);
+  throw_ended(expired, "the hold was lost (" + std::to_string(tally.released) + " of " +
+                           std::to_string(members_.size()) + " members still held, " +
+                           std::to_string(needed_) + " needed)");
+}
+
+void MemberGroup::throw_ended(bool expired, const std::string& what) const {
+  const std::string group = std::string(kind_) + " '" + name_ + "': ";
+  if (!expired) throw LostError(group + what);
+  throw ExpiredError(group +
+                     "the hold expired: its members' fixed lease ran out as asked (an expiry, not a loss)");
 }
 
 void MemberGroup::release_all() noexcept {

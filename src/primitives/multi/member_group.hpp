@@ -58,6 +58,7 @@ class MemberGroup {
     int count = 0;
     std::vector<bool> held;  // which members the hold took
     bool lost = false;
+    bool expired = false;  // lost because a member's fixed lease ran out as asked
     std::optional<Clock::time_point> valid_until;  // the group deadline of a fixed lease
   };
   std::optional<Hold> find(uint64_t owner);
@@ -70,6 +71,7 @@ class MemberGroup {
   // What releasing the members of a hold came to.
   struct MembersReleased {
     size_t released = 0;       // members whose hold was still there
+    size_t expired = 0;        // members whose fixed lease had run out as asked
     std::exception_ptr error;  // the first failure other than a loss (unreachable, closed)
   };
   // Counts one member's release, run by `release_one` (which throws as
@@ -105,6 +107,8 @@ class MemberGroup {
   static void relay_loss(const char* name, uint64_t owner, uint64_t token, void* ctx);
   void member_lost(size_t index, uint64_t owner);
   size_t count_held(const Hold& hold) const;
+  // The error of a group hold that ended: ExpiredError when it expired.
+  [[noreturn]] void throw_ended(bool expired, const std::string& what) const;
 
   std::vector<std::shared_ptr<LockMember>> members_;
   const size_t needed_;

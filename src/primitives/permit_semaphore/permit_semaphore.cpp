@@ -79,6 +79,7 @@ void PermitSemaphore::release(std::string_view text) {
   const bool ours = hold && hold->field == id.raw;
   if (hold && !ours) core_.holds().insert(*hold);  // another id's hold under the same 62 random bits
   bool released = false;
+  const Clock::time_point sent_at = Clock::now();
   try {
     released = run_release(id.raw);
   } catch (const Error&) {
@@ -89,15 +90,17 @@ void PermitSemaphore::release(std::string_view text) {
     if (!released) throw NotOwnerError(not_held_message(text, keys().name));
     return;
   }
-  if (!hold->lost && !released) {
+  Hold ended = *hold;
+  if (!ended.lost && !released) {
     // Found here first (e.g. the process was paused past the lease): the
     // hold has left the table, so this is the one and only notice.
-    LostNotice{hold->on_lost, keys().name, hold->owner, hold->token, hold->granted_at, lost_at_release}
-        .deliver(core_.stats(), core_.config().describe());
+    ended.end(sent_at);
+    LostNotice::of(ended, lost_at_release).deliver(core_.stats(), core_.config().describe());
   }
-  if (hold->lost || !released) {
-    throw LostError("release: the permit '" + std::string(text) + "' of '" + keys().name +
-                    "' was lost (its lease ran out and it returned to the pool)");
+  if (ended.lost) {
+    throw_ended(ended, "release: the permit '" + std::string(text) + "' of '" + keys().name + "'",
+                "was lost (its watchdog lease lapsed, or it was taken back before its lease ended, "
+                "and it returned to the pool)");
   }
 }
 

@@ -9,6 +9,7 @@ RwLockKeys::RwLockKeys(std::string lock_name) : name(std::move(lock_name)) {
   channel = prefixed("redisson_rwlock", name);
   counter = prefixed("dlock_rwlock_token", name);
   latch = prefixed("dlock_rwlock_latch", name);
+  grant = prefixed("dlock_rwlock_grant", name);
   intent = suffixed(name, "write_intent");
   // Redisson's suffixName() without its suffix: what its read unlock builds the timeout keys on.
   tagged = suffixed(name, "");

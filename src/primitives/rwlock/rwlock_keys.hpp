@@ -16,6 +16,10 @@ struct RwLockKeys {
   std::string latch;    // prefix of the owners' release latches
   std::string tagged;   // Redisson's "{name}" (or the name itself when tagged): the timeout keys' prefix
   std::string intent;   // {name}:write_intent: a waiting dlock writer
+  std::string grant;    // prefix of the owners' grant keys: dlock_rwlock_grant:{name}
+
+  // The grant key of the owner field `field` (lua/tokens.lua).
+  std::string owner_grant(const std::string& field) const { return grant + ":" + field; }
 
   // Redisson's '{name}:<field>:rwlock_timeout': a read hold's timeout keys
   // are this plus ':<k>'.

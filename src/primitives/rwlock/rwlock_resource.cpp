@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "core/tokens_lua.hpp"
 #include "primitives/rwlock/rwlock_lua.hpp"
 #include "redis/composed_script.hpp"
 
@@ -14,19 +15,20 @@ constexpr const char* write_suffix = ":write";
 }  // namespace
 
 Script& RwLockScripts::read_acquire() {
-  static ComposedScript script("rwlock_read_acquire", lua::rwlock::common, lua::rwlock::read_acquire);
+  static ComposedScript script("rwlock_read_acquire", {lua::tokens, lua::rwlock::common, lua::rwlock::read_acquire});
   return script.script();
 }
 Script& RwLockScripts::write_acquire() {
-  static ComposedScript script("rwlock_write_acquire", lua::rwlock::common, lua::rwlock::write_acquire);
+  static ComposedScript script("rwlock_write_acquire",
+                               {lua::tokens, lua::rwlock::common, lua::rwlock::write_acquire});
   return script.script();
 }
 Script& RwLockScripts::read_release() {
-  static ComposedScript script("rwlock_read_release", lua::rwlock::common, lua::rwlock::read_release);
+  static ComposedScript script("rwlock_read_release", {lua::rwlock::common, lua::rwlock::read_release});
   return script.script();
 }
 Script& RwLockScripts::write_release() {
-  static ComposedScript script("rwlock_write_release", lua::rwlock::common, lua::rwlock::write_release);
+  static ComposedScript script("rwlock_write_release", {lua::rwlock::common, lua::rwlock::write_release});
   return script.script();
 }
 Script& RwLockScripts::read_renew() {
@@ -78,10 +80,10 @@ bool RwLockSide::released(const Reply& reply) const {
 }
 
 Lockable::Attempt ReadSide::attempt(Connection& connection, const std::string& field, int64_t lease_ms,
-                                    int64_t, const std::string&) const {
+                                    int64_t, const std::string& request_id) const {
   const Reply reply = RwLockScripts::read_acquire().run(
-      connection, {keys_.name, keys_.timeout_prefix(field), keys_.counter, keys_.intent},
-      {std::to_string(lease_ms), field, field + write_suffix});
+      connection, {keys_.name, keys_.timeout_prefix(field), keys_.counter, keys_.intent, keys_.owner_grant(field)},
+      {std::to_string(lease_ms), field, field + write_suffix, request_id});
   return parse_attempt(reply);
 }
 
@@ -89,18 +91,19 @@ bool ReadSide::release(Connection& connection, const std::string& field, const s
                        int64_t retry_window_ms) const {
   const Reply reply = RwLockScripts::read_release().run(
       connection,
-      {keys_.name, keys_.channel, keys_.latch + ":" + field, keys_.timeout_prefix(field), keys_.tagged},
+      {keys_.name, keys_.channel, keys_.latch + ":" + field, keys_.timeout_prefix(field), keys_.tagged,
+       keys_.owner_grant(field)},
       {field, std::to_string(retry_window_ms), request_id});
   return released(reply);
 }
 
 Lockable::Attempt WriteSide::attempt(Connection& connection, const std::string& field, int64_t lease_ms,
-                                     int64_t wait_left_ms, const std::string&) const {
+                                     int64_t wait_left_ms, const std::string& request_id) const {
   // 0: this attempt leaves no intent.
   const int64_t intent_ms = prefer_writers_.load(std::memory_order_relaxed) ? wait_left_ms : 0;
-  const Reply reply =
-      RwLockScripts::write_acquire().run(connection, {keys_.name, keys_.counter, keys_.intent},
-                                         {std::to_string(lease_ms), field, std::to_string(intent_ms)});
+  const Reply reply = RwLockScripts::write_acquire().run(
+      connection, {keys_.name, keys_.counter, keys_.intent, keys_.owner_grant(field)},
+      {std::to_string(lease_ms), field, std::to_string(intent_ms), request_id});
   return parse_attempt(reply);
 }
 
@@ -115,8 +118,9 @@ void WriteSide::withdraw_wait_mark(Connection& connection, const std::string& fi
 bool WriteSide::release(Connection& connection, const std::string& field, const std::string& request_id,
                         int64_t retry_window_ms) const {
   const Reply reply =
-      RwLockScripts::write_release().run(connection, {keys_.name, keys_.channel, keys_.latch + ":" + field},
-                                         {field, std::to_string(retry_window_ms), request_id});
+      RwLockScripts::write_release().run(
+          connection, {keys_.name, keys_.channel, keys_.latch + ":" + field, keys_.owner_grant(field)},
+          {field, std::to_string(retry_window_ms), request_id});
   return released(reply);
 }
 

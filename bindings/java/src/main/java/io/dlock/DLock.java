@@ -193,7 +193,8 @@ public final class DLock implements Lock {
    *
    * @throws IllegalMonitorStateException when the calling thread holds nothing
    * @throws LockLostException when its hold had been lost (the hold is forgotten;
-   *     the new holder's hold is untouched)
+   *     the new holder's hold is untouched); {@link LockExpiredException}, a
+   *     subclass, when its fixed lease had run out as asked (an expiry, not a loss)
    */
   @Override
   public void unlock() {
@@ -271,7 +272,8 @@ public final class DLock implements Lock {
    * {@code leaseTime} from now (one round trip).
    *
    * @throws IllegalMonitorStateException when the calling thread holds nothing
-   * @throws LockLostException when its hold had been lost
+   * @throws LockLostException when its hold had been lost ({@link
+   *     LockExpiredException} when its lease had run out)
    * @throws DLockException INVALID for a hold the watchdog keeps alive
    */
   public void extend(long leaseTime, TimeUnit unit) {

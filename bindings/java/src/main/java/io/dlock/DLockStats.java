@@ -23,6 +23,7 @@ public final class DLockStats {
   private final long waitP99Micros;
   private final long waitMaxMicros;
   private final long failovers;
+  private final long expiries;
 
   DLockStats(NativeStats stats) {
     grants = stats.getGrants();
@@ -38,6 +39,7 @@ public final class DLockStats {
     waitP99Micros = stats.getWait_p99_us();
     waitMaxMicros = stats.getWait_max_us();
     failovers = stats.getFailovers();
+    expiries = stats.getExpiries();
   }
 
   /** Holds granted by the server (re-entries not included). */
@@ -70,7 +72,12 @@ public final class DLockStats {
     return renewalRoundTrips;
   }
 
-  /** Holds found lost (a renewal, the lease running out, or a release found it so). */
+  /**
+   * Holds found lost: taken from the holder (force-released, the key deleted)
+   * or a watchdog lease that lapsed, whether a renewal, the deadline or a
+   * release found it so. Fixed leases that ran out as asked are
+   * {@link #getExpiries()}, not losses.
+   */
   public long getLocksLost() {
     return locksLost;
   }
@@ -105,6 +112,15 @@ public final class DLockStats {
     return failovers;
   }
 
+  /**
+   * Fixed leases ({@code tryLock(wait, lease, unit)}) that ran out as asked
+   * while still held: expiries, logged at INFO and thrown as
+   * {@link LockExpiredException} by the release after them.
+   */
+  public long getExpiries() {
+    return expiries;
+  }
+
   @Override
   public String toString() {
     return "DLockStats{grants=" + grants + ", reentries=" + reentries + ", waits=" + waits
@@ -112,6 +128,6 @@ public final class DLockStats {
         + renewalRoundTrips + ", locksLost=" + locksLost + ", reconnects=" + reconnects
         + ", transientRetries=" + transientRetries + ", waitP50Micros=" + waitP50Micros
         + ", waitP99Micros=" + waitP99Micros + ", waitMaxMicros=" + waitMaxMicros
-        + ", failovers=" + failovers + "}";
+        + ", failovers=" + failovers + ", expiries=" + expiries + "}";
   }
 }

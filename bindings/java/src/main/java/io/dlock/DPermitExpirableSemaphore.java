@@ -70,7 +70,8 @@ public final class DPermitExpirableSemaphore {
   /**
    * Releases the permit {@code permitId}, taken here or by another process.
    *
-   * @throws LockLostException this client held it, but its lease had run out
+   * @throws LockLostException this client held it, but it was lost; {@link
+   *     LockExpiredException}, a subclass, when its fixed lease ran out as asked
    * @throws IllegalArgumentException no such permit is held (as Redisson says)
    */
   public void release(String permitId) {

@@ -7,7 +7,11 @@ package io.dlock;
 final class NativeErrors {
   private NativeErrors() {}
 
-  static RuntimeException toException(int status, String message) {
+  /**
+   * {@code expiry}: the core called a {@code E_LOST} an expiry (a fixed lease
+   * that ran out as asked), thrown as {@link LockExpiredException}.
+   */
+  static RuntimeException toException(int status, String message, boolean expiry) {
     switch (status) {
       case NativeStatus.E_CLOSED:
         return new IllegalStateException("the DLockClient is closed: " + message);
@@ -15,7 +19,7 @@ final class NativeErrors {
         // As ReentrantLock does for an unlock by a thread that does not hold it.
         return new IllegalMonitorStateException(message);
       case NativeStatus.E_LOST:
-        return new LockLostException(message);
+        return expiry ? new LockExpiredException(message) : new LockLostException(message);
       default:
         return new DLockException(DLockStatus.of(status), message);
     }

@@ -1,7 +1,10 @@
 package io.dlock;
 
-/** The outcome of one asynchronous native call, as the core reported it. */
-record NativeOutcome(int status, long token, String message) {
+/**
+ * The outcome of one asynchronous native call, as the core reported it;
+ * {@code expiry}: a lost hold whose fixed lease ran out as asked.
+ */
+record NativeOutcome(int status, long token, String message, boolean expiry) {
   boolean succeeded() {
     return status == NativeStatus.OK;
   }
@@ -22,6 +25,6 @@ record NativeOutcome(int status, long token, String message) {
   }
 
   RuntimeException error() {
-    return NativeErrors.toException(status, message);
+    return NativeErrors.toException(status, message, expiry);
   }
 }

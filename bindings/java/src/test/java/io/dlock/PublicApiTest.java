@@ -16,7 +16,8 @@ import org.junit.jupiter.api.Test;
 /** What users see: hand-written classes only; nothing generated, no raw codes, no finalize(). */
 class PublicApiTest {
   private static final Set<String> PUBLIC_TYPES = Set.of("DLockClient", "DLockClientBuilder", "DLock",
-      "LockHold", "LockLostListener", "DLockException", "LockLostException", "DLockStatus", "LockInfo",
+      "LockHold", "LockLostListener", "DLockException", "LockLostException", "LockExpiredException",
+      "DLockStatus", "LockInfo",
       "DLockStats", "DMultiLock", "DRedLock", "DReadWriteLock",
       // Semaphores and the count-down latch.
       "DSemaphore", "DPermitExpirableSemaphore", "PermitLostListener", "DCountDownLatch");

@@ -66,7 +66,7 @@ class StatusTableTest {
   void everyErrorBecomesItsOwnException() throws IOException {
     for (Map.Entry<String, Integer> error : errors().entrySet()) {
       String name = error.getKey();
-      RuntimeException exception = NativeErrors.toException(error.getValue(), "message");
+      RuntimeException exception = NativeErrors.toException(error.getValue(), "message", false);
       if (JDK_EXCEPTIONS.containsKey(name)) {
         assertInstanceOf(JDK_EXCEPTIONS.get(name), exception, name);
       } else {
