@@ -18,7 +18,8 @@ import net.javacrumbs.shedlock.core.SimpleLock;
  * {@code dlock run} with that name, or another provider on another client exclude it).
  *
  * <p>A grant is a fixed lease ending at {@code lockAtMostFor} after the
- * configuration was made, never renewed: a task running longer loses the
+ * configuration was made, renewed only by ShedLock's
+ * {@code LockExtender.extendActiveLock}: a task running longer loses the
  * lock as ShedLock's own providers do. {@link SimpleLock#unlock()} keeps the
  * lock taken until {@code lockAtLeastFor} has passed, so a second node whose
  * clock or schedule is a little off does not run the job again. The lock is
@@ -50,16 +51,20 @@ public final class DLockLockProvider implements LockProvider {
     if (lock.isHeldByCurrentThread()) {
       return Optional.empty();
     }
-    long leaseMs = Math.max(1, millisFromNow(configuration.getLockAtMostUntil()));
     try {
-      if (!lock.tryLock(0, leaseMs, TimeUnit.MILLISECONDS)) {
+      if (!lock.tryLock(0, leaseMillis(configuration), TimeUnit.MILLISECONDS)) {
         return Optional.empty();
       }
     } catch (InterruptedException interrupted) {
       Thread.currentThread().interrupt();
       return Optional.empty();
     }
-    return Optional.of(new DLockSimpleLock(lock, configuration.getLockAtLeastUntil()));
+    return Optional.of(new DLockSimpleLock(lock, configuration));
+  }
+
+  /** The fixed lease a grant gets: until {@code lockAtMostUntil}, at least 1 ms. */
+  static long leaseMillis(LockConfiguration configuration) {
+    return Math.max(1, millisFromNow(configuration.getLockAtMostUntil()));
   }
 
   /** Milliseconds from now until {@code instant}, negative when it has passed. */

@@ -2,23 +2,31 @@ package io.dlock.shedlock;
 
 import io.dlock.DLock;
 import io.dlock.LockExpiredException;
-import java.time.Instant;
+import io.dlock.LockLostException;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import net.javacrumbs.shedlock.core.AbstractSimpleLock;
+import net.javacrumbs.shedlock.core.LockConfiguration;
 import net.javacrumbs.shedlock.core.SimpleLock;
 
 /**
  * A ShedLock job's hold of a dlock lock, as {@link DLockLockProvider} gives
- * it: unlock it from the thread that took it.
+ * it: unlock or extend it from the thread that took it. Once unlocked or
+ * extended it is spent (ShedLock's rule): a second call throws
+ * {@link IllegalStateException}.
  */
-public final class DLockSimpleLock implements SimpleLock {
+public final class DLockSimpleLock extends AbstractSimpleLock {
   private final DLock lock;
-  private final Instant lockAtLeastUntil;
   private final long fencingToken;
 
-  DLockSimpleLock(DLock lock, Instant lockAtLeastUntil) {
+  DLockSimpleLock(DLock lock, LockConfiguration configuration) {
+    this(lock, configuration, lock.getFencingToken());
+  }
+
+  private DLockSimpleLock(DLock lock, LockConfiguration configuration, long fencingToken) {
+    super(configuration);
     this.lock = lock;
-    this.lockAtLeastUntil = lockAtLeastUntil;
-    this.fencingToken = lock.getFencingToken();
+    this.fencingToken = fencingToken;
   }
 
   /** The job's name, which is the lock's. */
@@ -30,6 +38,7 @@ public final class DLockSimpleLock implements SimpleLock {
    * This grant's fencing token: successive grants of a name get strictly
    * increasing tokens, so a resource that remembers the highest it saw can
    * refuse a run whose lock had already expired (see docs/safety.md).
+   * Extending keeps it.
    */
   public long getFencingToken() {
     return fencingToken;
@@ -47,8 +56,8 @@ public final class DLockSimpleLock implements SimpleLock {
    *     holder (force-released, or the key deleted on Redis)
    */
   @Override
-  public void unlock() {
-    long keepMs = DLockLockProvider.millisFromNow(lockAtLeastUntil);
+  protected void doUnlock() {
+    long keepMs = DLockLockProvider.millisFromNow(lockConfiguration.getLockAtLeastUntil());
     try {
       if (keepMs > 0) {
         lock.unlockKeeping(keepMs, TimeUnit.MILLISECONDS);
@@ -60,9 +69,26 @@ public final class DLockSimpleLock implements SimpleLock {
     }
   }
 
+  /**
+   * ShedLock's {@code LockExtender.extendActiveLock}: the lease ends
+   * {@code lockAtMostFor} from now (one round trip), and the returned lock
+   * unlocks keeping the new {@code lockAtLeastFor}.
+   *
+   * @return empty when the hold was lost or its lease had run out
+   */
+  @Override
+  protected Optional<SimpleLock> doExtend(LockConfiguration extended) {
+    try {
+      lock.extend(DLockLockProvider.leaseMillis(extended), TimeUnit.MILLISECONDS);
+    } catch (LockLostException lostOrExpired) {
+      return Optional.empty();
+    }
+    return Optional.of(new DLockSimpleLock(lock, extended, fencingToken));
+  }
+
   @Override
   public String toString() {
     return "DLockSimpleLock{name=" + getName() + ", fencingToken=" + fencingToken
-        + ", lockAtLeastUntil=" + lockAtLeastUntil + "}";
+        + ", lockAtLeastUntil=" + lockConfiguration.getLockAtLeastUntil() + "}";
   }
 }

@@ -2,6 +2,7 @@ package io.dlock.shedlock;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.dlock.DLockClient;
@@ -13,8 +14,10 @@ import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
 import net.javacrumbs.shedlock.core.DefaultLockingTaskExecutor;
 import net.javacrumbs.shedlock.core.LockConfiguration;
+import net.javacrumbs.shedlock.core.LockExtender;
 import net.javacrumbs.shedlock.core.LockingTaskExecutor;
 import net.javacrumbs.shedlock.core.SimpleLock;
 import org.junit.jupiter.api.AfterEach;
@@ -113,6 +116,25 @@ class DLockLockProviderTest {
     assertTrue(secondClient.getLock("nightly").isLocked());
     next.unlock();
     assertFalse(secondClient.getLock("nightly").isLocked());
+  }
+
+  @Test
+  void lockExtenderPushesLockAtMostForBack() throws Exception {
+    AtomicLong leaseAfterExtending = new AtomicLong();
+    new DefaultLockingTaskExecutor(first).executeWithLock((Runnable) () -> {
+      LockExtender.extendActiveLock(Duration.ofSeconds(30), Duration.ZERO);
+      leaseAfterExtending.set(secondClient.getLock("extended").remainTimeToLive());
+      assertTrue(second.lock(job("extended")).isEmpty());
+    }, job("extended", Duration.ofMillis(500), Duration.ZERO));
+    assertTrue(leaseAfterExtending.get() > 10_000, leaseAfterExtending.get() + " ms left");
+    assertFalse(secondClient.getLock("extended").isLocked(), "the extended lock was not released");
+  }
+
+  @Test
+  void aSpentLockCannotBeUnlockedAgain() {
+    SimpleLock held = first.lock(job("spent")).orElseThrow();
+    held.unlock();
+    assertThrows(IllegalStateException.class, held::unlock);
   }
 
   @Test
