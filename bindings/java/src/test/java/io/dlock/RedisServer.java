@@ -21,8 +21,9 @@ import redis.clients.jedis.exceptions.JedisConnectionException;
  * A real redis-server on a free loopback port, without persistence, started
  * before a test class and stopped after it:
  * {@code @RegisterExtension static final RedisServer redis = new RedisServer();}
+ * (public for the integrations' tests, which take it from the test-jar)
  */
-final class RedisServer implements BeforeAllCallback, AfterAllCallback {
+public final class RedisServer implements BeforeAllCallback, AfterAllCallback {
   private Process process;
   private Path dir;
   private int port;
@@ -37,7 +38,7 @@ final class RedisServer implements BeforeAllCallback, AfterAllCallback {
     stop();
   }
 
-  void start() throws IOException, InterruptedException {
+  public void start() throws IOException, InterruptedException {
     dir = Files.createTempDirectory("dlock-redis");
     port = freePort();
     launch();
@@ -64,7 +65,7 @@ final class RedisServer implements BeforeAllCallback, AfterAllCallback {
     return configured == null || configured.isEmpty() ? "redis-server" : configured;
   }
 
-  void stop() throws IOException, InterruptedException {
+  public void stop() throws IOException, InterruptedException {
     if (process != null) {
       process.destroy();
       if (!process.waitFor(10, TimeUnit.SECONDS)) {
@@ -79,11 +80,11 @@ final class RedisServer implements BeforeAllCallback, AfterAllCallback {
     }
   }
 
-  int port() {
+  public int port() {
     return port;
   }
 
-  String url() {
+  public String url() {
     return "redis://127.0.0.1:" + port;
   }
 

@@ -8,12 +8,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.Lock;
 
-/** Runs test steps on other threads, since lock ownership follows threads. */
-final class Threads {
+/**
+ * Runs test steps on other threads, since lock ownership follows threads
+ * (public for the integrations' tests).
+ */
+public final class Threads {
   private Threads() {}
 
   /** Starts {@code body} on a new thread; its result or exception lands in the future. */
-  static <T> CompletableFuture<T> start(Callable<T> body) {
+  public static <T> CompletableFuture<T> start(Callable<T> body) {
     CompletableFuture<T> result = new CompletableFuture<>();
     Thread thread = new Thread(() -> {
       try {
@@ -60,7 +63,7 @@ final class Threads {
   }
 
   /** Runs {@code body} on another thread and returns its result. */
-  static <T> T onOtherThread(Callable<T> body)
+  public static <T> T onOtherThread(Callable<T> body)
       throws InterruptedException, ExecutionException, TimeoutException {
     return start(body).get(30, TimeUnit.SECONDS);
   }
