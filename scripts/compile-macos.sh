@@ -31,8 +31,7 @@ for target in aarch64-macos x86_64-macos; do
   done
   chmod +x "$bin"/zig-*
   cross=(-G Ninja -DCMAKE_SYSTEM_NAME=Darwin -DCMAKE_BUILD_TYPE=Release
-    -DCMAKE_C_COMPILER="$bin/zig-cc" -DCMAKE_CXX_COMPILER="$bin/zig-c++"
-    -DCMAKE_AR="$bin/zig-ar" -DCMAKE_RANLIB="$bin/zig-ranlib")
+    -DCMAKE_C_COMPILER="$bin/zig-cc" -DCMAKE_AR="$bin/zig-ar" -DCMAKE_RANLIB="$bin/zig-ranlib")
 
   if [[ ! -f "$dir/deps/lib/libhiredis.a" ]]; then
     rm -rf "$dir/hiredis"
@@ -44,7 +43,7 @@ for target in aarch64-macos x86_64-macos; do
     cmake --install "$dir/hiredis/build" >/dev/null
   fi
 
-  cmake -S "$root" -B "$dir/dlock" "${cross[@]}" -DDLOCK_DEPS_PREFIX="$dir/deps" -DDLOCK_WITH_TLS=OFF \
+  cmake -S "$root" -B "$dir/dlock" "${cross[@]}" -DCMAKE_CXX_COMPILER="$bin/zig-c++" -DDLOCK_DEPS_PREFIX="$dir/deps" -DDLOCK_WITH_TLS=OFF \
     -DDLOCK_BUILD_TESTS=OFF -DDLOCK_BUILD_BENCH=OFF -DDLOCK_BUILD_DEMO=OFF -DDLOCK_BUILD_CLI=ON >/dev/null
   cmake --build "$dir/dlock" -j "$jobs" --target dlock dlock_cli >"$dir/build.log" 2>&1 ||
     { grep -E 'error|FAILED' "$dir/build.log" | head -n 40 >&2; echo "$target: the build failed (log: $dir/build.log)" >&2; exit 1; }
