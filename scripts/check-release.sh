@@ -116,6 +116,13 @@ if grep -q "META-INF/native/linux-aarch64/libdlock_jni.so" <<<"$jar_listing"; th
   echo "jar on aarch64: token $token"
 fi
 
+say "jar: the integrations carry their classes"
+for class in io/dlock/shedlock/DLockLockProvider io/dlock/spring/DLockRegistry io/dlock/micrometer/DLockMetrics; do
+  integration=$(cut -d/ -f3 <<<"$class")
+  python3 -m zipfile -l "$out/dlock-$integration-$version.jar" | grep -q "$class.class" ||
+    { echo "dlock-$integration-$version.jar lacks $class" >&2; exit 1; }
+done
+
 say "tarball: bin/dlock from anywhere, no LD_LIBRARY_PATH"
 tar -xzf "$out/dlock-$version-linux-$(uname -m).tar.gz" -C "$work"
 (cd / && env -u LD_LIBRARY_PATH DLOCK_URL="$plain_url" \

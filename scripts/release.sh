@@ -3,6 +3,7 @@
 #   dlock_redis-<v>.tar.gz                       Python sdist (builds anywhere with a compiler)
 #   dlock_redis-<v>-cp3XX-...manylinux_2_28_<arch>.whl   Python wheel for python3's CPython
 #   dlock-<v>.jar, -sources.jar, -javadoc.jar, dlock-<v>.pom   Java (natives inside the jar)
+#   dlock-shedlock-<v>.jar, dlock-spring-<v>.jar, dlock-micrometer-<v>.jar   Java integrations
 #   libdlock1_<v>_<arch>.deb, libdlock-dev_..., dlock-tools_...   Debian packages
 #   libdlock1-<v>-1.<arch>.rpm, libdlock-devel-..., dlock-tools-...  RPM packages
 #   dlock-<v>-linux-<arch>.tar.gz                relocatable tree (bin, include, lib)
@@ -122,6 +123,10 @@ target=bindings/java/target
 cp "$target/dlock-$version.jar" "$target/dlock-$version-sources.jar" \
   "$target/dlock-$version-javadoc.jar" "$out/"
 cp bindings/java/.flattened-pom.xml "$out/dlock-$version.pom"
+# The integrations (docs/java-integrations.md), built beside it by the same Maven run.
+for integration in shedlock spring micrometer; do
+  cp "bindings/java/integrations/$integration/target/dlock-$integration-$version.jar" "$out/"
+done
 
 (cd "$out" && rm -f SHA256SUMS && sha256sum -- * >SHA256SUMS.tmp && mv SHA256SUMS.tmp SHA256SUMS)
 step "artefacts in $out"
