@@ -1,0 +1,54 @@
+"""dlock.django: django-redis's cache.lock() arguments on dlock, without a Django project."""
+
+from __future__ import annotations
+
+import time
+from typing import Iterator
+
+import pytest
+import redis
+
+import dlock
+import dlock.django
+from redis_server import RedisServer
+
+
+@pytest.fixture
+def default_lock_url(redis_server: RedisServer, monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setenv("DLOCK_URL", redis_server.url)
+    monkeypatch.setattr(dlock.django, "_default", None)
+    yield
+    made = dlock.django._default
+    if made is not None:
+        made.client.close()
+
+
+def test_timeout_is_the_lease_and_keys_are_prefixed(
+    client: dlock.Client, raw: redis.Redis, name: str
+) -> None:
+    cache = dlock.django.DLockCache(client, key_prefix="app:")
+    with cache.lock(name, timeout=5) as lock:
+        assert lock.held
+        assert 0 < raw.pttl(f"app:{name}") <= 5000
+    assert not raw.exists(f"app:{name}")
+
+
+def test_blocking_timeout_and_non_blocking(
+    client: dlock.Client, other_client: dlock.Client, name: str
+) -> None:
+    other_client.lock(name).acquire()
+    cache = dlock.django.DLockCache(client)
+    started = time.monotonic()
+    with pytest.raises(dlock.LockTimeoutError):
+        with cache.lock(name, blocking_timeout=0.3):
+            pass
+    assert time.monotonic() - started >= 0.25
+    with pytest.raises(dlock.LockTimeoutError):
+        with cache.lock(name, blocking=False):
+            pass
+
+
+def test_the_module_lock_uses_dlock_url(default_lock_url: None, raw: redis.Redis, name: str) -> None:
+    with dlock.django.lock(name, timeout=10):
+        assert raw.exists(name)
+    assert not raw.exists(name)
