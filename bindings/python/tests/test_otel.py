@@ -6,6 +6,7 @@ import pytest
 
 import dlock
 from redis_server import RedisServer
+from waiting_grant import grant_after_a_wait
 
 pytest.importorskip(
     "opentelemetry.sdk.metrics", reason="opentelemetry-sdk is not installed (pip install '.[test]')"
@@ -18,6 +19,8 @@ import dlock.otel  # noqa: E402
 
 def _read(reader: InMemoryMetricReader) -> dict[str, tuple[float, dict[str, object]]]:
     data = reader.get_metrics_data()
+    if data is None:  # nothing observed at all
+        return {}
     return {
         metric.name: (point.value, dict(point.attributes or {}))
         for resource in data.resource_metrics
@@ -27,7 +30,9 @@ def _read(reader: InMemoryMetricReader) -> dict[str, tuple[float, dict[str, obje
     }
 
 
-def test_observed_values_equal_stats(client: dlock.Client, name: str) -> None:
+def test_observed_values_equal_stats(
+    client: dlock.Client, other_client: dlock.Client, name: str
+) -> None:
     reader = InMemoryMetricReader()
     provider = MeterProvider(metric_readers=[reader])
     dlock.otel.instrument(client, meter_provider=provider, attributes={"client": "orders"})
@@ -35,10 +40,11 @@ def test_observed_values_equal_stats(client: dlock.Client, name: str) -> None:
     for _ in range(2):
         with lock:
             pass
+    grant_after_a_wait(client, other_client, name)
 
     observed = _read(reader)
     stats = client.stats()
-    assert observed["dlock.grants"] == (2, {"client": "orders"})
+    assert observed["dlock.grants"] == (3, {"client": "orders"})
     expected = {
         f"dlock.{field[:-3]}" if field.startswith("wait_") else f"dlock.{field}": (
             value / 1e6 if field.startswith("wait_") else value,

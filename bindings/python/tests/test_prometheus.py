@@ -6,6 +6,7 @@ import pytest
 
 import dlock
 from redis_server import RedisServer
+from waiting_grant import grant_after_a_wait
 
 prometheus_client = pytest.importorskip(
     "prometheus_client", reason="prometheus-client is not installed (pip install '.[prometheus]')"
@@ -22,7 +23,9 @@ def _samples(registry: "prometheus_client.CollectorRegistry") -> dict[str, float
     }
 
 
-def test_collected_samples_equal_stats(client: dlock.Client, name: str) -> None:
+def test_collected_samples_equal_stats(
+    client: dlock.Client, other_client: dlock.Client, name: str
+) -> None:
     registry = prometheus_client.CollectorRegistry()
     registry.register(DLockCollector(client))
     lock = client.lock(name)
@@ -30,11 +33,13 @@ def test_collected_samples_equal_stats(client: dlock.Client, name: str) -> None:
         with lock:
             with lock:
                 pass
+    grant_after_a_wait(client, other_client, name)
 
     samples = _samples(registry)
     stats = client.stats()
-    assert samples["dlock_grants_total"] == 3
+    assert samples["dlock_grants_total"] == 4
     assert samples["dlock_reentries_total"] == 3
+    assert samples["dlock_wait_max_seconds"] > 0
     expected = {
         f"dlock_{field[:-3]}_seconds" if field.startswith("wait_") else f"dlock_{field}_total":
         value / 1e6 if field.startswith("wait_") else value
