@@ -66,8 +66,10 @@ def once(
                 return None
             try:
                 result = function(*args, **kwargs)
-            except BaseException:
-                lock.release()
+            except BaseException as error:
+                # As leaving a `with` block: releases, and a release that fails too (the
+                # lock was lost) is noted on the run's error instead of replacing it.
+                lock.__exit__(type(error), error, error.__traceback__)
                 raise
             _end_run(lock, period, started)
             return result

@@ -40,7 +40,9 @@ def instrument(
     instruments: List[Instrument] = []
     for field in client.stats():
         metric = stats_metric(field)
-        create = meter.create_observable_gauge if metric.is_gauge else meter.create_observable_counter
+        create = (
+            meter.create_observable_gauge if metric.is_gauge else meter.create_observable_counter
+        )
         instruments.append(
             create(
                 f"dlock.{metric.name}",

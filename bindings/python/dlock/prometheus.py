@@ -46,6 +46,8 @@ class DLockCollector(Collector):
                 )
             else:
                 # The family adds the "_total" suffix to the sample's name.
-                family = CounterMetricFamily(f"dlock_{metric.name}", metric.help, labels=label_names)
+                family = CounterMetricFamily(
+                    f"dlock_{metric.name}", metric.help, labels=label_names
+                )
             family.add_metric(label_values, value)
             yield family

@@ -54,7 +54,10 @@ def test_once_per_period_runs_once_and_keeps_the_lock_until_the_period_ends(
     client: dlock.Client, other_client: dlock.Client, name: str
 ) -> None:
     runs: list[int] = []
-    workers = [once(each, name=name, period=PERIOD)(lambda: runs.append(1)) for each in (client, other_client)]
+    workers = [
+        once(each, name=name, period=PERIOD)(lambda: runs.append(1))
+        for each in (client, other_client)
+    ]
     barrier = threading.Barrier(4)
 
     def call_twice(worker: Callable[[], object]) -> None:
@@ -105,7 +108,9 @@ def test_bad_arguments_are_refused(client: dlock.Client) -> None:
 
 
 def test_under_celery_eager_tasks(client: dlock.Client, name: str) -> None:
-    celery = pytest.importorskip("celery", reason="celery is not installed (pip install '.[celery]')")
+    celery = pytest.importorskip(
+        "celery", reason="celery is not installed (pip install '.[celery]')"
+    )
     app = celery.Celery("dlock-test", broker="memory://")
     app.conf.task_always_eager = True
     started, finish = threading.Event(), threading.Event()

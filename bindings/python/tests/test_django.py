@@ -48,7 +48,9 @@ def test_blocking_timeout_and_non_blocking(
             pass
 
 
-def test_the_module_lock_uses_dlock_url(default_lock_url: None, raw: redis.Redis, name: str) -> None:
+def test_the_module_lock_uses_dlock_url(
+    default_lock_url: None, raw: redis.Redis, name: str
+) -> None:
     with dlock.django.lock(name, timeout=10):
         assert raw.exists(name)
     assert not raw.exists(name)

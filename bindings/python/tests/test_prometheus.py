@@ -52,7 +52,9 @@ def test_collected_samples_equal_stats(
     assert types["dlock_wait_p99_seconds"] == "gauge"
 
 
-def test_labels_tell_clients_apart(client: dlock.Client, other_client: dlock.Client, name: str) -> None:
+def test_labels_tell_clients_apart(
+    client: dlock.Client, other_client: dlock.Client, name: str
+) -> None:
     registry = prometheus_client.CollectorRegistry()
     registry.register(DLockCollector(client, labels={"client": "a"}))
     registry.register(DLockCollector(other_client, labels={"client": "b"}))
