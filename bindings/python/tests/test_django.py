@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 import time
 from typing import Iterator
 
@@ -54,3 +57,21 @@ def test_the_module_lock_uses_dlock_url(
     with dlock.django.lock(name, timeout=10):
         assert raw.exists(name)
     assert not raw.exists(name)
+
+
+def test_the_module_lock_prefers_django_settings(redis_server: RedisServer, name: str) -> None:
+    pytest.importorskip("django", reason="Django is not installed (pip install '.[test]')")
+    # Configuring Django is for the whole process: a child of its own does it.
+    child = f"""
+import django.conf, dlock.django
+django.conf.settings.configure(DLOCK_URL={redis_server.url!r})
+with dlock.django.lock({name!r}, timeout=10) as lock:
+    print(lock.locked())
+"""
+    # Nothing listens on port 1: only the settings' URL can work.
+    environment = {**os.environ, "DLOCK_URL": "redis://127.0.0.1:1"}
+    result = subprocess.run(
+        [sys.executable, "-c", child], env=environment, capture_output=True, text=True, timeout=60
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "True"
