@@ -54,7 +54,8 @@ def once(
 
     def decorate(function: F) -> F:
         lock_name = require_str(
-            name or f"celery:{function.__module__}.{function.__qualname__}", "name"
+            f"celery:{function.__module__}.{function.__qualname__}" if name is None else name,
+            "name",
         )
         lock = client.lock(lock_name, lease=lease)
 
