@@ -27,12 +27,12 @@ the only notice.
 from __future__ import annotations
 
 import os
-import threading
 import weakref
 from typing import Callable, Optional
 
 from dlock import _dlock
 from dlock.errors import LockLostError
+from dlock.greenlets import os_lock
 
 LostCallback = Callable[[str, int], object]
 # Receives the outcome of an asynchronous native call: (status, fencing token, message).
@@ -150,7 +150,8 @@ class LockHandles:
 
     def __init__(self, native_client: _dlock.Client) -> None:
         self._native_client = native_client
-        self._mutex = threading.Lock()
+        # An OS mutex, not a greenlet one: the client's async thread pins handles too.
+        self._mutex = os_lock()
         # By name for reentrant locks, by (kind, name) for the other kinds.
         self._by_name: weakref.WeakValueDictionary[str | tuple[str, str], SharedLock] = (
             weakref.WeakValueDictionary()
@@ -199,7 +200,7 @@ _every_registry: weakref.WeakSet[LockHandles] = weakref.WeakSet()
 
 def _renew_mutexes_in_child() -> None:
     for handles in _every_registry:
-        handles._mutex = threading.Lock()
+        handles._mutex = os_lock()
 
 
 os.register_at_fork(after_in_child=_renew_mutexes_in_child)

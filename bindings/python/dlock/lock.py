@@ -9,6 +9,7 @@ from dlock import timeouts
 from dlock.arguments import require_int, require_str
 from dlock.blocks import HeldInBlocks
 from dlock.handles import LostCallback, SharedLock
+from dlock.in_greenlet import acquire_in_greenlet, release_in_greenlet, running_hub
 from dlock.in_task import acquire_in_task, release_in_task
 from dlock.lock_info import LockInfo, seconds_left
 from dlock.owner import current_owner
@@ -18,9 +19,9 @@ class Lock(HeldInBlocks):
     """A reentrant lock on Redis, made by :meth:`dlock.Client.lock`.
 
     It behaves like :class:`threading.RLock`, owned per thread, or per asyncio task for
-    code running in one; or, made with ``thread_local=False``, owned by this object, so that
-    whichever thread or task uses it shares its holds. Holds are counted locally:
-    re-entering costs no round trip.
+    code running in one, or per greenlet under gevent or eventlet (see docs/gevent.md); or,
+    made with ``thread_local=False``, owned by this object, so that whichever thread or task
+    uses it shares its holds. Holds are counted locally: re-entering costs no round trip.
 
     Holds belong to their owner, not to this object: every Lock object of a client on the
     same name sees the same holds (those of its owner), and dropping the object keeps them.
@@ -55,13 +56,19 @@ class Lock(HeldInBlocks):
     def acquire(self, blocking: bool = True, timeout: float = -1) -> bool:
         """Takes the lock, waiting at most ``timeout`` seconds (-1: forever); False if it could not.
 
-        The wait releases the GIL and never polls; in the main thread Ctrl-C ends it.
+        The wait releases the GIL and never polls; in the main thread Ctrl-C ends it. Under
+        gevent or eventlet it yields to the hub (the thread's other greenlets keep running);
+        killing the greenlet, or a Timeout of theirs, ends it.
         """
         wait_ms = timeouts.wait_ms(blocking, timeout)
         owner = self._caller()
-        token = self._shared.acquire(owner, 0, self._lease_ms)
-        if token is None and wait_ms != 0:
-            token = wait_in_thread(self._shared, owner, wait_ms, self._lease_ms)
+        hub = running_hub()
+        if hub is not None:
+            token = acquire_in_greenlet(hub, self._shared, owner, wait_ms, self._lease_ms)
+        else:
+            token = self._shared.acquire(owner, 0, self._lease_ms)
+            if token is None and wait_ms != 0:
+                token = wait_in_thread(self._shared, owner, wait_ms, self._lease_ms)
         return self._took(owner, token)
 
     async def acquire_async(self, blocking: bool = True, timeout: float = -1) -> bool:
@@ -86,7 +93,12 @@ class Lock(HeldInBlocks):
     def release(self) -> None:
         """Releases one hold; raises LockNotOwnedError (a RuntimeError) when there is none,
         LockLostError when the hold had been lost, and LockExpiredError (a LockLostError)
-        when its fixed ``lease`` had run out as asked."""
+        when its fixed ``lease`` had run out as asked. Under gevent or eventlet the round
+        trip yields to the hub."""
+        hub = running_hub()
+        if hub is not None:
+            release_in_greenlet(hub, self._shared, self._caller())
+            return
         self._shared.release(self._caller())
 
     async def release_async(self) -> None:

@@ -9,16 +9,18 @@ decides what is kept.
 The core logs from its own threads and from threads waiting inside dlock, which must never
 wait for the GIL there: it only queues each record. A daemon thread, ``dlock-log``, takes
 them and calls the logger, so a record reaches the handlers a moment after the event, on
-that thread.
+that thread. It is an OS thread also under gevent's or eventlet's patching: as a greenlet,
+its blocking read would stop every greenlet of the importing thread.
 """
 
 from __future__ import annotations
 
 import logging
 import os
-import threading
+import posix
 
 from dlock import _dlock
+from dlock.greenlets import start_os_thread
 
 logger = logging.getLogger("dlock")
 # A library's logger: records go where the application's logging config sends them, and
@@ -36,7 +38,8 @@ _LEVELS = {
 def _drain(wakeup_fd: int) -> None:
     while True:
         try:
-            os.read(wakeup_fd, 4096)  # releases the GIL until the core queues a record
+            # posix.read, not os.read: eventlet's patched os.read would wait on a hub.
+            posix.read(wakeup_fd, 4096)  # releases the GIL until the core queues a record
         except OSError:
             return
         for level, message in _dlock.take_log_records():
@@ -44,9 +47,7 @@ def _drain(wakeup_fd: int) -> None:
 
 
 def _start_draining() -> None:
-    threading.Thread(
-        target=_drain, args=(_dlock.log_wakeup_fd(),), name="dlock-log", daemon=True
-    ).start()
+    start_os_thread("dlock-log", _drain, _dlock.log_wakeup_fd())
 
 
 _dlock.install_log_queue()
