@@ -32,7 +32,8 @@ class VanishedKeys : public RedisFixture {
 };
 
 std::future<int> await_in_background(dlock_count_down_latch* latch) {
-  return std::async(std::launch::async, [latch] { return dlock_count_down_latch_await(latch, 20000, nullptr); });
+  return std::async(std::launch::async,
+                    [latch] { return dlock_count_down_latch_await(latch, 20000, nullptr); });
 }
 
 int64_t available(dlock_semaphore* semaphore) {

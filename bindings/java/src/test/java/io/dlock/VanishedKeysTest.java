@@ -24,7 +24,8 @@ class VanishedKeysTest {
       CompletableFuture<Boolean> waiter = Threads.start(() -> latch.await(20, TimeUnit.SECONDS));
       Thread.sleep(300);
       redis.restart();
-      ExecutionException failed = assertThrows(ExecutionException.class, () -> waiter.get(10, TimeUnit.SECONDS));
+      ExecutionException failed =
+          assertThrows(ExecutionException.class, () -> waiter.get(10, TimeUnit.SECONDS));
       assertInstanceOf(LatchLostException.class, failed.getCause());
       assertInstanceOf(LockLostException.class, failed.getCause());
     }
