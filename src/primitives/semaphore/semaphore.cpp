@@ -71,7 +71,7 @@ void Semaphore::release(uint64_t owner, int permits) {
   const std::string window = std::to_string(core_.retry_window_ms());
   const std::string request = core_.request_id();
   const std::string what = "release " + count + " permits of '" + keys_->name + "'";
-  // Counted as returned before the call: a release that failed is not retried as ours.
+  // Taken off before the call, whatever its outcome: they are this handle's to return once.
   const std::string taken = give_back_taken(permits) ? "1" : "0";
   const int64_t released = core_.execute(keys_->name, [&](Connection& connection) {
     return release_script()
