@@ -19,6 +19,7 @@ import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -41,7 +42,7 @@ class Runner:
     """Runs blocks against one server, each in its own directory."""
 
     def __init__(self, python: str, build: Path, url: str) -> None:
-        self.python = python
+        self.python = os.path.abspath(shutil.which(python) or python)  # blocks run elsewhere
         self.library_dir = build / "src"
         self.url = url
         self.env = dict(os.environ, DLOCK_URL=url,
