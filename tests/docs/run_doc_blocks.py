@@ -51,7 +51,8 @@ class Runner:
     def run(self, block: Block) -> subprocess.CompletedProcess[str]:
         block = self._pointed_at_server(block)
         with tempfile.TemporaryDirectory(prefix="dlock-doctest-") as work:
-            return getattr(self, f"_run_{block.language}")(block, Path(work))
+            run = {"python": self._run_python, "c": self._run_c, "shell": self._run_shell}
+            return run[block.language](block, Path(work))
 
     def _pointed_at_server(self, block: Block) -> Block:
         return replace(block, code=_DEFAULT_ADDRESS.sub(self.url, block.code),
@@ -72,12 +73,13 @@ class Runner:
                               str(source)], work)
 
     def _run_c(self, block: Block, work: Path) -> subprocess.CompletedProcess[str]:
-        # The block is main's body unless it has a main; #line points errors into the Markdown.
+        # The setup and the block are main's body, unless the block has a main: then the setup
+        # goes at file scope before it. #line points compiler errors into the Markdown.
         includes = "".join(f"#include <{header}>\n" for header in _C_HEADERS)
         setup = f'#line {block.setup_line} "{block.path}"\n{block.setup}' if block.setup else ""
-        code = f'#line {block.line} "{block.path}"\n{block.code}'
+        code = f'{setup}#line {block.line} "{block.path}"\n{block.code}'
         if not re.search(r"\bint\s+main\s*\(", block.code):
-            code = f"int main(void) {{\n{setup}{code}  return 0;\n}}\n"
+            code = f"int main(void) {{\n{code}  return 0;\n}}\n"
         (work / "block.c").write_text(includes + code)
         compiled = self._execute(
             ["cc", "-std=c99", "-Wall", "-Werror", "-Wno-unused-variable",
