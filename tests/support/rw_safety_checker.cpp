@@ -36,6 +36,7 @@ RwSafetyReport check_rw_sections(const std::vector<Section>& sections) {
     for (const Section& write : writes) {
       if (intersect(reads[i], write)) {
         ++report.read_write_overlaps;
+        if (!write.write_accepted) ++report.fenced_read_write_overlaps;
       } else if ((reads[i].end_ns <= write.start_ns) != (reads[i].token < write.token)) {
         ++report.token_order_violations;
       }

@@ -1,0 +1,15 @@
+// The run's results as Markdown: the generated section of docs/reliability.md.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "verdict.hpp"
+
+namespace dlock_safety {
+
+// `command` is how the run was started; `mode` "short" or "long".
+std::string markdown_report(const std::vector<CellResult>& results, const std::string& command,
+                            const std::string& mode, double seconds);
+
+}  // namespace dlock_safety
