@@ -27,7 +27,7 @@ struct Options {
   std::string work_dir;
   std::vector<Fault> faults = all_faults();
   std::vector<Primitive> primitives = all_primitives();
-  std::string command;
+  std::string command;  // how the report says the run was started (--command)
 };
 
 template <typename T>
@@ -50,7 +50,6 @@ std::vector<T> pick(const std::string& list, const std::vector<T>& all, std::str
 
 Options parse(int argc, char** argv) {
   Options options;
-  for (int i = 0; i < argc; ++i) options.command += (i == 0 ? "" : " ") + std::string(argv[i]);
   for (int i = 1; i < argc; ++i) {
     const std::string argument = argv[i];
     const auto value = [&]() -> std::string {
@@ -61,6 +60,8 @@ Options parse(int argc, char** argv) {
       options.mode = argument.substr(2);
     } else if (argument == "--report") {
       options.report_path = value();
+    } else if (argument == "--command") {
+      options.command = value();
     } else if (argument == "--work-dir") {
       options.work_dir = value();
     } else if (argument == "--faults") {
@@ -73,6 +74,7 @@ Options parse(int argc, char** argv) {
   }
   if (options.mode.empty() || options.report_path.empty() || options.work_dir.empty())
     throw std::invalid_argument("--short or --long, --report FILE and --work-dir DIR are required");
+  if (options.command.empty()) options.command = std::string(argv[0]) + " --" + options.mode;
   return options;
 }
 

@@ -27,8 +27,12 @@ void judge_exclusive(CellResult& result, const std::vector<Section>& sections, b
   std::ostringstream detail;
   detail << report.overlaps << " overlaps (" << report.fenced_overlaps << " fenced)";
   if (tokens) detail << ", " << report.token_order_violations << " token order violations";
-  const bool counted_example = report.overlaps > 0 || (tokens && report.token_order_violations > 0);
-  if (counted_example && !report.examples.empty()) detail << "; e.g. " << report.examples.front();
+  for (const std::string& example : report.examples) {
+    if (tokens || example.rfind("overlap", 0) == 0) {  // without tokens, their order means nothing
+      detail << "; e.g. " << example;
+      break;
+    }
+  }
   result.detail += (result.detail.empty() ? "" : "; ") + detail.str();
 }
 
