@@ -1,8 +1,8 @@
 // The safety run (scripts/safety-run.sh): every primitive under every fault,
 // judged by an independent checker over the sections the workers logged.
 // Exit 0: no claimed-safe cell broke and the known-unsafe failover window was
-// flagged; 1: a claimed-safe cell broke, or the window went unseen (a checker
-// that cannot see it proves nothing); 2: bad arguments.
+// flagged; 1: a claimed-safe cell broke, the window went unseen (a checker
+// that cannot see it proves nothing) or a phase could not run; 2: bad arguments.
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -111,30 +111,37 @@ int run(const Options& options) {
   std::vector<CellResult> results;
   std::unique_ptr<dlock_test::SentinelCluster> sentinel;
   std::unique_ptr<dlock_test::RedisCluster> cluster;
+  std::vector<std::string> phase_errors;  // a phase that could not run is reported, and fails the run
   for (Fault fault : options.faults) {
     std::fprintf(stderr, "safety-run: %s\n", fault_name(fault).c_str());
-    std::unique_ptr<Deployment> deployment;
-    switch (topology_of(fault)) {
-      case Topology::standalone:
-        deployment = std::make_unique<Deployment>(fault == Fault::restart_appendonly);
-        break;
-      case Topology::sentinel:
-        if (!sentinel) sentinel = std::make_unique<dlock_test::SentinelCluster>();
-        deployment = std::make_unique<Deployment>(*sentinel);
-        break;
-      case Topology::cluster:
-        if (!cluster) cluster = std::make_unique<dlock_test::RedisCluster>();
-        deployment = std::make_unique<Deployment>(*cluster);
-        break;
-    }
-    for (CellResult& result : run_phase(fault, *deployment, options.primitives, settings)) {
-      std::fprintf(stderr, "  %-16s %6zu ops  %s\n", primitive_name(result.primitive).c_str(), result.operations,
-                   result.verdict().c_str());
-      results.push_back(std::move(result));
+    try {
+      std::unique_ptr<Deployment> deployment;
+      switch (topology_of(fault)) {
+        case Topology::standalone:
+          deployment = std::make_unique<Deployment>(fault == Fault::restart_appendonly);
+          break;
+        case Topology::sentinel:
+          if (!sentinel) sentinel = std::make_unique<dlock_test::SentinelCluster>();
+          deployment = std::make_unique<Deployment>(*sentinel);
+          break;
+        case Topology::cluster:
+          if (!cluster) cluster = std::make_unique<dlock_test::RedisCluster>();
+          deployment = std::make_unique<Deployment>(*cluster);
+          break;
+      }
+      for (CellResult& result : run_phase(fault, *deployment, options.primitives, settings)) {
+        std::fprintf(stderr, "  %-16s %6zu ops  %s\n", primitive_name(result.primitive).c_str(),
+                     result.operations, result.verdict().c_str());
+        results.push_back(std::move(result));
+      }
+    } catch (const std::exception& error) {
+      phase_errors.push_back(fault_name(fault) + ": " + error.what());
+      std::fprintf(stderr, "safety-run: the %s phase could not run: %s\n", fault_name(fault).c_str(), error.what());
     }
   }
   const double seconds = static_cast<double>(dlock_test::monotonic_ns() - started) / 1e9;
-  std::ofstream(options.report_path) << markdown_report(results, options.command, options.mode, seconds);
+  std::ofstream(options.report_path) << markdown_report(results, phase_errors, options.command, options.mode,
+                                                        seconds);
   bool broken = false;
   for (const CellResult& result : results) broken = broken || result.breaks_claim();
   if (broken) std::fprintf(stderr, "safety-run: a claimed-safe configuration showed a violation\n");
@@ -142,7 +149,7 @@ int run(const Options& options) {
     std::fprintf(stderr, "safety-run: the unreplicated-failover window on the lock went unflagged\n");
     return 1;
   }
-  return broken ? 1 : 0;
+  return broken || !phase_errors.empty() ? 1 : 0;
 }
 
 }  // namespace

@@ -26,8 +26,8 @@ std::string utc_now() {
 
 }  // namespace
 
-std::string markdown_report(const std::vector<CellResult>& results, const std::string& command,
-                            const std::string& mode, double seconds) {
+std::string markdown_report(const std::vector<CellResult>& results, const std::vector<std::string>& phase_errors,
+                            const std::string& command, const std::string& mode, double seconds) {
   std::size_t operations = 0;
   std::size_t broken = 0;
   std::size_t flagged = 0;
@@ -41,8 +41,10 @@ std::string markdown_report(const std::vector<CellResult>& results, const std::s
   std::snprintf(duration, sizeof duration, "%.0f", seconds);
   text << "Run `" << command << "` (" << mode << " mode), " << utc_now() << ", " << duration << " s: "
        << results.size() << " primitive x fault cells, " << operations << " operations checked, " << broken
-       << " claimed-safe cells with a violation, " << flagged << " known-unsafe cells flagged.\n\n"
-       << "| primitive | fault | claim | operations | violations | fenced overlaps | told lost | verdict | "
+       << " claimed-safe cells with a violation, " << flagged << " known-unsafe cells flagged.\n\n";
+  for (const std::string& error : phase_errors) text << "- **Phase not run**: " << error << "\n";
+  if (!phase_errors.empty()) text << "\n";
+  text << "| primitive | fault | claim | operations | violations | fenced overlaps | told lost | verdict | "
           "what the checker saw |\n"
        << "|---|---|---|---:|---:|---:|---:|---|---|\n";
   for (const CellResult& result : results) {
