@@ -45,14 +45,18 @@ Deployment::Deployment(bool appendonly) : topology_(Topology::standalone) {
 Deployment::Deployment(dlock_test::SentinelCluster& sentinel)
     : topology_(Topology::sentinel), sentinel_(&sentinel) {}
 
-Deployment::Deployment(dlock_test::RedisCluster& cluster) : topology_(Topology::cluster), cluster_(&cluster) {}
+Deployment::Deployment(dlock_test::RedisCluster& cluster)
+    : topology_(Topology::cluster), cluster_(&cluster) {}
 
 std::string Deployment::url(bool sync) const {
   const std::string query = sync ? "?sync_replicas=1" : "";
   switch (topology_) {
-    case Topology::sentinel: return sentinel_->url(query);
-    case Topology::cluster: return cluster_->url(query);
-    case Topology::standalone: break;
+    case Topology::sentinel:
+      return sentinel_->url(query);
+    case Topology::cluster:
+      return cluster_->url(query);
+    case Topology::standalone:
+      break;
   }
   return servers_.front()->url() + query;
 }
@@ -80,8 +84,9 @@ void Deployment::restart_primary() {
 }
 
 void Deployment::cut_replication() {
-  dlock_test::RedisServer& master =
-      topology_ == Topology::sentinel ? sentinel_->master() : cluster_->node(cluster_->master_ports().front());
+  dlock_test::RedisServer& master = topology_ == Topology::sentinel
+                                        ? sentinel_->master()
+                                        : cluster_->node(cluster_->master_ports().front());
   target_port_ = master.port();
   cut_replicas_ = replicas_of(master);
   for (int port : cut_replicas_) {

@@ -136,7 +136,8 @@ int run(const Options& options) {
       }
     } catch (const std::exception& error) {
       phase_errors.push_back(fault_name(fault) + ": " + error.what());
-      std::fprintf(stderr, "safety-run: the %s phase could not run: %s\n", fault_name(fault).c_str(), error.what());
+      std::fprintf(stderr, "safety-run: the %s phase could not run: %s\n", fault_name(fault).c_str(),
+                   error.what());
     }
   }
   const double seconds = static_cast<double>(dlock_test::monotonic_ns() - started) / 1e9;

@@ -60,21 +60,36 @@ std::vector<std::string> worker_arguments(const Participant& participant, Deploy
                                           bool victim) {
   std::vector<std::string> arguments;
   switch (participant.primitive) {
-    case Primitive::lock: arguments = {"--mode", "cycles", "--kind", "lock"}; break;
-    case Primitive::fair_lock: arguments = {"--mode", "cycles", "--kind", "fair"}; break;
-    case Primitive::rwlock: arguments = {"--mode", "cycles", "--kind", victim ? "write" : "read-write"}; break;
+    case Primitive::lock:
+      arguments = {"--mode", "cycles", "--kind", "lock"};
+      break;
+    case Primitive::fair_lock:
+      arguments = {"--mode", "cycles", "--kind", "fair"};
+      break;
+    case Primitive::rwlock:
+      arguments = {"--mode", "cycles", "--kind", victim ? "write" : "read-write"};
+      break;
     case Primitive::semaphore:
     case Primitive::permits:
-      arguments = {"--mode", participant.primitive == Primitive::semaphore ? "semaphore" : "permits",
-                   "--permits", std::to_string(kPermits), "--wait-ms", "1000"};
+      arguments = {"--mode",    participant.primitive == Primitive::semaphore ? "semaphore" : "permits",
+                   "--permits", std::to_string(kPermits),
+                   "--wait-ms", "1000"};
       break;
-    case Primitive::latch: arguments = {"--mode", "latch"}; break;
-    case Primitive::multilock: arguments = {"--mode", "multilock"}; break;
-    case Primitive::redlock: arguments = {"--mode", "redlock", "--urls", deployment.redlock_urls()}; break;
+    case Primitive::latch:
+      arguments = {"--mode", "latch"};
+      break;
+    case Primitive::multilock:
+      arguments = {"--mode", "multilock"};
+      break;
+    case Primitive::redlock:
+      arguments = {"--mode", "redlock", "--urls", deployment.redlock_urls()};
+      break;
   }
-  arguments.insert(arguments.end(), {"--name", join(participant.names, ","), "--log", participant.log,
-                                     "--watchdog-timeout-ms", std::to_string(kWatchdogMs), "--tolerate-errors", "1"});
-  if (participant.primitive != Primitive::redlock) arguments.insert(arguments.end(), {"--url", deployment.url(sync)});
+  arguments.insert(arguments.end(),
+                   {"--name", join(participant.names, ","), "--log", participant.log, "--watchdog-timeout-ms",
+                    std::to_string(kWatchdogMs), "--tolerate-errors", "1"});
+  if (participant.primitive != Primitive::redlock)
+    arguments.insert(arguments.end(), {"--url", deployment.url(sync)});
   if (participant.primitive != Primitive::semaphore && participant.primitive != Primitive::permits &&
       participant.primitive != Primitive::latch) {
     arguments.insert(arguments.end(), {"--store", participant.store});
@@ -90,7 +105,8 @@ std::size_t count_lines(const std::string& path) {
 
 // The log whose lines count the participant's grants.
 std::string counted_log(const Participant& participant) {
-  const bool per_name = participant.primitive == Primitive::multilock || participant.primitive == Primitive::redlock;
+  const bool per_name =
+      participant.primitive == Primitive::multilock || participant.primitive == Primitive::redlock;
   return per_name ? participant.log + "." + participant.names.front() : participant.log;
 }
 
@@ -105,7 +121,8 @@ Victims start_victims(const std::vector<Participant>& participants, Deployment& 
   Victims victims;
   const int section_ms = victim_section_ms(fault);
   for (const Participant& participant : participants) {
-    std::vector<std::string> arguments = worker_arguments(participant, deployment, uses_sync_replicas(fault), true);
+    std::vector<std::string> arguments =
+        worker_arguments(participant, deployment, uses_sync_replicas(fault), true);
     // The latch victim's round pauses before each of its three count-downs.
     const std::string section_us = std::to_string(static_cast<int64_t>(section_ms) * 1000 /
                                                   (participant.primitive == Primitive::latch ? 3 : 1));
@@ -159,16 +176,20 @@ void inject(Fault fault, std::vector<Participant>& participants, Deployment& dep
       signal_all(victims, SIGCONT);
       break;
     case Fault::restart_appendonly:
-    case Fault::restart_no_persistence: deployment.restart_primary(); break;
-    default: deployment.fail_over(); break;
+    case Fault::restart_no_persistence:
+      deployment.restart_primary();
+      break;
+    default:
+      deployment.fail_over();
+      break;
   }
   finishing.push_back(std::move(victims));
 }
 
 }  // namespace
 
-std::vector<CellResult> run_phase(Fault fault, Deployment& deployment, const std::vector<Primitive>& primitives,
-                                  const RunSettings& settings) {
+std::vector<CellResult> run_phase(Fault fault, Deployment& deployment,
+                                  const std::vector<Primitive>& primitives, const RunSettings& settings) {
   std::vector<Participant> participants;
   for (Primitive primitive : primitives) {
     if (expectation(primitive, fault).claim == Claim::not_applicable) continue;
@@ -182,8 +203,9 @@ std::vector<CellResult> run_phase(Fault fault, Deployment& deployment, const std
   const bool sync = uses_sync_replicas(fault);
   for (Participant& participant : participants) {
     std::vector<std::string> arguments = worker_arguments(participant, deployment, sync, false);
-    arguments.insert(arguments.end(), {"--threads", std::to_string(settings.threads_per_process), "--cycles",
-                                       std::to_string(kContenderCycles), "--max-sleep-us", kContenderSectionUs});
+    arguments.insert(arguments.end(),
+                     {"--threads", std::to_string(settings.threads_per_process), "--cycles",
+                      std::to_string(kContenderCycles), "--max-sleep-us", kContenderSectionUs});
     for (int i = 0; i < settings.contender_processes; ++i) {
       const std::string output = settings.work_dir + "/contender-" + fault_name(fault) + "-" +
                                  primitive_name(participant.primitive) + "-" + std::to_string(i) + ".out";

@@ -31,10 +31,10 @@ Topology topology_of(Fault fault);
 bool uses_sync_replicas(Fault fault);
 
 enum class Claim {
-  safe,                // any violation fails the run
-  safe_with_fencing,   // overlaps are expected, each must be caught by the fenced store
-  known_unsafe,        // violations are expected and flagged, not failures
-  not_applicable,      // the pair is not run
+  safe,               // any violation fails the run
+  safe_with_fencing,  // overlaps are expected, each must be caught by the fenced store
+  known_unsafe,       // violations are expected and flagged, not failures
+  not_applicable,     // the pair is not run
 };
 
 struct Expectation {

@@ -9,10 +9,14 @@ namespace {
 
 std::string claim_name(Claim claim) {
   switch (claim) {
-    case Claim::safe: return "safe";
-    case Claim::safe_with_fencing: return "safe with fencing";
-    case Claim::known_unsafe: return "known-unsafe";
-    case Claim::not_applicable: return "n/a";
+    case Claim::safe:
+      return "safe";
+    case Claim::safe_with_fencing:
+      return "safe with fencing";
+    case Claim::known_unsafe:
+      return "known-unsafe";
+    case Claim::not_applicable:
+      return "n/a";
   }
   return "?";
 }
@@ -26,8 +30,9 @@ std::string utc_now() {
 
 }  // namespace
 
-std::string markdown_report(const std::vector<CellResult>& results, const std::vector<std::string>& phase_errors,
-                            const std::string& command, const std::string& mode, double seconds) {
+std::string markdown_report(const std::vector<CellResult>& results,
+                            const std::vector<std::string>& phase_errors, const std::string& command,
+                            const std::string& mode, double seconds) {
   std::size_t operations = 0;
   std::size_t broken = 0;
   std::size_t flagged = 0;
@@ -39,9 +44,9 @@ std::string markdown_report(const std::vector<CellResult>& results, const std::v
   std::ostringstream text;
   char duration[32];
   std::snprintf(duration, sizeof duration, "%.0f", seconds);
-  text << "Run `" << command << "` (" << mode << " mode), " << utc_now() << ", " << duration << " s: "
-       << results.size() << " primitive x fault cells, " << operations << " operations checked, " << broken
-       << " claimed-safe cells with a violation, " << flagged << " known-unsafe cells flagged.\n\n";
+  text << "Run `" << command << "` (" << mode << " mode), " << utc_now() << ", " << duration
+       << " s: " << results.size() << " primitive x fault cells, " << operations << " operations checked, "
+       << broken << " claimed-safe cells with a violation, " << flagged << " known-unsafe cells flagged.\n\n";
   for (const std::string& error : phase_errors) text << "- **Phase not run**: " << error << "\n";
   if (!phase_errors.empty()) text << "\n";
   text << "| primitive | fault | claim | operations | violations | fenced overlaps | told lost | verdict | "
@@ -49,8 +54,9 @@ std::string markdown_report(const std::vector<CellResult>& results, const std::v
        << "|---|---|---|---:|---:|---:|---:|---|---|\n";
   for (const CellResult& result : results) {
     text << "| " << primitive_name(result.primitive) << " | " << fault_name(result.fault) << " | "
-         << claim_name(result.expected.claim) << " | " << result.operations << " | " << result.violations << " | "
-         << result.fenced << " | " << result.told_lost << " | " << result.verdict() << " | " << result.detail;
+         << claim_name(result.expected.claim) << " | " << result.operations << " | " << result.violations
+         << " | " << result.fenced << " | " << result.told_lost << " | " << result.verdict() << " | "
+         << result.detail;
     if (!result.expected.reason.empty()) text << " (" << result.expected.reason << ")";
     text << " |\n";
   }

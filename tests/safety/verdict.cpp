@@ -38,23 +38,23 @@ void judge_exclusive(CellResult& result, const std::vector<Section>& sections, b
 
 void judge_rwlock(CellResult& result, const std::vector<Section>& sections) {
   const dlock_test::RwSafetyReport report = dlock_test::check_rw_sections(sections);
-  result.violations += report.writers.overlaps - report.writers.fenced_overlaps + report.writers.token_order_violations +
-                       report.read_write_overlaps - report.fenced_read_write_overlaps +
-                       report.token_order_violations;
+  result.violations += report.writers.overlaps - report.writers.fenced_overlaps +
+                       report.writers.token_order_violations + report.read_write_overlaps -
+                       report.fenced_read_write_overlaps + report.token_order_violations;
   result.fenced += report.writers.fenced_overlaps + report.fenced_read_write_overlaps;
   std::ostringstream detail;
   detail << report.writers.overlaps << " write/write overlaps (" << report.writers.fenced_overlaps
          << " fenced), " << report.read_write_overlaps << " read/write overlaps ("
          << report.fenced_read_write_overlaps << " fenced), "
-         << report.writers.token_order_violations + report.token_order_violations << " token order violations, "
-         << report.shared_reads << " shared reads";
+         << report.writers.token_order_violations + report.token_order_violations
+         << " token order violations, " << report.shared_reads << " shared reads";
   result.detail = detail.str();
 }
 
 void judge_permits(CellResult& result, const std::vector<Section>& sections, int permits) {
   result.violations = static_cast<std::size_t>(dlock_test::sections_over_permits(sections, permits));
-  result.detail = "at most " + std::to_string(dlock_test::max_concurrent_sections(sections)) + " holders of " +
-                  std::to_string(permits) + " permits";
+  result.detail = "at most " + std::to_string(dlock_test::max_concurrent_sections(sections)) +
+                  " holders of " + std::to_string(permits) + " permits";
 }
 
 // A round is checkable when its three count-downs returned DLOCK_OK; its
@@ -70,17 +70,20 @@ void judge_latch(CellResult& result, const std::vector<Section>& rounds) {
     }
   }
   result.detail = std::to_string(result.violations) + " waiters released before the count reached zero, " +
-                  std::to_string(result.told_lost) + " told the latch was lost, " + std::to_string(unchecked) +
-                  " rounds with a failed count-down (not judged)";
+                  std::to_string(result.told_lost) + " told the latch was lost, " +
+                  std::to_string(unchecked) + " rounds with a failed count-down (not judged)";
 }
 
 }  // namespace
 
 bool CellResult::breaks_claim() const {
   switch (expected.claim) {
-    case Claim::safe: return violations + fenced > 0;
-    case Claim::safe_with_fencing: return violations > 0;
-    default: return false;
+    case Claim::safe:
+      return violations + fenced > 0;
+    case Claim::safe_with_fencing:
+      return violations > 0;
+    default:
+      return false;
   }
 }
 
@@ -97,7 +100,8 @@ std::string CellResult::verdict() const {
     case Claim::known_unsafe:
       text = violations + fenced > 0 ? "flagged (known-unsafe, expected)" : "known-unsafe, not hit this run";
       break;
-    case Claim::not_applicable: return "n/a";
+    case Claim::not_applicable:
+      return "n/a";
   }
   return reached_target ? text : text + ", stalled before the planned grants";
 }
@@ -114,11 +118,19 @@ CellResult check_cell(Primitive primitive, Fault fault, const CellLogs& logs) {
   result.told_lost = count_lost(per_log.front());
   switch (primitive) {
     case Primitive::lock:
-    case Primitive::fair_lock: judge_exclusive(result, per_log.front(), true); break;
-    case Primitive::rwlock: judge_rwlock(result, per_log.front()); break;
+    case Primitive::fair_lock:
+      judge_exclusive(result, per_log.front(), true);
+      break;
+    case Primitive::rwlock:
+      judge_rwlock(result, per_log.front());
+      break;
     case Primitive::semaphore:
-    case Primitive::permits: judge_permits(result, per_log.front(), logs.permits); break;
-    case Primitive::latch: judge_latch(result, per_log.front()); break;
+    case Primitive::permits:
+      judge_permits(result, per_log.front(), logs.permits);
+      break;
+    case Primitive::latch:
+      judge_latch(result, per_log.front());
+      break;
     case Primitive::multilock:
     case Primitive::redlock:
       // Neither hands out a token through the C API: overlaps only.

@@ -90,8 +90,7 @@ int run_contention_loop(const WorkerOptions& options) {
   const dlock_test::ClientHandle client = dlock_test::open_client(options.url, client_options(options));
   Shared shared{options, client.get(), dlock_test::SectionLog(options.log_path),
                 dlock_test::FencedStore(options.store_path)};
-  run_threads(
-      options.threads, [&shared](int index) { run_thread(shared, index); }, shared.failures);
+  run_threads(options.threads, [&shared](int index) { run_thread(shared, index); }, shared.failures);
   return shared.failures.exit_code();
 }
 

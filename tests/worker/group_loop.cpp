@@ -113,7 +113,8 @@ void run_thread(Shared& shared, int index) {
       sections[i].release_status = released;
       shared.logs[i]->append(sections[i]);
     }
-    if (released != DLOCK_OK && !options.tolerate_errors) return fail(shared, "release: " + describe_status(released));
+    if (released != DLOCK_OK && !options.tolerate_errors)
+      return fail(shared, "release: " + describe_status(released));
   }
 }
 
@@ -138,8 +139,7 @@ int run_group_loop(const WorkerOptions& options) {
     shared.logs.push_back(std::make_unique<dlock_test::SectionLog>(options.log_path + "." + name));
     shared.stores.emplace_back(options.store_path + "." + name);
   }
-  run_threads(
-      options.threads, [&shared](int index) { run_thread(shared, index); }, shared.failures);
+  run_threads(options.threads, [&shared](int index) { run_thread(shared, index); }, shared.failures);
   return shared.failures.exit_code();
 }
 

@@ -4,9 +4,9 @@
 #include <stdexcept>
 
 #include "contention_loop.hpp"
-#include "permit_workers.hpp"
 #include "group_loop.hpp"
 #include "latch_loop.hpp"
+#include "permit_workers.hpp"
 #include "semaphore_loop.hpp"
 #include "single_hold.hpp"
 #include "worker_options.hpp"

@@ -44,13 +44,16 @@ int permit_cycles(const WorkerOptions& options, dlock_client* client, dlock_test
     char id[DLOCK_PERMIT_ID_SIZE];
     dlock_test::Section section;
     section.owner = owner;
-    const int acquired = acquire_until_granted(options, [&] {
-      return dlock_permit_semaphore_acquire(semaphore.get(), options.wait_ms, options.lease_ms, nullptr, id,
-                                            sizeof id);
-    }, [&] {
-      int set = 0;  // a failure here is retried by the next acquire
-      dlock_permit_semaphore_try_set_permits(semaphore.get(), options.permits, &set);
-    });
+    const int acquired = acquire_until_granted(
+        options,
+        [&] {
+          return dlock_permit_semaphore_acquire(semaphore.get(), options.wait_ms, options.lease_ms, nullptr,
+                                                id, sizeof id);
+        },
+        [&] {
+          int set = 0;  // a failure here is retried by the next acquire
+          dlock_permit_semaphore_try_set_permits(semaphore.get(), options.permits, &set);
+        });
     if (acquired != DLOCK_OK) {
       std::fprintf(stderr, "acquire: %s\n", describe_status(acquired).c_str());
       return 1;
