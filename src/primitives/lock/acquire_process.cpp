@@ -33,13 +33,15 @@ AcquireProcess::Step AcquireProcess::first_step() {
   // Subscribed before the next attempt, which the confirmation triggers: a
   // release in between is not missed.
   channel_ = lock_.resource_->wake_channel(field_);
+  waiter_.turn_number = last_.turn_number;
   registration_.emplace(core.subscriber(), channel_, waiter_, request_.cancel);
   if (const ServerQueue* queue = lock_.resource_->server_queue()) {
-    // A release by another kind of lock on the name (Redisson's RLock, say)
-    // knows nothing of the queue; its message on the lock's channel makes
-    // one waiter try, and that attempt grants the head.
-    if (channel_ != lock_.resource_->channel())
+    if (channel_ != lock_.resource_->channel()) {
+      // A release by another kind of lock on the name (Redisson's RLock, say)
+      // knows nothing of the queue; its message on the lock's channel makes
+      // one waiter try, and that attempt grants the head.
       other_releases_.emplace(core.subscriber(), lock_.resource_->channel(), waiter_, nullptr);
+    }
     queued_ = true;
     heartbeat_.emplace(core.wait_heartbeat(), std::shared_ptr<const ServerQueue>(lock_.resource_, queue),
                        field_, waiter_);
