@@ -47,10 +47,15 @@ local function join_waiters(waiting, deadlines, field, now_ms)
   redis.pcall('pexpire', deadlines, 2 * alive_window_ms)
 end
 
--- The longest-waiting live owner, or nil; the dead ones are dropped.
-local function next_waiter(waiting, deadlines, now_ms)
+-- Drops the owners whose deadline has passed.
+local function drop_dead_waiters(waiting, deadlines, now_ms)
   for _, dead in ipairs(redis.call('zrangebyscore', deadlines, '-inf', '(' .. now_ms)) do
     leave_waiters(waiting, deadlines, dead)
   end
+end
+
+-- The longest-waiting live owner, or nil; the dead ones are dropped.
+local function next_waiter(waiting, deadlines, now_ms)
+  drop_dead_waiters(waiting, deadlines, now_ms)
   return redis.call('zrange', waiting, 0, 0)[1]
 end
