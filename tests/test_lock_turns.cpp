@@ -92,6 +92,28 @@ TEST_F(LockTurns, ATryOnAFreeLockIsGrantedDuringAnotherOwnersTurn) {
   EXPECT_TRUE(status_is(waiter.get().status, DLOCK_OK));
 }
 
+TEST_F(LockTurns, ATryBeforeAWaitRespectsAnotherOwnersTurnWhereATryBarges) {
+  // Another owner's turn on the free lock, as a release that named it leaves
+  // it (the named waiter is a field of no client here: nothing takes it).
+  ASSERT_EQ(server().command({"SET", "dlock_turn:{turns}", "someone-else", "PX", "5000"}).str, "OK");
+  EXPECT_TRUE(status_is(dlock_lock_try_before_wait_owner(holder_.get(), 3, kLongLeaseMs, nullptr),
+                        DLOCK_NOT_ACQUIRED))
+      << "the first attempt of a wait overtook the named waiter";
+  EXPECT_FALSE(key_exists(server(), kName));
+  EXPECT_TRUE(status_is(dlock_lock_acquire_owner(holder_.get(), 4, 0, kLongLeaseMs, nullptr, nullptr), DLOCK_OK))
+      << "a try barges";
+  ASSERT_TRUE(status_is(dlock_lock_release_owner(holder_.get(), 4), DLOCK_OK));
+}
+
+TEST_F(LockTurns, ATryBeforeAWaitTakesAFreeLockWithoutTurns) {
+  uint64_t token = 0;
+  ASSERT_TRUE(status_is(dlock_lock_try_before_wait_owner(holder_.get(), 3, kLongLeaseMs, &token), DLOCK_OK));
+  EXPECT_GT(token, 0u);
+  EXPECT_TRUE(status_is(dlock_lock_try_before_wait_owner(waiter_.get(), 4, kLongLeaseMs, nullptr),
+                        DLOCK_NOT_ACQUIRED));
+  ASSERT_TRUE(status_is(dlock_lock_release_owner(holder_.get(), 3), DLOCK_OK));
+}
+
 TEST_F(LockTurns, AWaiterGrantedWithoutATurnLeavesNoEntry) {
   // The holder's lease runs out: no release, so no turn, wakes the waiter.
   ASSERT_TRUE(status_is(dlock_lock_acquire_owner(holder_.get(), 1, 0, 300, nullptr, nullptr), DLOCK_OK));

@@ -26,7 +26,8 @@ AcquireProcess::Step AcquireProcess::first_step() {
   deadline_ = started_at_ + (request_.wait_ms < 0 ? far_future : std::chrono::milliseconds(request_.wait_ms));
   field_ = lock_.resource_->hold_field(core.field(request_.owner));
   lease_ms_ = request_.lease_ms < 0 ? core.config().watchdog_timeout_ms : request_.lease_ms;
-  last_ = lock_.attempt(request_, field_, lease_ms_, request_.wait_ms);
+  // An attempt before a wait is a waiter's whose wait may end any moment now.
+  last_ = lock_.attempt(request_, field_, lease_ms_, request_.before_wait ? 1 : request_.wait_ms);
   if (last_.granted) return granted(last_);
   if (request_.wait_ms == 0) return {true, std::nullopt, {}};
   ClientStats::count(core.stats().waits);
