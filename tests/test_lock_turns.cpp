@@ -9,6 +9,7 @@
 #include <future>
 #include <memory>
 #include <string>
+#include <thread>
 
 #include "background_acquire.hpp"
 #include "child_process.hpp"
@@ -122,6 +123,27 @@ TEST_F(LockTurns, AWaiterGrantedWithoutATurnLeavesNoEntry) {
   ASSERT_TRUE(status_is(dlock_lock_release_owner(waiter_.get(), 2), DLOCK_OK));
   EXPECT_TRUE(status_is(dlock_lock_acquire_owner(holder_.get(), 3, 0, kLongLeaseMs, nullptr, nullptr), DLOCK_OK))
       << "its own release made no turn for itself";
+}
+
+TEST_F(LockTurns, AWaiterDroppedWhileAliveIsToldByItsHeartbeatToJoinAgain) {
+  ASSERT_TRUE(status_is(dlock_lock_acquire_owner(holder_.get(), 1, 0, kLongLeaseMs, nullptr, nullptr), DLOCK_OK));
+  std::future<AcquireOutcome> dropped = acquire_in_background(waiter_.get(), 2, -1);
+  std::future<AcquireOutcome> kept = acquire_in_background(waiter_.get(), 3, -1);
+  ASSERT_TRUE(wait_until([&] { return waiting() == 2; }, milliseconds(5000)));
+  // Their subscription's confirmation has made them try once more by now.
+  std::this_thread::sleep_for(milliseconds(300));
+  // As if it had been paused past its deadline: its entry is gone, its
+  // client's other waiter's is not (the heartbeat names them together).
+  const std::string field = server().command({"ZRANGE", kWaiting, "0", "0"}).elements.at(0).str;
+  ASSERT_EQ(server().command({"ZREM", kWaiting, field}).integer, 1);
+  ASSERT_EQ(server().command({"ZREM", std::string(kWaiting) + ":until", field}).integer, 1);
+  EXPECT_TRUE(wait_until([&] { return waiting() == 2; }, milliseconds(2000)))
+      << "the dropped waiter never tried again";
+  ASSERT_TRUE(status_is(dlock_lock_release_owner(holder_.get(), 1), DLOCK_OK));
+  for (auto* waiter : {&dropped, &kept}) {
+    ASSERT_EQ(waiter->wait_for(milliseconds(5000)), std::future_status::ready);
+    EXPECT_TRUE(status_is(waiter->get().status, DLOCK_OK));
+  }
 }
 
 TEST_F(LockTurns, AKilledWaiterLeavesTheWaitingSetWithinASecond) {
