@@ -51,7 +51,11 @@ extern "C" {
 #define DLOCK_E_CONNECTION (-2)
 /** The caller does not hold the lock it tried to release. */
 #define DLOCK_E_NOT_OWNER (-3)
-/** The caller held the lock but its lease ran out or it was taken. */
+/**
+ * The caller held the lock but its lease ran out or it was taken; also state a
+ * semaphore or latch call relied on that vanished from Redis (see
+ * dlock_semaphore_release, dlock_count_down_latch_await).
+ */
 #define DLOCK_E_LOST (-4)
 /** Redis answered something unexpected, e.g. WRONGTYPE for the lock key. */
 #define DLOCK_E_PROTOCOL (-5)
@@ -604,9 +608,17 @@ DLOCK_API void dlock_semaphore_free(dlock_semaphore *semaphore);
  */
 DLOCK_API int dlock_semaphore_acquire(dlock_semaphore *semaphore, int permits, int64_t wait_ms,
                                       dlock_cancel *cancel);
-/** Returns `permits` (> 0) permits and wakes the waiters. */
+/**
+ * Returns `permits` (> 0) permits and wakes the waiters. DLOCK_E_LOST, adding
+ * nothing, when they were taken through this handle and the semaphore's key
+ * has vanished since (a restart without persistence, a failover):
+ * dlock_semaphore_try_set_permits can then set it again.
+ */
 DLOCK_API int dlock_semaphore_release(dlock_semaphore *semaphore, int permits);
-/** Sets the permits (>= 0) when the semaphore does not exist; *set_out 1 set, 0 it existed. */
+/**
+ * Sets the permits (>= 0) when the semaphore does not exist (never set, or
+ * vanished); *set_out 1 set, 0 it existed.
+ */
 DLOCK_API int dlock_semaphore_try_set_permits(dlock_semaphore *semaphore, int permits, int *set_out);
 DLOCK_API int dlock_semaphore_available_permits(dlock_semaphore *semaphore, int64_t *out);
 
@@ -665,7 +677,11 @@ DLOCK_API int dlock_count_down_latch_try_set_count(dlock_count_down_latch *latch
 DLOCK_API int dlock_count_down_latch_count_down(dlock_count_down_latch *latch);
 /** The count, 0 when the latch is open (or was never set). */
 DLOCK_API int dlock_count_down_latch_get_count(dlock_count_down_latch *latch, int64_t *out);
-/** Waits until the count is zero: DLOCK_OK open, DLOCK_NOT_ACQUIRED the wait ran out. */
+/**
+ * Waits until the count is zero: DLOCK_OK open, DLOCK_NOT_ACQUIRED the wait ran
+ * out. DLOCK_E_LOST when a count above zero that the wait saw vanished without
+ * a count-down to zero (a restart without persistence, a failover lost it).
+ */
 DLOCK_API int dlock_count_down_latch_await(dlock_count_down_latch *latch, int64_t wait_ms, dlock_cancel *cancel);
 /* ---- MultiLock and RedLock: one lock over several locks ----
  *

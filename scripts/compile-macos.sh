@@ -12,24 +12,15 @@ build_root="$(realpath -m "${1:-$root/build/macos}")"
 jobs=${DLOCK_JOBS:-2}
 mkdir -p "$build_root"
 
-tools="$build_root/tools"
-[[ -x "$tools/bin/python" ]] || python3 -m venv "$tools"
-"$tools/bin/pip" install -q -r "$root/scripts/release-tools.txt"
-zig="$("$tools/bin/python" -c 'import ziglang, os; print(os.path.join(os.path.dirname(ziglang.__file__), "zig"))')"
+# shellcheck source=zig-compilers.sh
+. "$root/scripts/zig-compilers.sh"
 hiredis_tarball=$("$root/scripts/fetch-source.sh" hiredis "${DLOCK_DEPS_PREFIX:-/opt/dlock-deps}/src")
 
 for target in aarch64-macos x86_64-macos; do
   echo "== $target: libdlock.dylib and dlock"
   dir="$build_root/$target"
   bin="$dir/bin"
-  mkdir -p "$bin"
-  for tool in cc c++; do
-    printf '#!/bin/sh\nexec "%s" %s -target %s "$@"\n' "$zig" "$tool" "$target" >"$bin/zig-$tool"
-  done
-  for tool in ar ranlib; do
-    printf '#!/bin/sh\nexec "%s" %s "$@"\n' "$zig" "$tool" >"$bin/zig-$tool"
-  done
-  chmod +x "$bin"/zig-*
+  zig_compilers "$build_root/tools" "$bin" "$target"
   cross=(-G Ninja -DCMAKE_SYSTEM_NAME=Darwin -DCMAKE_BUILD_TYPE=Release
     -DCMAKE_C_COMPILER="$bin/zig-cc" -DCMAKE_AR="$bin/zig-ar" -DCMAKE_RANLIB="$bin/zig-ranlib")
 

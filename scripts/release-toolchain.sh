@@ -27,21 +27,11 @@ target="$arch-linux-gnu.2.28"
 jobs=${DLOCK_JOBS:-2}
 mkdir -p "$build_root"
 
-tools="$build_root/tools"
-[[ -x "$tools/bin/python" ]] || python3 -m venv "$tools"
-"$tools/bin/pip" install -q -r "$root/scripts/release-tools.txt"
-zig="$("$tools/bin/python" -c 'import ziglang, os; print(os.path.join(os.path.dirname(ziglang.__file__), "zig"))')"
-
 # The compilers CMake and OpenSSL's Configure call: zig, for the target glibc.
+# shellcheck source=zig-compilers.sh
+. "$root/scripts/zig-compilers.sh"
 bin="$build_root/bin"
-mkdir -p "$bin"
-for tool in cc c++; do
-  printf '#!/bin/sh\nexec "%s" %s -target %s "$@"\n' "$zig" "$tool" "$target" >"$bin/zig-$tool"
-  chmod +x "$bin/zig-$tool"
-done
-printf '#!/bin/sh\nexec "%s" ar "$@"\n' "$zig" >"$bin/zig-ar"
-printf '#!/bin/sh\nexec "%s" ranlib "$@"\n' "$zig" >"$bin/zig-ranlib"
-chmod +x "$bin/zig-ar" "$bin/zig-ranlib"
+zig_compilers "$build_root/tools" "$bin" "$target"
 
 deps="${DLOCK_DEPS_PREFIX:-/opt/dlock-deps}"
 prefix="$deps/zig-$target"

@@ -16,7 +16,7 @@
 // Each handle's `state` is what its primitive's operations are built on.
 struct dlock_semaphore {
   std::shared_ptr<dlock::Client> client;
-  std::shared_ptr<const dlock::SemaphoreKeys> state;
+  std::shared_ptr<dlock::SemaphoreState> state;
 };
 
 // The user's lost-permit callback; the handle's LostCallback calls it through

@@ -27,7 +27,9 @@ struct ChannelAttempt {
   std::optional<std::chrono::milliseconds> retry_after;
 };
 
-// wait_ms: 0 one attempt, -1 forever, > 0 at most that long. Returns the
+// wait_ms: 0 one attempt, -1 forever, > 0 at most that long. `attempt` is
+// called with whether a message on the channel woke it (false for the first
+// attempt, and after a subscription confirmation or a timer). Returns the
 // first attempt's result, or nullopt when the wait ran out. Throws
 // InterruptedError (cancel), ClosedError, and what `attempt` throws.
 template <typename Result, typename Attempt>
@@ -37,7 +39,7 @@ std::optional<Result> wait_on_channel(ClientCore& core, const std::string& chann
   // "Forever" is a year: far enough, and no overflow in the clock's arithmetic.
   const Clock::time_point deadline =
       Clock::now() + (wait_ms < 0 ? std::chrono::hours(24 * 366) : std::chrono::milliseconds(wait_ms));
-  ChannelAttempt<Result> last = attempt();
+  ChannelAttempt<Result> last = attempt(false);
   if (last.result || wait_ms == 0) return last.result;
   ClientStats::count(core.stats().waits);
   Waiter waiter;
@@ -56,11 +58,12 @@ std::optional<Result> wait_on_channel(ClientCore& core, const std::string& chann
     }
     if (cancel != nullptr && cancel->triggered()) throw InterruptedError(what + ": cancelled");
     core.throw_if_closed();
-    const bool signalled = waiter.take_signal().came;
+    const Waiter::Signal signal = waiter.take_signal();
+    const bool signalled = signal.came;
     const Clock::time_point now = Clock::now();
     if (!signalled && now < wake_at) continue;
     if (!signalled && now >= deadline) return std::nullopt;
-    last = attempt();
+    last = attempt(signal.by_release);
     if (last.result) return last.result;
     if (Clock::now() >= deadline) return std::nullopt;
   }

@@ -2,9 +2,22 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 from dlock import _dlock, timeouts
 from dlock.arguments import require_int
 from dlock.blocking import wait_in_task, wait_interruptibly
+from dlock.errors import LatchLostError, LockLostError
+
+
+@contextmanager
+def _latch_losses() -> Iterator[None]:
+    """The library's E_LOST from a latch wait, raised as what it means there."""
+    try:
+        yield
+    except LockLostError as lost:
+        raise LatchLostError(str(lost), lost.status) from lost
 
 
 class CountDownLatch:
@@ -37,20 +50,24 @@ class CountDownLatch:
 
     def wait(self, timeout: float | None = None) -> bool:
         """Waits until the count is zero, at most ``timeout`` seconds (None: forever);
-        False when the time ran out. In the main thread Ctrl-C ends the wait."""
+        False when the time ran out. In the main thread Ctrl-C ends the wait. Raises
+        :class:`dlock.LatchLostError` when a count it saw vanished without a count-down
+        to zero (a Redis restart without persistence, or a failover, lost it)."""
         wait_ms = timeouts.wait_ms(True, -1 if timeout is None else timeout)
-        # A look first: an open latch costs no thread.
-        if self._native.await_(0):
-            return True
-        if wait_ms == 0:
-            return False
-        return wait_interruptibly(lambda cancel: self._native.await_(wait_ms, cancel))
+        with _latch_losses():
+            # A look first: an open latch costs no thread.
+            if self._native.await_(0):
+                return True
+            if wait_ms == 0:
+                return False
+            return wait_interruptibly(lambda cancel: self._native.await_(wait_ms, cancel))
 
     async def wait_async(self, timeout: float | None = None) -> bool:
         """As :meth:`wait`, without blocking the event loop; cancelling the task cancels
         the wait."""
         wait_ms = timeouts.wait_ms(True, -1 if timeout is None else timeout)
-        return await wait_in_task(lambda cancel: self._native.await_(wait_ms, cancel))
+        with _latch_losses():
+            return await wait_in_task(lambda cancel: self._native.await_(wait_ms, cancel))
 
     def __repr__(self) -> str:
         return f"<dlock.CountDownLatch {self.name!r}>"

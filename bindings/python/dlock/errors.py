@@ -48,6 +48,12 @@ class LockExpiredError(LockLostError):
     section it guarded was unprotected after the lease ended all the same."""
 
 
+class LatchLostError(LockLostError):
+    """A latch wait saw a count above zero, and then the latch's key vanished without a
+    count-down to zero (a Redis restart without persistence, or a failover, lost it): the
+    latch is not open, its count is unknown."""
+
+
 class ProtocolError(DlockError):
     """Redis answered something unexpected, e.g. the lock's key is not a lock."""
 

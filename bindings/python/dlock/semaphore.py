@@ -60,7 +60,10 @@ class Semaphore(Holding["Semaphore"]):
         )
 
     def release(self, permits: int = 1) -> None:
-        """Gives ``permits`` permits back and wakes the waiters."""
+        """Gives ``permits`` permits back and wakes the waiters. Raises
+        :class:`dlock.LockLostError`, adding nothing, when they were taken through this
+        handle and the semaphore's key has vanished since (a Redis restart without
+        persistence, a failover): :meth:`try_set_permits` can then set it again."""
         self._native.release(require_int(permits, "permits", INT32))
 
     async def release_async(self, permits: int = 1) -> None:
@@ -68,8 +71,8 @@ class Semaphore(Holding["Semaphore"]):
         await call_in_thread(lambda: self._native.release(count))
 
     def try_set_permits(self, permits: int) -> bool:
-        """Sets the number of permits when the semaphore does not exist yet; False when it
-        did (it is left as it is)."""
+        """Sets the number of permits when the semaphore does not exist yet (never set, or
+        vanished); False when it did (it is left as it is)."""
         return self._native.try_set_permits(require_int(permits, "permits", INT32))
 
     def available_permits(self) -> int:

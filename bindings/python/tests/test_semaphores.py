@@ -262,6 +262,37 @@ def test_latch_wait_async(client: dlock.Client, name: str) -> None:
     asyncio.run(main())
 
 
+def test_a_latch_wiped_by_a_restart_is_lost_not_open(name: str) -> None:
+    # Its own server: the restart (without persistence) wipes every key.
+    with RedisServer() as server, dlock.Client(server.url) as client:
+        latch = client.count_down_latch(name)
+        latch.try_set_count(3)
+        outcome: list[object] = []
+        waiter = threading.Thread(target=lambda: outcome.append(_wait_outcome(latch)))
+        waiter.start()
+        time.sleep(0.3)
+        server.restart()
+        waiter.join(timeout=10)
+        assert not waiter.is_alive(), "the waiter slept on"
+        assert isinstance(outcome[0], dlock.LatchLostError), outcome
+        assert isinstance(outcome[0], dlock.LockLostError)
+        semaphore = client.semaphore(name + "-permits")
+        assert semaphore.try_set_permits(2)
+        assert semaphore.acquire(timeout=0)
+        server.restart()
+        with pytest.raises(dlock.LockLostError, match="vanished"):
+            semaphore.release()
+        assert semaphore.try_set_permits(2), "the vanished semaphore could not be set again"
+        assert semaphore.available_permits() == 2
+
+
+def _wait_outcome(latch: dlock.CountDownLatch) -> object:
+    try:
+        return latch.wait(timeout=20)
+    except dlock.DlockError as error:
+        return error
+
+
 def test_latch_bad_input(client: dlock.Client, name: str) -> None:
     latch = client.count_down_latch(name)
     with pytest.raises(dlock.InvalidArgumentError, match="count"):

@@ -63,8 +63,9 @@ def test_python_knows_no_stale_status() -> None:
         for value in vars(dlock.errors).values()
         if isinstance(value, type) and issubclass(value, dlock.DlockError)
     }
-    # LockExpiredError is E_LOST's when the library calls the loss an expiry.
-    expected = {dlock.DlockError, dlock.LockExpiredError}
+    # LockExpiredError is E_LOST's when the library calls the loss an expiry;
+    # LatchLostError is E_LOST's from a latch wait (dlock.count_down_latch).
+    expected = {dlock.DlockError, dlock.LockExpiredError, dlock.LatchLostError}
     assert defined - set(_BY_STATUS.values()) == expected, "a class no status raises"
 
 

@@ -4,9 +4,12 @@
 --
 -- KEYS[3] is the caller's latch of requests: a retry of the request ARGV[1]
 -- after a lost reply (kept ARGV[2] ms) does not count down twice.
+-- KEYS[4] is the "opened" marker, set for ARGV[3] ms when the count reaches
+-- zero: it tells a waiter that missed the message that the latch was counted
+-- down, not wiped (a restart without persistence, a failover that lost it).
 -- Returns the count after this call (0 when the latch is open).
-local count, channel, requests = KEYS[1], KEYS[2], KEYS[3]
-local request, latch_ms = ARGV[1], ARGV[2]
+local count, channel, requests, opened = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local request, latch_ms, opened_ms = ARGV[1], ARGV[2], ARGV[3]
 
 if redis.call('get', requests) == request then
   return math.max(tonumber(redis.call('get', count) or '0'), 0)
@@ -16,6 +19,7 @@ if value <= 0 then
   redis.call('del', count)
 end
 if value == 0 then
+  redis.call('set', opened, '1', 'px', opened_ms)
   redis.call('publish', channel, 0)
 end
 redis.call('set', requests, request, 'px', latch_ms)

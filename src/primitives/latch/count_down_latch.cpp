@@ -1,5 +1,8 @@
 #include "primitives/latch/count_down_latch.hpp"
 
+#include <chrono>
+
+#include "common/error.hpp"
 #include "core/channel_wait.hpp"
 #include "core/count_key.hpp"
 #include "core/key_names.hpp"
@@ -7,6 +10,10 @@
 
 namespace dlock {
 namespace {
+
+// How long the "opened" marker stays: longer than a waiter that saw the
+// count, and then missed the "zero" message, takes to look again.
+constexpr int64_t kOpenedMarkerMs = 3600 * 1000;
 
 Script& try_set_count_script() {
   static Script script("latch try_set_count", lua::latch::try_set_count);
@@ -23,6 +30,7 @@ LatchKeys::LatchKeys(std::string latch_name) : name(std::move(latch_name)) {
   check_name(name, "request latches");
   channel = "redisson_countdownlatch__channel__{" + name + "}";
   latch = prefixed("dlock_count_down_latch", name);
+  opened = suffixed(name, "dlock_opened");
 }
 
 bool CountDownLatch::try_set_count(int64_t count) {
@@ -30,7 +38,7 @@ bool CountDownLatch::try_set_count(int64_t count) {
   const std::string value = std::to_string(count);
   return core_.execute(keys_->name, [&](Connection& connection) {
     return try_set_count_script()
-        .run(connection, {keys_->name, keys_->channel}, {value})
+        .run(connection, {keys_->name, keys_->channel, keys_->opened}, {value})
         .integer_is_one("try_set_count '" + keys_->name + "'");
   });
 }
@@ -40,9 +48,10 @@ int64_t CountDownLatch::count_down(uint64_t owner) {
   const std::string latch = keys_->latch + ":" + core_.field(owner);
   const std::string window = std::to_string(core_.retry_window_ms());
   const std::string request = core_.request_id();
+  const std::string opened_ms = std::to_string(kOpenedMarkerMs);
   return core_.execute(keys_->name, [&](Connection& connection) {
     return count_down_script()
-        .run(connection, {keys_->name, keys_->channel, latch}, {request, window})
+        .run(connection, {keys_->name, keys_->channel, latch, keys_->opened}, {request, window, opened_ms})
         .integer("count_down '" + keys_->name + "'");
   });
 }
@@ -52,10 +61,39 @@ int64_t CountDownLatch::count() {
   return core_.execute(keys_->name, [&](Connection& connection) { return read_count(connection, keys_->name); });
 }
 
+CountDownLatch::Gone CountDownLatch::why_gone() {
+  // One MGET (the keys share a slot): the count and the marker as of the
+  // same moment, so a new round's try_set_count (which clears the marker)
+  // between two reads cannot pass for a loss.
+  return core_.execute(keys_->name, [&](Connection& connection) {
+    const Reply reply = connection.command({"MGET", keys_->name, keys_->opened});
+    const std::string what = "MGET '" + keys_->name + "'";
+    if (reply.array_size(what) != 2) throw ProtocolError(what + ": " + reply.describe());
+    if (!reply.element(0).is_nil()) return Gone::set_again;
+    return reply.element(1).is_nil() ? Gone::lost : Gone::opened;
+  });
+}
+
 bool CountDownLatch::await(int64_t wait_ms, Cancel* cancel) {
-  auto attempt = [&] {
+  bool saw_count = false;
+  auto attempt = [&](bool by_message) {
     const bool open = count() <= 0;
-    return ChannelAttempt<bool>{open ? std::optional<bool>(true) : std::nullopt, std::nullopt};
+    if (!open) {
+      saw_count = true;
+      return ChannelAttempt<bool>{std::nullopt, std::nullopt};
+    }
+    // Open as Redisson's await sees it. When a count this waiter saw is
+    // gone, a message (dlock's or Redisson's "zero") or the marker says a
+    // count down did it; neither means the key vanished under the waiters.
+    const Gone gone = saw_count && !by_message ? why_gone() : Gone::opened;
+    if (gone == Gone::lost) {
+      throw LostError("await '" + keys_->name +
+                      "': the latch's key vanished before it was counted down to zero (a restart "
+                      "without persistence, or a failover, lost it)");
+    }
+    // Set again between the two reads: look again at once.
+    if (gone == Gone::set_again) return ChannelAttempt<bool>{std::nullopt, std::chrono::milliseconds(0)};
+    return ChannelAttempt<bool>{true, std::nullopt};
   };
   return wait_on_channel<bool>(core_, keys_->channel, wait_ms, cancel, "await '" + keys_->name + "'", attempt)
       .has_value();

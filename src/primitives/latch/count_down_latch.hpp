@@ -1,7 +1,9 @@
 // A count-down latch in Redisson's RCountDownLatch layout: the key <name>
 // holds the count as a string and is deleted at zero, and the channel
 // redisson_countdownlatch__channel__{<name>} carries 1 when a count is set
-// and 0 when it reaches zero.
+// and 0 when it reaches zero. dlock adds the marker {<name>}:dlock_opened,
+// left for a while by the count down that opened the latch, so that a waiter
+// tells a latch counted down from one whose key vanished (lost).
 #pragma once
 
 #include <cstdint>
@@ -20,6 +22,7 @@ struct LatchKeys {
   std::string name;     // the count
   std::string channel;  // redisson_countdownlatch__channel__{name} (always braced, as Redisson names it)
   std::string latch;    // prefix of the callers' request latches
+  std::string opened;   // {name}:dlock_opened, set when a count down opens the latch
 };
 
 class CountDownLatch {
@@ -33,11 +36,18 @@ class CountDownLatch {
   int64_t count_down(uint64_t owner);
   int64_t count();
   // Waits until the count is zero, as wait_ms says (0 one look, -1 forever).
-  // Returns false when the wait ran out. Throws InterruptedError, ClosedError,
-  // ConnectionError, ProtocolError.
+  // Returns false when the wait ran out. Throws LostError when a count above
+  // zero it saw vanished without a count down to zero (no "zero" message, no
+  // marker): the latch's key was lost, e.g. by a restart without
+  // persistence. Throws InterruptedError, ClosedError, ConnectionError,
+  // ProtocolError.
   bool await(int64_t wait_ms, Cancel* cancel);
 
  private:
+  // What became of a count this waiter saw, now read as zero.
+  enum class Gone { opened, set_again, lost };
+  Gone why_gone();
+
   ClientCore& core_;
   std::shared_ptr<const LatchKeys> keys_;
 };

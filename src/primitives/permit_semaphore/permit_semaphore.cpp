@@ -41,7 +41,7 @@ std::optional<std::string> PermitSemaphore::acquire(const PermitRequest& request
   const int64_t lease_ms = request.lease_ms < 0 ? core_.config().watchdog_timeout_ms : request.lease_ms;
   const std::string lease = std::to_string(lease_ms);
   const std::string what = "acquire a permit of '" + keys().name + "'";
-  auto attempt = [&] {
+  auto attempt = [&](bool /*by_message*/) {
     Clock::time_point sent_at;
     // The same id on every retry: acquire.lua grants an id once.
     const Reply reply = core_.execute(keys().name, [&](Connection& connection) {

@@ -1,5 +1,6 @@
 #include "primitives/semaphore/semaphore.hpp"
 
+#include "common/error.hpp"
 #include "core/channel_wait.hpp"
 #include "core/count_key.hpp"
 #include "core/key_names.hpp"
@@ -38,7 +39,7 @@ bool Semaphore::acquire(uint64_t owner, int permits, int64_t wait_ms, Cancel* ca
   const std::string latch = latch_of(owner);
   const std::string window = std::to_string(core_.retry_window_ms());
   const std::string what = "acquire " + count + " permits of '" + keys_->name + "'";
-  auto attempt = [&] {
+  auto attempt = [&](bool /*by_message*/) {
     // One request id per attempt, kept across its retries (see acquire.lua).
     const std::string request = core_.request_id();
     const bool taken = core_.execute(keys_->name, [&](Connection& connection) {
@@ -49,8 +50,18 @@ bool Semaphore::acquire(uint64_t owner, int permits, int64_t wait_ms, Cancel* ca
     return ChannelAttempt<bool>{taken ? std::optional<bool>(true) : std::nullopt, std::nullopt};
   };
   const bool taken = wait_on_channel<bool>(core_, keys_->channel, wait_ms, cancel, what, attempt).has_value();
-  if (taken) ClientStats::count(core_.stats().grants);
+  if (taken) {
+    ClientStats::count(core_.stats().grants);
+    state_->taken += permits;
+  }
   return taken;
+}
+
+bool Semaphore::give_back_taken(int permits) {
+  int64_t taken = state_->taken.load();
+  while (taken >= permits && !state_->taken.compare_exchange_weak(taken, taken - permits)) {
+  }
+  return taken >= permits;
 }
 
 void Semaphore::release(uint64_t owner, int permits) {
@@ -59,11 +70,18 @@ void Semaphore::release(uint64_t owner, int permits) {
   const std::string latch = latch_of(owner);
   const std::string window = std::to_string(core_.retry_window_ms());
   const std::string request = core_.request_id();
-  core_.execute(keys_->name, [&](Connection& connection) {
+  const std::string what = "release " + count + " permits of '" + keys_->name + "'";
+  // Taken off before the call, whatever its outcome: they are this handle's to return once.
+  const std::string taken = give_back_taken(permits) ? "1" : "0";
+  const int64_t released = core_.execute(keys_->name, [&](Connection& connection) {
     return release_script()
-        .run(connection, {keys_->name, keys_->channel, latch}, {count, request, window})
-        .integer_is_one("release " + count + " permits of '" + keys_->name + "'");
+        .run(connection, {keys_->name, keys_->channel, latch}, {count, request, window, taken})
+        .integer(what);
   });
+  if (released == 2) {
+    throw LostError(what + ": the semaphore's key vanished while they were taken (a restart without "
+                    "persistence, or a failover, lost it); nothing was added: try_set_permits sets it again");
+  }
 }
 
 bool Semaphore::try_set_permits(int permits) {

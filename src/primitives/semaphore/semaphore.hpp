@@ -4,6 +4,7 @@
 // nothing renews them, as in Redisson.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -22,25 +23,42 @@ struct SemaphoreKeys {
   std::string latch;    // prefix of the callers' request latches
 };
 
+// What a handle keeps: its keys, and the permits taken through it and not
+// yet returned (a release of those into a vanished semaphore is a loss).
+struct SemaphoreState {
+  // Throws InvalidArgument for a bad name (core/key_names.hpp).
+  explicit SemaphoreState(std::string name) : keys(std::move(name)) {}
+
+  const SemaphoreKeys keys;
+  std::atomic<int64_t> taken{0};
+};
+
 class Semaphore {
  public:
-  Semaphore(ClientCore& core, std::shared_ptr<const SemaphoreKeys> keys)
-      : core_(core), keys_(std::move(keys)) {}
+  Semaphore(ClientCore& core, std::shared_ptr<SemaphoreState> state)
+      : core_(core), state_(std::move(state)), keys_(&state_->keys) {}
 
   // Takes `permits` (> 0) permits, waiting as wait_ms says (0 one attempt,
   // -1 forever). Returns false when the wait ran out. Throws
   // InterruptedError, ClosedError, ConnectionError, ProtocolError.
   bool acquire(uint64_t owner, int permits, int64_t wait_ms, Cancel* cancel);
+  // Returns `permits`. Throws LostError, touching nothing, when they were
+  // taken through this handle and the semaphore's key has vanished since (a
+  // restart without persistence): try_set_permits can then set it again.
   void release(uint64_t owner, int permits);
-  // Sets the permits when the semaphore does not exist yet; false when it did.
+  // Sets the permits when the semaphore does not exist yet (never set, or
+  // vanished); false when it did.
   bool try_set_permits(int permits);
   int64_t available_permits();
 
  private:
   std::string latch_of(uint64_t owner) const;
+  // Whether this handle took `permits` it has not returned; takes them off.
+  bool give_back_taken(int permits);
 
   ClientCore& core_;
-  std::shared_ptr<const SemaphoreKeys> keys_;
+  std::shared_ptr<SemaphoreState> state_;
+  const SemaphoreKeys* keys_;
 };
 
 }  // namespace dlock

@@ -42,19 +42,32 @@ public final class DCountDownLatch {
     return guard.call(handle::getCount);
   }
 
-  /** Waits until the count is zero. */
+  /**
+   * Waits until the count is zero.
+   *
+   * @throws LatchLostException the count this wait saw vanished without a
+   *     count-down to zero (a restart without persistence, a failover)
+   */
   public void await() throws InterruptedException {
     open(DLock.WAIT_FOREVER);
   }
 
-  /** Waits at most {@code timeout} until the count is zero; false when it was not. */
+  /**
+   * Waits at most {@code timeout} until the count is zero; false when it was
+   * not. Throws {@link LatchLostException} as {@link #await()}.
+   */
   public boolean await(long timeout, TimeUnit unit) throws InterruptedException {
     return open(DLock.waitMillis(timeout, unit));
   }
 
   private boolean open(long waitMs) throws InterruptedException {
-    return guard.call(() -> InterruptibleWait.run(
-        cancel -> handle.awaitZero(waitMs, cancel), opened -> opened, false));
+    try {
+      return guard.call(() -> InterruptibleWait.run(
+          cancel -> handle.awaitZero(waitMs, cancel), opened -> opened, false));
+    } catch (LockLostException lost) {
+      // The core's E_LOST for a latch: its key vanished (dlock.h).
+      throw new LatchLostException(lost.getMessage());
+    }
   }
 
   /** Frees the native handle (the client is closing). */

@@ -62,7 +62,14 @@ public final class DSemaphore {
     release(1);
   }
 
-  /** Gives back {@code permits} permits and wakes the waiters. */
+  /**
+   * Gives back {@code permits} permits and wakes the waiters.
+   *
+   * @throws LockLostException nothing was added: the permits were taken
+   *     through this semaphore and its key has vanished since (a Redis
+   *     restart without persistence, a failover); {@link #trySetPermits(int)}
+   *     can then set it again
+   */
   public void release(int permits) {
     guard.run(() -> handle.give(permits));
   }
@@ -72,7 +79,10 @@ public final class DSemaphore {
     return (int) (long) guard.call(handle::availablePermits);
   }
 
-  /** Sets the permits when the semaphore does not exist yet; false when it did. */
+  /**
+   * Sets the permits when the semaphore does not exist yet (never set, or
+   * vanished); false when it did.
+   */
   public boolean trySetPermits(int permits) {
     return guard.call(() -> handle.trySetPermits(permits));
   }

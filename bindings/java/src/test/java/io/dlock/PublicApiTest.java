@@ -20,7 +20,8 @@ class PublicApiTest {
       "DLockStatus", "LockInfo",
       "DLockStats", "DMultiLock", "DRedLock", "DReadWriteLock",
       // Semaphores and the count-down latch.
-      "DSemaphore", "DPermitExpirableSemaphore", "PermitLostListener", "DCountDownLatch");
+      "DSemaphore", "DPermitExpirableSemaphore", "PermitLostListener", "DCountDownLatch",
+      "LatchLostException");
 
   @Test
   void onlyTheHandWrittenTypesArePublic() throws Exception {
