@@ -30,11 +30,10 @@ fi
 # Only trixie's deb-src line is added, in its own file, and only that file's
 # index is fetched: no binary package comes from trixie.
 list=/etc/apt/sources.list.d/dlock-trixie-src.sources
-mirror=$(sed -n 's/^URIs:[[:space:]]*\(\S*\/debian\)\/\?$/\1/p' /etc/apt/sources.list.d/debian.sources 2>/dev/null | head -n1)
-[[ -n "$mirror" ]] || mirror=$(sed -n 's/^deb[[:space:]]\+\(\[[^]]*\][[:space:]]\+\)\?\(\S*\/debian\)\/\?[[:space:]].*/\2/p' /etc/apt/sources.list 2>/dev/null | head -n1)
-[[ -n "$mirror" ]] || mirror=http://deb.debian.org/debian
+# shellcheck source=release-lib.sh
+. "$root/scripts/release-lib.sh"
 printf 'Types: deb-src\nURIs: %s\nSuites: trixie\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
-  "$mirror" >"$list"
+  "$(debian_mirror)" >"$list"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 # Another apt (a package install beside it) may hold the lists' lock for a while.

@@ -25,11 +25,14 @@ debian_suite_python() {
   case "$1" in bullseye) echo 3.9 ;; bookworm) echo 3.11 ;; trixie) echo 3.13 ;; *) return 1 ;; esac
 }
 
-# The Debian mirror this machine's apt uses (its sources, deb822 or one-line).
+# The Debian mirror this machine's apt uses (its deb822 or one-line sources: the
+# first URI ending in /debian), else Debian's own.
 debian_mirror() {
-  { sed -n 's/^URIs: *//p' /etc/apt/sources.list.d/*.sources 2>/dev/null
-    sed -n 's/^deb \(\[[^]]*\] \)\{0,1\}\([^ ]*\) .*/\2/p' /etc/apt/sources.list 2>/dev/null
-  } | tr ' ' '\n' | grep -v -e security -e '^$' | head -n1
+  local mirror
+  mirror=$(sed -n 's/^URIs:[[:space:]]*\(\S*\/debian\)\/\?$/\1/p' /etc/apt/sources.list.d/*.sources 2>/dev/null | head -n1)
+  [[ -n "$mirror" ]] || mirror=$(sed -n 's/^deb[[:space:]]\+\(\[[^]]*\][[:space:]]\+\)\?\(\S*\/debian\)\/\?[[:space:]].*/\2/p' \
+    /etc/apt/sources.list 2>/dev/null | head -n1)
+  echo "${mirror:-http://deb.debian.org/debian}"
 }
 
 debian_tree() {

@@ -1,23 +1,24 @@
 #!/usr/bin/env bash
-# Checks scripts/fetch-source.sh against Debian's real index, on hiredis (small):
-# the pin fetched into an empty directory and checked; a pin Debian no longer
-# serves, or whose checksum is wrong, replaced by a version the index lists, with
-# the line to pin (or, with no other version listed, refused); a source nobody
-# serves refused with the file to place.
+# Checks scripts/fetch-source.sh against Debian's real index: every pin of
+# scripts/sources.lock fetched into an empty directory and checked; then, on
+# hiredis (small), a pin Debian no longer serves, or whose checksum is wrong,
+# replaced by a version the index lists, with the line to pin (or, with no other
+# version listed, refused); a source nobody serves refused with the file to place.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fetch() { DLOCK_SOURCES_LOCK="$work/sources.lock" "$root/scripts/fetch-source.sh" "$@"; }
 fail() { echo "test-fetch-source.sh: $*" >&2; exit 1; }
-pinned=$(grep -E '^hiredis[[:space:]]' "$root/scripts/sources.lock")
-read -r _ version file sha <<<"$pinned"
+grep -v '^#' "$root/scripts/sources.lock" >"$work/sources.lock"
+while read -r name version file sha; do
+  path=$(fetch "$name" "$work/pinned" </dev/null)
+  [[ "$path" == "$work/pinned/$file" && "$(sha256sum "$path" | cut -d' ' -f1)" == "$sha" ]] ||
+    fail "the pin of $name did not give $file with its checksum: $path"
+  echo "pinned: $file fetched into an empty directory and checked"
+done <"$work/sources.lock"
 
-echo "$pinned" >"$work/sources.lock"
-path=$(fetch hiredis "$work/pinned")
-[[ "$path" == "$work/pinned/$file" && "$(sha256sum "$path" | cut -d' ' -f1)" == "$sha" ]] ||
-  fail "the pin did not give $file with its checksum: $path"
-echo "pinned: $file fetched and checked"
+read -r _ version file sha < <(grep -E '^hiredis[[:space:]]' "$work/sources.lock")
 
 echo "hiredis 0.0.1-1 hiredis_0.0.1.orig.tar.gz $sha" >"$work/sources.lock"
 path=$(fetch hiredis "$work/gone" 2>"$work/gone.err") || fail "no fallback for a version Debian does not serve"

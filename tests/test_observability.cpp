@@ -10,6 +10,7 @@
 
 #include "background_acquire.hpp"
 #include "dlock.h"
+#include "dlock_handles.hpp"
 #include "log_capture.hpp"
 #include "monotonic_clock.hpp"
 #include "redis_fixture.hpp"
@@ -23,13 +24,6 @@ namespace {
 using std::chrono::milliseconds;
 
 const char* const kName = "observed";
-
-dlock_client_stats stats_of(dlock_client* client) {
-  dlock_client_stats stats{};
-  stats.size = sizeof stats;
-  require_ok(dlock_client_stats_get(client, &stats), "dlock_client_stats_get");
-  return stats;
-}
 
 class Observability : public RedisFixture {
  protected:
@@ -58,7 +52,7 @@ TEST_F(Observability, GrantsAndReentriesAreCountedApart) {
     for (int hold = 0; hold <= kReentries; ++hold)
       ASSERT_TRUE(status_is(dlock_lock_release(lock.get()), DLOCK_OK));
   }
-  const dlock_client_stats stats = stats_of(client.get());
+  const dlock_client_stats stats = client_stats(client.get());
   EXPECT_EQ(stats.grants, uint64_t{kGrants});
   EXPECT_EQ(stats.reentries, uint64_t{kGrants * kReentries});
   EXPECT_EQ(stats.waits, 0u);
@@ -85,7 +79,7 @@ TEST_F(Observability, ContendedWaitsAreCountedAsHandoffsWithTheirDurations) {
     ASSERT_TRUE(status_is(granted.status, DLOCK_OK));
     longest_measured_us = std::max(longest_measured_us, (granted.returned_ns - started_ns) / 1000);
   }
-  const dlock_client_stats stats = stats_of(waiter.get());
+  const dlock_client_stats stats = client_stats(waiter.get());
   EXPECT_EQ(stats.grants, hold_ms.size());
   EXPECT_EQ(stats.waits, hold_ms.size());
   EXPECT_EQ(stats.handoffs, hold_ms.size()) << "every grant followed a release message";
@@ -96,7 +90,7 @@ TEST_F(Observability, ContendedWaitsAreCountedAsHandoffsWithTheirDurations) {
   // The median wait was about 300 ms; buckets are a quarter octave wide.
   EXPECT_GE(stats.wait_p50_us, 280 * 1000);
   EXPECT_LE(stats.wait_p50_us, 300 * 1000 * 5 / 4 + 50 * 1000);
-  const dlock_client_stats holder_stats = stats_of(holder.get());
+  const dlock_client_stats holder_stats = client_stats(holder.get());
   EXPECT_EQ(holder_stats.waits, 0u);
   EXPECT_EQ(holder_stats.grants, hold_ms.size());
 }
@@ -118,7 +112,7 @@ TEST_F(Observability, AnAsynchronousWaitIsCountedLikeABlockingOne) {
   auto granted = outcome.get_future();
   ASSERT_EQ(granted.wait_for(milliseconds(5000)), std::future_status::ready);
   EXPECT_TRUE(status_is(granted.get(), DLOCK_OK));
-  const dlock_client_stats stats = stats_of(waiter.get());
+  const dlock_client_stats stats = client_stats(waiter.get());
   EXPECT_EQ(stats.grants, 1u);
   EXPECT_EQ(stats.waits, 1u);
   EXPECT_EQ(stats.handoffs, 1u);
@@ -129,10 +123,10 @@ TEST_F(Observability, AnAsynchronousWaitIsCountedLikeABlockingOne) {
 TEST_F(Observability, WatchdogRenewalsAreCounted) {
   constexpr int64_t kWatchdogMs = 900;
   const WatchedHold held = hold_with_watchdog(kWatchdogMs);
-  EXPECT_EQ(stats_of(held.client.get()).renewals, 0u);
+  EXPECT_EQ(client_stats(held.client.get()).renewals, 0u);
   EXPECT_TRUE(
-      wait_until([&] { return stats_of(held.client.get()).renewals >= 2; }, milliseconds(2 * kWatchdogMs)));
-  const dlock_client_stats stats = stats_of(held.client.get());
+      wait_until([&] { return client_stats(held.client.get()).renewals >= 2; }, milliseconds(2 * kWatchdogMs)));
+  const dlock_client_stats stats = client_stats(held.client.get());
   EXPECT_GE(stats.renewal_round_trips, 2u);
   EXPECT_LE(stats.renewal_round_trips, stats.renewals);
   EXPECT_TRUE(status_is(dlock_lock_release(held.lock.get()), DLOCK_OK));
@@ -144,10 +138,10 @@ TEST_F(Observability, ALostLockIsCountedAndLoggedWithItsName) {
   const WatchedHold held = hold_with_watchdog(kWatchdogMs);
   server().command({"DEL", kName});
   EXPECT_TRUE(
-      wait_until([&] { return stats_of(held.client.get()).locks_lost == 1; }, milliseconds(2 * kWatchdogMs)));
+      wait_until([&] { return client_stats(held.client.get()).locks_lost == 1; }, milliseconds(2 * kWatchdogMs)));
   EXPECT_TRUE(log.has(DLOCK_LOG_WARN, {"'observed'", "lost after", "renewal"})) << log.dump();
   EXPECT_TRUE(status_is(dlock_lock_release(held.lock.get()), DLOCK_E_LOST));
-  EXPECT_EQ(stats_of(held.client.get()).locks_lost, 1u) << "the release did not count the loss again";
+  EXPECT_EQ(client_stats(held.client.get()).locks_lost, 1u) << "the release did not count the loss again";
 }
 
 TEST_F(Observability, AKilledSubscriberIsCountedAsAReconnect) {
@@ -166,9 +160,9 @@ TEST_F(Observability, AKilledSubscriberIsCountedAsAReconnect) {
                    .integer == 1;
       },
       milliseconds(3000)));
-  EXPECT_EQ(stats_of(waiter.get()).reconnects, 0u);
+  EXPECT_EQ(client_stats(waiter.get()).reconnects, 0u);
   server().command({"CLIENT", "KILL", "TYPE", "pubsub"});
-  EXPECT_TRUE(wait_until([&] { return stats_of(waiter.get()).reconnects == 1; }, milliseconds(3000)));
+  EXPECT_TRUE(wait_until([&] { return client_stats(waiter.get()).reconnects == 1; }, milliseconds(3000)));
   EXPECT_TRUE(log.has(DLOCK_LOG_WARN, {"subscriber", "lost the connection"})) << log.dump();
   EXPECT_TRUE(log.has(DLOCK_LOG_INFO, {"subscriber", "reconnected"})) << log.dump();
   ASSERT_TRUE(status_is(dlock_lock_release(held.get()), DLOCK_OK));
@@ -200,11 +194,11 @@ TEST_F(Observability, ARestartUnderAHeldLockLogsWarnings) {
   server().restart();
   // Without persistence the lock is gone: the next renewal finds it so.
   EXPECT_TRUE(
-      wait_until([&] { return stats_of(held.client.get()).locks_lost == 1; }, milliseconds(3 * kWatchdogMs)));
+      wait_until([&] { return client_stats(held.client.get()).locks_lost == 1; }, milliseconds(3 * kWatchdogMs)));
   EXPECT_TRUE(log.has(DLOCK_LOG_WARN, {"'observed'", "lost after"})) << log.dump();
   EXPECT_TRUE(log.has(DLOCK_LOG_WARN, {"lost the connection to " + server().url()})) << log.dump();
   EXPECT_TRUE(log.has(DLOCK_LOG_INFO, {"connected to " + server().url() + " again"})) << log.dump();
-  EXPECT_GE(stats_of(held.client.get()).reconnects, 1u);
+  EXPECT_GE(client_stats(held.client.get()).reconnects, 1u);
   EXPECT_TRUE(status_is(dlock_lock_release(held.lock.get()), DLOCK_E_LOST));
 }
 
@@ -231,7 +225,7 @@ TEST_F(BusyServer, TransientStatesAreRetriedCountedAndLoggedAtDebug) {
   busy.join();
   ASSERT_EQ(outcome.wait_for(milliseconds(5000)), std::future_status::ready);
   EXPECT_TRUE(status_is(outcome.get().status, DLOCK_OK));
-  EXPECT_GE(stats_of(client.get()).transient_retries, 1u);
+  EXPECT_GE(client_stats(client.get()).transient_retries, 1u);
   EXPECT_TRUE(log.has(DLOCK_LOG_DEBUG, {"BUSY", "retrying"})) << log.dump();
 }
 
@@ -299,7 +293,7 @@ TEST_F(PasswordServer, NoRecordContainsThePassword) {
   server().restart();
   ASSERT_EQ(outcome.wait_for(milliseconds(10000)), std::future_status::ready);
   EXPECT_TRUE(status_is(outcome.get().status, DLOCK_OK));
-  EXPECT_TRUE(wait_until([&] { return stats_of(client.get()).locks_lost == 1; }, milliseconds(3000)));
+  EXPECT_TRUE(wait_until([&] { return client_stats(client.get()).locks_lost == 1; }, milliseconds(3000)));
   dlock_client* refused = nullptr;
   EXPECT_TRUE(status_is(dlock_client_open(("redis://:wrong-" + std::string(kPassword) +
                                            "@127.0.0.1:" + std::to_string(server().port()))

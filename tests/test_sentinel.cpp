@@ -31,13 +31,6 @@ namespace {
 using std::chrono::milliseconds;
 using std::chrono::seconds;
 
-dlock_client_stats stats_of(dlock_client* client) {
-  dlock_client_stats stats{};
-  stats.size = sizeof stats;
-  require_ok(dlock_client_stats_get(client, &stats), "stats");
-  return stats;
-}
-
 bool key_exists(RedisServer& server, const std::string& key) {
   return server.command({"EXISTS", key}).integer == 1;
 }
@@ -94,7 +87,7 @@ class SentinelFailover : public Sentinel {
     const int old_master = cluster().master_port();
     const int new_master = fail_over(old_master);
     ASSERT_NE(old_master, new_master);
-    EXPECT_TRUE(wait_until([&] { return stats_of(holder.get()).failovers >= 1; }, milliseconds(5000)));
+    EXPECT_TRUE(wait_until([&] { return client_stats(holder.get()).failovers >= 1; }, milliseconds(5000)));
     // The grant reached a replica before it counted, so the new master has it.
     EXPECT_TRUE(key_exists(cluster().node(new_master), name));
     std::this_thread::sleep_for(milliseconds(500));  // the holds were verified against the new master
@@ -237,7 +230,7 @@ TEST_F(Sentinel, ReplicaSyncUndoesAGrantNoReplicaConfirmed) {
   const int64_t started = monotonic_ms();
   EXPECT_TRUE(status_is(dlock_lock_acquire(lock.get(), 700, -1, nullptr), DLOCK_NOT_ACQUIRED));
   EXPECT_GE(monotonic_ms() - started, 600) << "the wait went on until its end";
-  EXPECT_EQ(stats_of(client.get()).grants, 0u);
+  EXPECT_EQ(client_stats(client.get()).grants, 0u);
 
   const ClientHandle synced = open("?sync_replicas=2");
   const LockHandle confirmed = new_lock(synced.get(), "unsynced");
@@ -285,7 +278,7 @@ TEST_F(Sentinel, SectionsStayExclusiveAndTokensRiseAcrossFailovers) {
   const SafetyReport report = check_sections(sections);
   EXPECT_TRUE(report.clean()) << report.summary();
   EXPECT_GT(report.sections, 30u);
-  EXPECT_GE(stats_of(clients[0].get()).failovers, 3u);
+  EXPECT_GE(client_stats(clients[0].get()).failovers, 3u);
 }
 
 TEST(SentinelUrl, MalformedUrlsNameWhatIsWrong) {

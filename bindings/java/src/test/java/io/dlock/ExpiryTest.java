@@ -9,16 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BooleanSupplier;
-import java.util.logging.Handler;
 import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -32,54 +25,7 @@ class ExpiryTest {
   @RegisterExtension static final RedisServer redis = new RedisServer();
   private static final long LEASE_MS = 300;
 
-  /** What java.util.logging (System.Logger's default backend) gets for "io.dlock". */
-  private static final class Capture extends Handler {
-    final List<LogRecord> records = new CopyOnWriteArrayList<>();
-
-    @Override
-    public void publish(LogRecord record) {
-      records.add(record);
-    }
-
-    @Override
-    public void flush() {}
-
-    @Override
-    public void close() {}
-
-    boolean has(Level level, String... parts) {
-      return records.stream().anyMatch(r -> r.getLevel().equals(level)
-          && List.of(parts).stream().allMatch(part -> r.getMessage().contains(part)));
-    }
-  }
-
-  private final Logger julLogger = Logger.getLogger(LogBridge.LOGGER_NAME);
-  private final Capture capture = new Capture();
-  private Level previousLevel;
-
-  @BeforeEach
-  void captureLogs() {
-    previousLevel = julLogger.getLevel();
-    julLogger.setLevel(Level.ALL);
-    julLogger.addHandler(capture);
-  }
-
-  @AfterEach
-  void stopCapturing() {
-    julLogger.removeHandler(capture);
-    julLogger.setLevel(previousLevel);
-  }
-
-  private static boolean eventually(BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        return false;
-      }
-      Thread.sleep(10);
-    }
-    return true;
-  }
+  @RegisterExtension final LogCapture capture = new LogCapture();
 
   @Test
   void aFixedLeaseThatRunsOutIsAnExpiryNotALoss() throws Exception {
@@ -88,15 +34,16 @@ class ExpiryTest {
       AtomicInteger told = new AtomicInteger();
       lock.setLostListener((name, owner, token) -> told.incrementAndGet());
       assertTrue(lock.tryLock(0, LEASE_MS, TimeUnit.MILLISECONDS));
-      assertTrue(eventually(() -> client.getStats().getExpiries() == 1));
+      assertTrue(Threads.eventually(5, () -> client.getStats().getExpiries() == 1));
       LockLostException thrown = assertThrows(LockLostException.class, lock::unlock,
           "a handler of losses still catches an expiry");
       assertInstanceOf(LockExpiredException.class, thrown);
       assertTrue(thrown.getMessage().contains("ran out as asked"), thrown.getMessage());
       assertEquals(DLockStatus.LOST, thrown.getStatus());
       assertEquals(0, client.getStats().getLocksLost());
-      assertTrue(eventually(() -> capture.has(Level.INFO, "'expiring'", "expired after")),
-          () -> "records: " + capture.records.stream().map(LogRecord::getMessage).toList());
+      assertTrue(Threads.eventually(5,
+          () -> capture.has(Level.INFO, "'expiring'", "expired after")),
+          () -> "records: " + capture.messages());
       assertFalse(capture.has(Level.WARNING, "'expiring'"));
       assertEquals(1, told.get(), "the listener still learns the section is unprotected");
     }
@@ -115,7 +62,7 @@ class ExpiryTest {
       assertTrue(semaphore.trySetPermits(1));
       String permit = semaphore.tryAcquire(0, LEASE_MS, TimeUnit.MILLISECONDS);
       assertNotNull(permit);
-      assertTrue(eventually(() -> client.getStats().getExpiries() == 4));
+      assertTrue(Threads.eventually(5, () -> client.getStats().getExpiries() == 4));
       for (DLock lock : locks) {
         assertThrows(LockExpiredException.class, lock::unlock);
       }
@@ -129,7 +76,7 @@ class ExpiryTest {
     try (DLockClient client = DLockClient.connect(redis.url())) {
       DLock lock = client.getLock("expiring-async");
       assertTrue(lock.tryLock(0, LEASE_MS, TimeUnit.MILLISECONDS));
-      assertTrue(eventually(() -> client.getStats().getExpiries() == 1));
+      assertTrue(Threads.eventually(5, () -> client.getStats().getExpiries() == 1));
       CompletionException failed = assertThrows(CompletionException.class, () -> lock.unlockAsync().join());
       assertInstanceOf(LockExpiredException.class, failed.getCause());
     }
@@ -142,11 +89,12 @@ class ExpiryTest {
       DLock lock = client.getLock("deleted-under-watchdog");
       lock.lock();
       other.getLock("deleted-under-watchdog").forceUnlock();
-      assertTrue(eventually(() -> client.getStats().getLocksLost() == 1));
+      assertTrue(Threads.eventually(5, () -> client.getStats().getLocksLost() == 1));
       LockLostException thrown = assertThrows(LockLostException.class, lock::unlock);
       assertFalse(thrown instanceof LockExpiredException, thrown.getMessage());
       assertEquals(0, client.getStats().getExpiries());
-      assertTrue(eventually(() -> capture.has(Level.WARNING, "'deleted-under-watchdog'", "lost after")));
+      assertTrue(Threads.eventually(5,
+          () -> capture.has(Level.WARNING, "'deleted-under-watchdog'", "lost after")));
     }
   }
 

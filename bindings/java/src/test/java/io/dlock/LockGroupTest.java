@@ -51,17 +51,6 @@ class LockGroupTest {
     }
   }
 
-  private static boolean becomesFalse(java.util.function.BooleanSupplier held) throws InterruptedException {
-    long deadline = System.nanoTime() + 2_000_000_000L;
-    while (held.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        return false;
-      }
-      Thread.sleep(10);
-    }
-    return true;
-  }
-
   @Test
   void groupsAreNotHeldOnceAFixedLeaseRunsOut() throws InterruptedException {
     DLockClient client = clients.get(0);
@@ -72,9 +61,11 @@ class LockGroupTest {
       multi.lock(300, TimeUnit.MILLISECONDS);
       red.lock(300, TimeUnit.MILLISECONDS);
       assertTrue(plain.isHeldByCurrentThread() && multi.isHeldByCurrentThread() && red.isHeldByCurrentThread());
-      assertTrue(becomesFalse(plain::isHeldByCurrentThread), "the plain lock");
-      assertTrue(becomesFalse(multi::isHeldByCurrentThread), "the MultiLock, still held after its lease");
-      assertTrue(becomesFalse(red::isHeldByCurrentThread), "the RedLock, still held after its validity");
+      assertTrue(Threads.eventually(2, () -> !plain.isHeldByCurrentThread()), "the plain lock");
+      assertTrue(Threads.eventually(2, () -> !multi.isHeldByCurrentThread()),
+          "the MultiLock, still held after its lease");
+      assertTrue(Threads.eventually(2, () -> !red.isHeldByCurrentThread()),
+          "the RedLock, still held after its validity");
       assertEquals(1, multi.getHoldCount(), "no longer held, still to be unlocked");
       Thread.sleep(150);  // the servers' leases end too
       assertThrows(LockLostException.class, multi::unlock);

@@ -6,15 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
-import java.util.logging.Handler;
 import java.util.logging.Level;
-import java.util.logging.LogRecord;
-import java.util.logging.Logger;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -22,54 +15,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class ObservabilityTest {
   @RegisterExtension static final RedisServer redis = new RedisServer();
 
-  /** Captures what java.util.logging (System.Logger's default backend) gets for "io.dlock". */
-  private static final class Capture extends Handler {
-    final List<LogRecord> records = new CopyOnWriteArrayList<>();
-
-    @Override
-    public void publish(LogRecord record) {
-      records.add(record);
-    }
-
-    @Override
-    public void flush() {}
-
-    @Override
-    public void close() {}
-
-    boolean has(Level level, String... parts) {
-      return records.stream().anyMatch(r -> r.getLevel().equals(level)
-          && List.of(parts).stream().allMatch(part -> r.getMessage().contains(part)));
-    }
-  }
-
-  private final Logger julLogger = Logger.getLogger(LogBridge.LOGGER_NAME);
-  private final Capture capture = new Capture();
-  private Level previousLevel;
-
-  @BeforeEach
-  void captureLogs() {
-    previousLevel = julLogger.getLevel();
-    julLogger.setLevel(Level.ALL);
-    julLogger.addHandler(capture);
-  }
-
-  @AfterEach
-  void stopCapturing() {
-    julLogger.removeHandler(capture);
-    julLogger.setLevel(previousLevel);
-  }
-
-  private static boolean eventually(BooleanSupplier condition) throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        return false;
-      }
-      Thread.sleep(10);
-    }
-    return true;
-  }
+  @RegisterExtension final LogCapture capture = new LogCapture();
 
   @Test
   void statsCountGrantsReentriesWaitsAndHandoffs() throws Exception {
@@ -114,7 +60,7 @@ class ObservabilityTest {
     try (DLockClient client = DLockClient.connect(redis.url() + "?watchdog_timeout_ms=900")) {
       DLock lock = client.getLock("stats-renewed");
       lock.lock();
-      assertTrue(eventually(() -> client.getStats().getRenewals() >= 2));
+      assertTrue(Threads.eventually(5, () -> client.getStats().getRenewals() >= 2));
       assertTrue(client.getStats().getRenewalRoundTrips() >= 2);
       lock.unlock();
     }
@@ -133,9 +79,10 @@ class ObservabilityTest {
       DLock lock = client.getLock("restarted-under-hold");
       lock.lock();
       redis.restart(); // no persistence: the lock is gone
-      assertTrue(eventually(() -> client.getStats().getLocksLost() == 1));
-      assertTrue(eventually(() -> capture.has(Level.WARNING, "'restarted-under-hold'", "lost after")),
-          () -> "records: " + capture.records.stream().map(LogRecord::getMessage).toList());
+      assertTrue(Threads.eventually(5, () -> client.getStats().getLocksLost() == 1));
+      assertTrue(Threads.eventually(5,
+          () -> capture.has(Level.WARNING, "'restarted-under-hold'", "lost after")),
+          () -> "records: " + capture.messages());
       assertTrue(capture.has(Level.WARNING, "lost the connection to " + redis.url()));
       assertThrows(LockLostException.class, lock::unlock);
       assertTrue(client.getStats().getReconnects() >= 1);

@@ -7,6 +7,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.locks.Lock;
+import java.util.function.BooleanSupplier;
 
 /**
  * Runs test steps on other threads, since lock ownership follows threads
@@ -66,5 +67,17 @@ public final class Threads {
   public static <T> T onOtherThread(Callable<T> body)
       throws InterruptedException, ExecutionException, TimeoutException {
     return start(body).get(30, TimeUnit.SECONDS);
+  }
+
+  /** Whether {@code condition} comes true within {@code seconds} (checked every 10 ms). */
+  static boolean eventually(int seconds, BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        return false;
+      }
+      Thread.sleep(10);
+    }
+    return true;
   }
 }
