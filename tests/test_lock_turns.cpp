@@ -77,20 +77,37 @@ TEST_F(LockTurns, ATryRightAfterAWaiterGaveUpIsGranted) {
 
 TEST_F(LockTurns, ATryOnAFreeLockIsGrantedDuringAnotherOwnersTurn) {
   ASSERT_TRUE(status_is(dlock_lock_acquire_owner(holder_.get(), 1, 0, kLongLeaseMs, nullptr, nullptr), DLOCK_OK));
+  // The waiter releases as soon as it is granted.
   std::future<AcquireOutcome> waiter = acquire_in_background(waiter_.get(), 2, 10000);
   ASSERT_TRUE(wait_until([&] { return waiting() == 1; }, milliseconds(5000)));
   ASSERT_TRUE(status_is(dlock_lock_release_owner(holder_.get(), 1), DLOCK_OK));
-  // The waiter may have taken it already (then the try is refused by a
-  // holder, not by a turn); otherwise the free lock goes to the try.
-  const int status = dlock_lock_acquire_owner(holder_.get(), 3, 0, kLongLeaseMs, nullptr, nullptr);
+  // The waiter may have taken it already (then the try is refused by its
+  // hold, not by a turn, or granted once it let go); otherwise the free lock
+  // goes to the try.
+  uint64_t try_token = 0;
+  const int status = dlock_lock_acquire_owner(holder_.get(), 3, 0, kLongLeaseMs, nullptr, &try_token);
+  const int64_t try_granted_ns = monotonic_ns();
+  int64_t try_releasing_ns = 0;
   if (status == DLOCK_OK) {
-    EXPECT_EQ(waiter.wait_for(milliseconds(300)), std::future_status::timeout) << "two holders at once";
+    // Long enough for a waiter wrongly granted beside the try to show.
+    std::this_thread::sleep_for(milliseconds(300));
+    try_releasing_ns = monotonic_ns();
     ASSERT_TRUE(status_is(dlock_lock_release_owner(holder_.get(), 3), DLOCK_OK));
   } else {
     EXPECT_TRUE(status_is(status, DLOCK_NOT_ACQUIRED));
   }
   ASSERT_EQ(waiter.wait_for(milliseconds(5000)), std::future_status::ready);
-  EXPECT_TRUE(status_is(waiter.get().status, DLOCK_OK));
+  const AcquireOutcome granted = waiter.get();
+  ASSERT_TRUE(status_is(granted.status, DLOCK_OK));
+  if (status != DLOCK_OK) return;
+  // Tokens tell which hold came first; neither may overlap the other.
+  if (granted.token < try_token) {
+    EXPECT_LT(granted.returned_ns, try_granted_ns) << "two holders at once: the waiter held past the try's grant";
+  } else {
+    EXPECT_GT(granted.returned_ns, try_releasing_ns)
+        << "two holders at once: the waiter, token " << granted.token << ", was granted while the try, token "
+        << try_token << ", held";
+  }
 }
 
 TEST_F(LockTurns, ATryBeforeAWaitRespectsAnotherOwnersTurnWhereATryBarges) {
