@@ -167,5 +167,42 @@ TEST_F(Waiting, ExpiredHolderIsReplacedWithoutARelease) {
   EXPECT_LT(waited, kHolderLeaseMs + 1000);
 }
 
+
+// Every waiter of a client whose holder's lease runs out tries at once (no
+// release names one): a thousand of them share the client's pool of 8
+// connections, and none may fail for want of one (issue 20).
+TEST_F(Waiting, AThousandWaitersOnOneClientAreAllGrantedWithoutRunningOutOfConnections) {
+  constexpr int64_t kHolderLeaseMs = 1000;
+  constexpr int kWaiters = 1000;
+  ASSERT_TRUE(
+      status_is(dlock_lock_acquire_owner(holder_.get(), 1, 0, kHolderLeaseMs, nullptr, nullptr), DLOCK_OK));
+  struct Outcome {
+    int status = DLOCK_OK;
+    std::string error;
+  };
+  std::vector<std::future<Outcome>> waiters;
+  for (uint64_t owner = 2; owner < 2 + kWaiters; ++owner) {
+    waiters.push_back(std::async(std::launch::async, [this, owner] {
+      Outcome outcome;
+      outcome.status = dlock_lock_acquire_owner(waiter_.get(), owner, 60000, kLongLeaseMs, nullptr, nullptr);
+      if (outcome.status == DLOCK_OK) outcome.status = dlock_lock_release_owner(waiter_.get(), owner);
+      if (outcome.status != DLOCK_OK) outcome.error = dlock_last_error();
+      return outcome;
+    }));
+  }
+  int granted = 0;
+  std::string first_error;
+  for (auto& waiter : waiters) {
+    ASSERT_EQ(waiter.wait_for(milliseconds(60000)), std::future_status::ready);
+    const Outcome outcome = waiter.get();
+    if (outcome.status == DLOCK_OK) {
+      ++granted;
+    } else if (first_error.empty()) {
+      first_error = outcome.error;
+    }
+  }
+  EXPECT_EQ(granted, kWaiters) << "first failure: " << first_error;
+}
+
 }  // namespace
 }  // namespace dlock_test
