@@ -102,7 +102,8 @@ TEST_F(LockTurns, ATryOnAFreeLockIsGrantedDuringAnotherOwnersTurn) {
   if (status != DLOCK_OK) return;
   // Tokens tell which hold came first; neither may overlap the other.
   if (granted.token < try_token) {
-    EXPECT_LT(granted.returned_ns, try_granted_ns) << "two holders at once: the waiter held past the try's grant";
+    EXPECT_LT(granted.returned_ns, try_granted_ns)
+        << "two holders at once: the waiter held past the try's grant";
   } else {
     EXPECT_GT(granted.returned_ns, try_releasing_ns)
         << "two holders at once: the waiter, token " << granted.token << ", was granted while the try, token "

@@ -98,7 +98,8 @@ int run(const Options& options) {
   dlock::apply_url(url, server);
   RedisConnection link = connect(server);
   Report report;
-  const BenchContext context{url, server, ping_round_trip_ns(link, ping_samples), report, options.baseline_library};
+  const BenchContext context{url, server, ping_round_trip_ns(link, ping_samples), report,
+                             options.baseline_library};
   std::cout << "dlock " << dlock_version() << " against Redis " << server_version(link) << " at "
             << where(server) << (started ? " (started by the benchmark)" : "")
             << "; PING round trip (median of " << ping_samples << "): " << duration(context.round_trip_ns)

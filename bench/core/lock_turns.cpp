@@ -148,7 +148,8 @@ int run_process(const Variant& variant, const Shape& shape, Board& board, int pr
     const int count = (process + 1) * shape.contenders / shape.processes - first;
     std::vector<std::thread> threads;
     for (int i = 0; i < count; ++i) {
-      threads.emplace_back(contend, std::cref(calls), lock, std::ref(board), shape.hold_us, first + i, process);
+      threads.emplace_back(contend, std::cref(calls), lock, std::ref(board), shape.hold_us, first + i,
+                           process);
     }
     for (std::thread& thread : threads) thread.join();
     calls.lock_free(lock);
@@ -250,11 +251,12 @@ std::string others(const std::vector<Variant>& all, const std::vector<Outcome>& 
 
 void bench_lock_turns(const BenchContext& context) {
   const std::vector<Variant> all = variants(context);
-  context.report.section("11. Lock hand-off under contention, " + std::to_string(processes) + " processes x " +
-                         std::to_string(threads_per_process) +
+  const std::string baseline =
+      context.baseline_library.empty() ? "" : ", and baseline = " + context.baseline_library;
+  context.report.section("11. Lock hand-off under contention, " + std::to_string(processes) +
+                         " processes x " + std::to_string(threads_per_process) +
                          " threads, nothing held between acquire and release; with turns (the default), "
-                         "with release_yield_ms=0" +
-                         (context.baseline_library.empty() ? "" : ", and baseline = " + context.baseline_library));
+                         "with release_yield_ms=0" + baseline);
   const auto as_round_trips = [&](int64_t ns) {
     return fixed(static_cast<double>(ns) / static_cast<double>(context.round_trip_ns), 1) + " RT";
   };
@@ -281,7 +283,8 @@ void bench_lock_turns(const BenchContext& context) {
                               target_p50_round_trips * static_cast<double>(context.round_trip_ns))});
   const auto p99_text = [&](const Outcome& o) { return duration(p99(o)); };
   context.report.row({"hand-off p99", p99_text(turns), others(all, outcomes, p99_text), "",
-                      "<= " + duration(target_p99_ns) + " (idle host)", verdict(p99(turns) <= target_p99_ns)});
+                      "<= " + duration(target_p99_ns) + " (idle host)",
+                      verdict(p99(turns) <= target_p99_ns)});
   const auto scripts = [](const Outcome& o) { return fixed(o.scripts_per_grant, 2); };
   context.report.row({"scripts per grant", scripts(turns), others(all, outcomes, scripts), "",
                       "<= " + fixed(target_scripts_per_grant, 0),
@@ -291,7 +294,8 @@ void bench_lock_turns(const BenchContext& context) {
                       Verdict::info});
   int64_t overlaps = 0;
   for (const Outcome& outcome : outcomes) overlaps += outcome.overlaps;
-  context.report.row({"overlapping holds (all variants)", grouped(overlaps), "", "", "none", verdict(overlaps == 0)});
+  context.report.row(
+      {"overlapping holds (all variants)", grouped(overlaps), "", "", "none", verdict(overlaps == 0)});
 
   // The scripts per grant as the waiters grow: one thread holds, the rest wait.
   std::vector<double> sweep;
@@ -305,7 +309,8 @@ void bench_lock_turns(const BenchContext& context) {
                         "<= " + fixed(target_scripts_per_grant, 0),
                         verdict(sized.front().scripts_per_grant <= target_scripts_per_grant)});
   }
-  const double growth = *std::max_element(sweep.begin(), sweep.end()) / *std::min_element(sweep.begin(), sweep.end());
+  const double growth =
+      *std::max_element(sweep.begin(), sweep.end()) / *std::min_element(sweep.begin(), sweep.end());
   context.report.row({"scripts per grant, most / fewest over 2..64 waiters", fixed(growth, 2) + " x", "", "",
                       "constant (<= 1.5 x)", verdict(growth <= 1.5)});
 
@@ -317,14 +322,16 @@ void bench_lock_turns(const BenchContext& context) {
     return static_cast<double>(o.fewest) / static_cast<double>(std::max<int64_t>(o.most, 1));
   };
   const auto fair_text = [&](const Outcome& o) { return spread(o) + " = " + fixed(evenness(o), 2); };
-  context.report.row({std::to_string(fairness_processes) + " processes, 1 ms held: grants per process fewest/most",
+  context.report.row({std::to_string(fairness_processes) +
+                          " processes, 1 ms held: grants per process fewest/most",
                       fair_text(fair.front()), others(all, fair, fair_text), "",
                       ">= " + fixed(target_fairness, 1), verdict(evenness(fair.front()) >= target_fairness)});
   context.report.note(
       "hand-off = release call begins -> acquire returns in another thread that was already waiting; " +
       grouped(static_cast<int64_t>(turns.handoff_ns.size())) + " hand-offs with turns, " +
       grouped(static_cast<int64_t>(no_turns.handoff_ns.size())) +
-      " without; scripts per grant: EVALSHA/EVAL calls over the run (heartbeats and refused attempts included)");
+      " without; scripts per grant: EVALSHA/EVAL calls over the run (heartbeats and refused attempts "
+      "included)");
 }
 
 }  // namespace dlock_bench
