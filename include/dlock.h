@@ -301,6 +301,20 @@ DLOCK_API int dlock_lock_acquire_owner(dlock_lock *lock, uint64_t owner, int64_t
                                        uint64_t *token_out);
 
 /**
+ * One attempt for `owner`, as the first of a blocking wait the caller starts
+ * next (a binding that tries on its own thread before it hands the wait to
+ * another): unlike a single attempt (wait_ms 0), which takes a free lock
+ * whoever waits, it respects the waiters' turn, so the waiter a release named
+ * is not overtaken. Refused, it counts as waiting from now (the wait that
+ * follows keeps that place; without one the entry lapses within a second).
+ *
+ * DLOCK_OK held; DLOCK_NOT_ACQUIRED taken or another's turn; otherwise as
+ * dlock_lock_acquire_owner.
+ */
+DLOCK_API int dlock_lock_try_before_wait_owner(dlock_lock *lock, uint64_t owner, int64_t lease_ms,
+                                               uint64_t *token_out);
+
+/**
  * Releases one hold of the calling thread; the outermost release deletes the
  * key and wakes a waiter. DLOCK_E_NOT_OWNER when the caller holds nothing
  * (nothing is touched); DLOCK_E_LOST when its hold had been lost (the hold is

@@ -44,8 +44,7 @@ const std::vector<std::string> kRequired = {"+ping",
                                             "+publish",
                                             "+zrange",
                                             "+zrem",
-                                            "+zunionstore",
-                                            "+rename",
+                                            "+zrangebyscore",
                                             "~orders:*",
                                             "~redisson_lock_token:*",
                                             "~redisson_unlock_latch:*",
@@ -55,8 +54,9 @@ const std::vector<std::string> kRequired = {"+ping",
                                             "~redisson_lock__channel:*",
                                             "&redisson_lock__channel:*"};
 // Waiting without these still works: by retrying at the holder's lease end
-// without the subscription; without a turn for woken waiters without +zadd.
-const std::vector<std::string> kWakeUps = {"+subscribe", "+unsubscribe", "+zadd"};
+// without the subscription; without a turn for woken waiters without +zadd;
+// without the waiters' heartbeat (+zscore), whose entries then lapse.
+const std::vector<std::string> kWakeUps = {"+subscribe", "+unsubscribe", "+zadd", "+zscore"};
 
 // A call that did not succeed: which step, its status and dlock_last_error().
 struct Failure {

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -23,10 +24,12 @@ std::string read_script(const std::string& file) {
   return text.str();
 }
 
-// The script as the library sends it: acquire.lua after tokens.lua.
+// The script as the library sends it: acquire.lua after tokens.lua and
+// waiters.lua, release.lua after waiters.lua.
 std::string script(const std::string& file) {
-  if (file != "acquire.lua") return read_script(file);
-  return read_script("../tokens.lua") + "\n" + read_script(file);
+  if (file == "acquire.lua") return read_script("../tokens.lua") + "\n" + read_script("waiters.lua") + "\n" + read_script(file);
+  if (file == "release.lua") return read_script("waiters.lua") + "\n" + read_script(file);
+  return read_script(file);
 }
 
 const std::string kLock = "orders:7";
@@ -34,6 +37,7 @@ const std::string kCounter = "redisson_lock_token:{orders:7}";
 const std::string kChannel = "redisson_lock__channel:{orders:7}";
 const std::string kTurn = "dlock_turn:{orders:7}";
 const std::string kWaiting = "dlock_waiting:{orders:7}";
+const std::string kDeadlines = "dlock_waiting:{orders:7}:until";
 const std::string kMine = "client-a:1";
 const std::string kTheirs = "client-b:1";
 // A release's request id: "<client id>:<count>", the client of kMine.
@@ -65,12 +69,12 @@ class LuaScripts : public RedisFixture {
   }
   RedisReply acquire(const std::string& owner, const std::string& lease_ms = "10000",
                      const std::string& request_id = kLateRequest, const std::string& will_wait = "0") {
-    return eval("acquire.lua", {kLock, kCounter, latch(owner), kTurn, kWaiting, grant(owner)},
+    return eval("acquire.lua", {kLock, kCounter, latch(owner), kTurn, kWaiting, grant(owner), kDeadlines},
                 {lease_ms, owner, request_id, will_wait});
   }
   RedisReply release(const std::string& owner, const std::string& request_id,
                      const std::string& yield_ms = "0") {
-    return eval("release.lua", {kLock, kChannel, latch(owner), kTurn, kWaiting, grant(owner)},
+    return eval("release.lua", {kLock, kChannel, latch(owner), kTurn, kWaiting, grant(owner), kDeadlines},
                 {owner, "5000", request_id, yield_ms});
   }
   bool exists(const std::string& key) { return server().command({"EXISTS", key}).integer == 1; }
@@ -297,54 +301,48 @@ TEST_F(LuaScripts, AcquireOlderThanTheOwnersWithdrawalIsRefusedWhenItArrivesLate
       << "a later acquire is granted";
 }
 
-TEST_F(LuaScripts, ReleaseThatWokeWaitersGivesThemATurn) {
-  const std::string kNewcomer = "client-c:1";
-  acquire(kMine);
-  ASSERT_EQ(acquire(kTheirs, "10000", kLateRequest, "1").elements.size(), 1u) << "a waiter finds it held";
-  RedisConnection listener = server().connect();
-  listener.command({"SUBSCRIBE", kChannel});
-  ASSERT_EQ(release(kMine, request(1), "5000").integer, 1);
-  EXPECT_FALSE(exists(kWaiting)) << "the waiters became the turn";
-  for (const std::string& owner : {kMine, kNewcomer}) {
-    const RedisReply refused = acquire(owner, "10000", kLateRequest, "1");
-    ASSERT_EQ(refused.elements.size(), 1u) << owner << " waits its turn";
-    EXPECT_GT(refused.elements[0].integer, 4000) << "for at most the turn";
-  }
-  EXPECT_FALSE(exists(kLock));
-  EXPECT_EQ(acquire(kTheirs, "10000", kLateRequest, "1").type, RedisReply::Type::integer)
-      << "a woken waiter takes it";
-  EXPECT_FALSE(exists(kTurn)) << "and the turn is over";
-}
-
-TEST_F(LuaScripts, TheLongestWaitingGoesFirstAndTheOthersKeepTheirPlace) {
+TEST_F(LuaScripts, AReleaseNamesTheLongestWaitingOwnersTurn) {
   const std::string kFirst = "client-c:1";
   const std::string kSecond = "client-d:1";
   acquire(kMine);
-  acquire(kFirst, "10000", kLateRequest, "1");
+  const RedisReply first = acquire(kFirst, "10000", kLateRequest, "1");
+  ASSERT_EQ(first.elements.size(), 2u) << "a waiter learns the number its turn is named by";
   std::this_thread::sleep_for(std::chrono::milliseconds(5));
   acquire(kSecond, "10000", kLateRequest, "1");
   RedisConnection listener = server().connect();
   listener.command({"SUBSCRIBE", kChannel});
   ASSERT_EQ(release(kMine, request(1), "5000").integer, 1);
-  EXPECT_EQ(acquire(kSecond, "10000", kLateRequest, "1").elements.size(), 1u) << "the later waiter waits";
+  EXPECT_EQ(get(kTurn), kFirst);
+  const std::optional<RedisReply> named = listener.read_pushed();
+  ASSERT_TRUE(named && named->elements.size() == 3u);
+  EXPECT_EQ(named->elements[2].str, std::to_string(first.elements[1].integer)) << "the turn is named on the channel";
+  const std::optional<RedisReply> redissons = listener.read_pushed();
+  ASSERT_TRUE(redissons && redissons->elements.size() == 3u);
+  EXPECT_EQ(redissons->elements[2].str, "0") << "then Redisson's message";
+  EXPECT_EQ(acquire(kSecond, "10000", kLateRequest, "1").elements.size(), 2u) << "another waiter waits";
   ASSERT_EQ(acquire(kFirst, "10000", kLateRequest, "1").type, RedisReply::Type::integer);
+  EXPECT_FALSE(exists(kTurn)) << "the grant ends the turn";
   const RedisReply waiting = server().command({"ZRANGE", kWaiting, "0", "-1"});
-  ASSERT_EQ(waiting.elements.size(), 1u);
+  ASSERT_EQ(waiting.elements.size(), 1u) << "the grant took its owner out";
   EXPECT_EQ(waiting.elements[0].str, kSecond) << "the other waiter keeps its place for the next turn";
 }
 
-TEST_F(LuaScripts, ASingleAttemptWaitsItsTurnTooButIsNoWaiter) {
+TEST_F(LuaScripts, ASingleAttemptGetsAFreeLockDuringATurnAndJoinsNothing) {
   acquire(kMine);
   acquire(kTheirs, "10000", kLateRequest, "1");
   RedisConnection listener = server().connect();
   listener.command({"SUBSCRIBE", kChannel});
   ASSERT_EQ(release(kMine, request(1), "5000").integer, 1);
-  ASSERT_TRUE(exists(kTurn));
-  EXPECT_EQ(acquire(kMine).elements.size(), 1u) << "bindings try once before they wait: no barging then";
-  EXPECT_FALSE(exists(kWaiting)) << "a single attempt does not join the next turn";
+  ASSERT_EQ(get(kTurn), kTheirs);
+  EXPECT_EQ(acquire(kMine).type, RedisReply::Type::integer) << "a try barges, as tryLock() does";
+  EXPECT_EQ(get(kTurn), kTheirs) << "the waiter keeps its turn";
+  server().command({"DEL", kLock});
+  acquire(kMine);
+  EXPECT_EQ(acquire("client-c:1").elements.size(), 1u);
+  EXPECT_EQ(server().command({"ZCARD", kWaiting}).integer, 1) << "a single attempt does not join the waiters";
 }
 
-TEST_F(LuaScripts, ATurnNeedsWaitersAListenerCanWake) {
+TEST_F(LuaScripts, ATurnNeedsALiveWaiterAListenerCanWake) {
   acquire(kMine);
   acquire(kTheirs, "10000", kLateRequest, "1");
   ASSERT_EQ(release(kMine, request(1), "5000").integer, 1);
@@ -352,11 +350,11 @@ TEST_F(LuaScripts, ATurnNeedsWaitersAListenerCanWake) {
 
   RedisConnection listener = server().connect();
   listener.command({"SUBSCRIBE", kChannel});
-  server().command({"DEL", kWaiting});
   acquire(kMine);
-  acquire(kTheirs);  // one attempt, no wait: not a waiter
+  server().command({"ZADD", kDeadlines, "1", kTheirs});  // its deadline passed long ago
   ASSERT_EQ(release(kMine, request(2), "5000").integer, 1);
-  EXPECT_FALSE(exists(kTurn)) << "an idle subscription is no waiter";
+  EXPECT_FALSE(exists(kTurn)) << "a dead waiter gets no turn";
+  EXPECT_FALSE(exists(kWaiting)) << "and is dropped";
 
   acquire(kMine);
   acquire(kTheirs, "10000", kLateRequest, "1");
@@ -516,7 +514,7 @@ class LuaScriptsUnderAcl : public LuaScripts {
 
 TEST_F(LuaScriptsUnderAcl, AcquireWhosePexpireIsRefusedDeletesTheHashItWrote) {
   const RedisReply reply =
-      eval_as("no-pexpire", "acquire.lua", {kLock, kCounter, latch(kMine), kTurn, kWaiting, grant(kMine)},
+      eval_as("no-pexpire", "acquire.lua", {kLock, kCounter, latch(kMine), kTurn, kWaiting, grant(kMine), kDeadlines},
               {"10000", kMine, kLateRequest, "0"});
   ASSERT_TRUE(reply.is_error());
   EXPECT_FALSE(exists(kLock)) << "a hash without an expiry is a lock nobody can take again";
@@ -525,7 +523,7 @@ TEST_F(LuaScriptsUnderAcl, AcquireWhosePexpireIsRefusedDeletesTheHashItWrote) {
 TEST_F(LuaScriptsUnderAcl, ReleaseThatCannotPublishLeavesTheLockHeld) {
   acquire(kMine);
   const RedisReply reply =
-      eval_as("no-channel", "release.lua", {kLock, kChannel, latch(kMine), kTurn, kWaiting, grant(kMine)},
+      eval_as("no-channel", "release.lua", {kLock, kChannel, latch(kMine), kTurn, kWaiting, grant(kMine), kDeadlines},
               {kMine, "5000", request(1), "0"});
   ASSERT_TRUE(reply.is_error());
   EXPECT_EQ(holder(), kMine) << "deleted without waking the waiters";

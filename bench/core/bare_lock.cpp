@@ -20,8 +20,9 @@ int64_t release_latch_ms() {
 BareLock::BareLock(const dlock::ClientConfig& server, const std::string& name, int64_t lease_ms)
     : client_id_(random_uuid()),
       link_(server),
-      acquire_sha_(link_.load(dlock::ComposedScript::source({dlock::lua::tokens, dlock::lua::lock::acquire}).c_str())),
-      release_sha_(link_.load(dlock::lua::lock::release)),
+      acquire_sha_(link_.load(
+          dlock::ComposedScript::source({dlock::lua::tokens, dlock::lua::lock::waiters, dlock::lua::lock::acquire}).c_str())),
+      release_sha_(link_.load(dlock::ComposedScript::source({dlock::lua::lock::waiters, dlock::lua::lock::release}).c_str())),
       keys_(name),
       lease_(std::to_string(lease_ms)),
       field_(client_id_ + ":" + std::to_string(dlock_thread_owner())),
@@ -38,8 +39,8 @@ std::string BareLock::next_request() {
 BareLock::Attempt BareLock::try_acquire() {
   const std::string request = next_request();
   const ScriptLink::Reply reply =
-      link_.evalsha({"EVALSHA", acquire_sha_, "6", keys_.name, keys_.counter, latch_, keys_.turn,
-                     keys_.waiting, grant_, lease_, field_, request, "0"});
+      link_.evalsha({"EVALSHA", acquire_sha_, "7", keys_.name, keys_.counter, latch_, keys_.turn,
+                     keys_.waiting, grant_, keys_.deadlines, lease_, field_, request, "0"});
   if (reply->type == REDIS_REPLY_INTEGER) return {true, reply->integer};
   if (reply->type != REDIS_REPLY_ARRAY || reply->elements != 1) {
     throw std::runtime_error("reference acquire: unexpected reply");
@@ -50,8 +51,8 @@ BareLock::Attempt BareLock::try_acquire() {
 void BareLock::release() {
   const std::string request = next_request();
   const ScriptLink::Reply reply =
-      link_.evalsha({"EVALSHA", release_sha_, "6", keys_.name, keys_.channel, latch_, keys_.turn,
-                     keys_.waiting, grant_, field_, latch_ms_, request, yield_ms_});
+      link_.evalsha({"EVALSHA", release_sha_, "7", keys_.name, keys_.channel, latch_, keys_.turn,
+                     keys_.waiting, grant_, keys_.deadlines, field_, latch_ms_, request, yield_ms_});
   if (reply->type != REDIS_REPLY_INTEGER || reply->integer != 1) {
     throw std::runtime_error("reference release: the caller did not hold the lock");
   }

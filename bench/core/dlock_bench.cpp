@@ -29,22 +29,27 @@ constexpr int ping_samples = 2000;
 
 const char* const usage =
     "usage: dlock_bench [--url redis://[user[:password]@]host[:port][/db]] [--only N[,N...]]\n"
+    "                   [--baseline-lib PATH]\n"
     "  Without --url, starts redis-server ($DLOCK_BENCH_REDIS_SERVER or redis-server from PATH)\n"
-    "  on a free loopback port. --only runs the listed sections (1-10) only.\n";
+    "  on a free loopback port. --only runs the listed sections (1-11) only. --baseline-lib: an\n"
+    "  earlier build's libdlock.so, run beside this build in section 11.\n";
 
 struct Options {
   std::string url;
   std::set<int> only;
+  std::string baseline_library;
 };
 
 Options parse(int argc, char** argv) {
   Options options;
   for (int i = 1; i < argc; ++i) {
     const std::string argument = argv[i];
-    if ((argument == "--url" || argument == "--only") && i + 1 < argc) {
+    if ((argument == "--url" || argument == "--only" || argument == "--baseline-lib") && i + 1 < argc) {
       const std::string value = argv[++i];
       if (argument == "--url") {
         options.url = value;
+      } else if (argument == "--baseline-lib") {
+        options.baseline_library = value;
       } else {
         std::istringstream list(value);
         for (std::string number; std::getline(list, number, ',');) options.only.insert(std::stoi(number));
@@ -93,7 +98,8 @@ int run(const Options& options) {
   dlock::apply_url(url, server);
   RedisConnection link = connect(server);
   Report report;
-  const BenchContext context{url, server, ping_round_trip_ns(link, ping_samples), report};
+  const BenchContext context{url, server, ping_round_trip_ns(link, ping_samples), report,
+                             options.baseline_library};
   std::cout << "dlock " << dlock_version() << " against Redis " << server_version(link) << " at "
             << where(server) << (started ? " (started by the benchmark)" : "")
             << "; PING round trip (median of " << ping_samples << "): " << duration(context.round_trip_ns)
@@ -101,8 +107,9 @@ int run(const Options& options) {
 
   const std::function<void(const BenchContext&)> sections[] = {
       bench_uncontended, bench_reentrant,       bench_handoff,           bench_watchdog_cost, bench_footprint,
-      bench_async_paths, bench_uncontended_tls, bench_sentinel_failover, bench_fair_handoff,  bench_cluster};
-  for (int number = 1; number <= 10; ++number) {
+      bench_async_paths, bench_uncontended_tls, bench_sentinel_failover, bench_fair_handoff,  bench_cluster,
+      bench_lock_turns};
+  for (int number = 1; number <= 11; ++number) {
     if (options.only.empty() || options.only.count(number) != 0) sections[number - 1](context);
   }
   report.print(std::cout);

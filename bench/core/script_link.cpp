@@ -11,8 +11,8 @@ std::string ScriptLink::load(const char* script) {
 }
 
 ScriptLink::Reply ScriptLink::evalsha(std::initializer_list<std::string_view> argv) {
-  constexpr std::size_t most_words = 12;
-  if (argv.size() > most_words) throw std::logic_error("EVALSHA: more than 12 words");
+  constexpr std::size_t most_words = 16;
+  if (argv.size() > most_words) throw std::logic_error("EVALSHA: more than 16 words");
   const char* words[most_words];
   size_t lengths[most_words];
   int count = 0;

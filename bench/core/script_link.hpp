@@ -26,7 +26,7 @@ class ScriptLink {
 
   // SCRIPT LOAD; returns the script's SHA1.
   std::string load(const char* script);
-  // Up to 12 words; throws std::runtime_error on an I/O or an error reply.
+  // Up to 16 words; throws std::runtime_error on an I/O or an error reply.
   Reply evalsha(std::initializer_list<std::string_view> argv);
 
  private:

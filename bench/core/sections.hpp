@@ -14,6 +14,7 @@ struct BenchContext {
   dlock::ClientConfig server;  // the same server, for hiredis
   int64_t round_trip_ns;       // median PING round trip, the unit of latency
   Report& report;
+  std::string baseline_library;  // --baseline-lib: an earlier build's libdlock.so, or empty
 };
 
 // 1. Uncontended acquire+release pairs/s, dlock against bare hiredis loops
@@ -44,5 +45,10 @@ void bench_fair_handoff(const BenchContext& context);
 //     standalone server: uncontended pairs/s, the hand-off between two
 //     clients, and renewal round trips per period for 10,000 held locks.
 void bench_cluster(const BenchContext& context);
+// 11. The reentrant lock's hand-off under contention (4 processes x 4
+//     threads) with and without the waiters' turns, and a baseline build's:
+//     grants/s, hand-off p50/p99, scripts per grant from 2 to 64 waiters,
+//     and the 8-process fairness.
+void bench_lock_turns(const BenchContext& context);
 
 }  // namespace dlock_bench

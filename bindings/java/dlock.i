@@ -487,6 +487,11 @@ const char *dlock_version(void);
     return dlock_jni::check(dlock_lock_acquire_owner($self, owner, waitMs, leaseMs, cancel,
                                                      nullptr)) == DLOCK_OK;
   }
+  /* One attempt as the first of a wait that follows: it respects the waiters'
+     turn (dlock_lock_try_before_wait_owner), where acquire(owner, 0, ...) barges. */
+  bool tryBeforeWait(uint64_t owner, int64_t leaseMs) {
+    return dlock_jni::check(dlock_lock_try_before_wait_owner($self, owner, leaseMs, nullptr)) == DLOCK_OK;
+  }
   void release(uint64_t owner) { dlock_jni::check(dlock_lock_release_owner($self, owner)); }
   bool forceRelease() {
     int released = 0;

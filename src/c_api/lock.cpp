@@ -14,7 +14,7 @@ using dlock::c_api::require;
 using dlock::c_api::with_ops;
 
 int acquire(dlock_lock* lock, uint64_t owner, int64_t wait_ms, int64_t lease_ms, dlock_cancel* cancel,
-            uint64_t* token_out) {
+            uint64_t* token_out, bool before_wait = false) {
   return guarded([&] {
     require(lock, "lock");
     const int64_t wait = dlock::c_api::checked_wait(wait_ms);
@@ -23,6 +23,7 @@ int acquire(dlock_lock* lock, uint64_t owner, int64_t wait_ms, int64_t lease_ms,
       dlock::AcquireRequest request;
       request.owner = owner;
       request.wait_ms = wait;
+      request.before_wait = before_wait;
       request.lease_ms = lease_ms;
       request.cancel = cancel != nullptr ? &cancel->cancel : nullptr;
       request.handle = lock;
@@ -115,6 +116,10 @@ int dlock_lock_acquire(dlock_lock* lock, int64_t wait_ms, int64_t lease_ms, uint
 int dlock_lock_acquire_owner(dlock_lock* lock, uint64_t owner, int64_t wait_ms, int64_t lease_ms,
                              dlock_cancel* cancel, uint64_t* token_out) {
   return acquire(lock, owner, wait_ms, lease_ms, cancel, token_out);
+}
+
+int dlock_lock_try_before_wait_owner(dlock_lock* lock, uint64_t owner, int64_t lease_ms, uint64_t* token_out) {
+  return acquire(lock, owner, 0, lease_ms, nullptr, token_out, true);
 }
 
 int dlock_lock_release(dlock_lock* lock) {

@@ -19,6 +19,9 @@ class Lockable : public HeldResource {
   struct Attempt {
     bool granted;
     int64_t value;  // the fencing token when granted, else the holder's PTTL (< 0: wait for a message alone)
+    // When refused: the number a release names this owner's turn by on the
+    // channel (the reentrant lock's; 0 none).
+    uint64_t turn_number = 0;
   };
 
   // The owner's field on Redis, given the client's `<client-uuid>:<owner>`.
@@ -46,7 +49,8 @@ class Lockable : public HeldResource {
 
  protected:
   // An acquire script's reply, as every kind's gives it: the token when
-  // granted, else {the holder's PTTL}; `what` names the call in errors.
+  // granted, else {the holder's PTTL} or {the holder's PTTL, the turn's
+  // number}; `what` names the call in errors.
   static Attempt parse_attempt(const Reply& reply, const std::string& what);
 };
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <string_view>
 #include <system_error>
@@ -38,6 +39,13 @@ void signal_first_unsignalled(std::deque<Waiter*>& waiters) {
       return;
     }
   }
+}
+
+// A message that names a turn (lua/lock/waiters.lua): its number, else 0.
+uint64_t turn_number(std::string_view payload) {
+  uint64_t number = 0;
+  const auto [end, error] = std::from_chars(payload.data(), payload.data() + payload.size(), number);
+  return error == std::errc() && end == payload.data() + payload.size() && number > 1 ? number : 0;
 }
 
 }  // namespace
@@ -231,17 +239,8 @@ void Subscriber::handle(const ReplyView& reply, const std::string& node) {
     reconnect_delay_ = first_reconnect_delay;
     it->second.active = true;
     for (Waiter* waiter : it->second.waiters) waiter->signal();
-  } else if ((kind == "message" || kind == "smessage") &&
-             reply.element(2).text("subscriber push payload") == every_waiter_message) {
-    for (Waiter* waiter : it->second.waiters) waiter->signal(true);
   } else if (kind == "message" || kind == "smessage") {
-    bool broadcast = false;
-    for (Waiter* waiter : it->second.waiters) {
-      if (!waiter->every_message) continue;
-      waiter->signal(true);
-      broadcast = true;
-    }
-    if (!broadcast) signal_first_unsignalled(it->second.waiters);
+    release_message(it->second, reply.element(2).text("subscriber push payload"));
   } else if (kind == "sunsubscribe" && it->second.node == node) {
     // Not asked for: the channel's slot moved to another node.
     if (it->second.waiters.empty()) {
@@ -255,6 +254,30 @@ void Subscriber::handle(const ReplyView& reply, const std::string& node) {
     // A release may have gone unheard while the slot moved: they retry.
     for (Waiter* waiter : it->second.waiters) waiter->signal();
   }
+}
+
+void Subscriber::release_message(Channel& channel, std::string_view payload) {
+  const bool after_turn = std::exchange(channel.turn_named, false);
+  if (payload == every_waiter_message) {
+    for (Waiter* waiter : channel.waiters) waiter->signal(true);
+    return;
+  }
+  if (const uint64_t turn = turn_number(payload)) {
+    // The named waiter alone: the lock is held back for it.
+    channel.turn_named = true;
+    for (Waiter* waiter : channel.waiters) {
+      if (waiter->turn_number == turn || waiter->every_message) waiter->signal(true);
+    }
+    return;
+  }
+  bool broadcast = false;
+  for (Waiter* waiter : channel.waiters) {
+    if (!waiter->every_message) continue;
+    waiter->signal(true);
+    broadcast = true;
+  }
+  // The "0" of a release that named a turn: another waiter would be refused.
+  if (!broadcast && !after_turn) signal_first_unsignalled(channel.waiters);
 }
 
 void Subscriber::subscription_refused(const ReplyView& reply, const std::string& node) {

@@ -9,7 +9,9 @@
 // failed attempt. It is signalled when the subscription becomes active (so a
 // release between the failed attempt and the subscription is never missed),
 // once per release message (one waiter per message, first come first served;
-// a message "1", Redisson's read-write unlock, wakes them all),
+// a message "1", Redisson's read-write unlock, wakes them all; a message that
+// names a turn, lua/lock/waiters.lua, wakes the waiter it names and makes the
+// release's "0" that follows wake nobody),
 // and after a reconnect, when messages may have been missed.
 #pragma once
 
@@ -20,6 +22,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -58,6 +61,7 @@ class Subscriber {
     bool active = false;           // the server confirmed the subscription
     Clock::time_point idle_since;  // when the last waiter left
     std::string node;              // the connection it was asked on (node address; "" outside a Cluster)
+    bool turn_named = false;       // the last message named a turn: the next "0" is Redisson's waiters'
   };
   struct Request {
     bool subscribe;
@@ -75,6 +79,8 @@ class Subscriber {
   // the node that serves its channel, by the command the servers use.
   void send_requests();
   void handle(const ReplyView& reply, const std::string& node);
+  // A message on `channel` (mutex_ held): wakes the waiters it is news for.
+  void release_message(Channel& channel, std::string_view payload);
   // An error reply: a subscription refused (MOVED, an ACL).
   void subscription_refused(const ReplyView& reply, const std::string& node);
   void drop_idle_channels(Clock::time_point now);

@@ -1,12 +1,13 @@
 // The client's one thread that tells the server its waiters are alive.
 // A primitive whose waiters leave an entry on the server while they wait (the
-// fair lock's queue, the read-write lock's write intent) drops the entries
-// not seen for a while, so a waiter that died or was paused leaves no lasting
-// trace; every period this thread sends one pipelined round trip with one
-// script call per queue, naming all of this client's waiters on it, and wakes
-// those the server says must try again now. It also takes the entries of
-// waiters that gave up off the server, at once, so that giving up (a cancel,
-// an interrupt, a wait that ran out) never waits on the network.
+// fair lock's queue, the reentrant lock's waiting owners, the read-write lock's
+// write intent) drops the entries not seen for a while, so a waiter that died
+// or was paused leaves no lasting trace; every period this thread sends one
+// pipelined round trip with one script call per queue, naming all of this
+// client's waiters on it, and wakes those the server says must try again now.
+// It also takes the entries of waiters that gave up off the server, at once, so
+// that giving up (a cancel, an interrupt, a wait that ran out) never waits on
+// the network.
 #pragma once
 
 #include <chrono>
@@ -26,7 +27,8 @@
 
 namespace dlock {
 
-// How often a waiting waiter's client says it is alive.
+// How often a waiting waiter's client says it is alive (the reentrant lock's
+// scripts drop a waiter unseen for two periods).
 inline constexpr auto wait_heartbeat_period = std::chrono::milliseconds(500);
 // A waiter's entry unseen for this long (three periods) is dropped: it
 // outlives a waiter that died or was paused by at most this, plus the period

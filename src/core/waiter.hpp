@@ -22,6 +22,10 @@ struct Waiter {
   // by primitives whose one release can satisfy several waiters (semaphores,
   // a latch reaching zero). Set before the waiter is registered.
   bool every_message = false;
+  // The number a release message names this waiter's turn by (a reentrant
+  // lock's waiter; 0 none): such a message wakes it alone. Set before the
+  // waiter is registered.
+  uint64_t turn_number = 0;
 
   void signal(bool release_message = false) {
     {

@@ -58,7 +58,15 @@ class SharedLock:
     ) -> Optional[int]:
         """The native acquire (the fencing token, None when the wait ran out), pinning the
         handle once something is held through it."""
-        token = self.native.acquire(owner, wait_ms, lease_ms, cancel)
+        return self._pinned(self.native.acquire(owner, wait_ms, lease_ms, cancel))
+
+    def try_before_wait(self, owner: int, lease_ms: int) -> Optional[int]:
+        """One attempt as the first of a wait that follows: it respects the waiters' turn,
+        where acquire(owner, 0, ...) barges (dlock_lock_try_before_wait_owner)."""
+        return self._pinned(self.native.try_before_wait(owner, lease_ms))
+
+    def _pinned(self, token: Optional[int]) -> Optional[int]:
+        """Pins the handle once something is held through it."""
         if token is not None:
             self._handles.pin(self)
         return token

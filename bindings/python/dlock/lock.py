@@ -66,9 +66,14 @@ class Lock(HeldInBlocks):
         if hub is not None:
             token = acquire_in_greenlet(hub, self._shared, owner, wait_ms, self._lease_ms)
         else:
-            token = self._shared.acquire(owner, 0, self._lease_ms)
-            if token is None and wait_ms != 0:
-                token = wait_in_thread(self._shared, owner, wait_ms, self._lease_ms)
+            if wait_ms == 0:
+                token = self._shared.acquire(owner, 0, self._lease_ms)  # a try barges
+            else:
+                # Tried here first (no thread hop when free), in turn: a barging try would
+                # overtake the waiter a release named, and fairness would go.
+                token = self._shared.try_before_wait(owner, self._lease_ms)
+                if token is None:
+                    token = wait_in_thread(self._shared, owner, wait_ms, self._lease_ms)
         return self._took(owner, token)
 
     async def acquire_async(self, blocking: bool = True, timeout: float = -1) -> bool:

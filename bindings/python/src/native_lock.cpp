@@ -50,10 +50,20 @@ NativeLock::~NativeLock() {
 }
 
 py::object NativeLock::acquire(uint64_t owner, int64_t wait_ms, int64_t lease_ms, NativeCancel* cancel) {
-  uint64_t token = 0;
   dlock_cancel* native_cancel = cancel == nullptr ? nullptr : cancel->get();
-  const int status = without_gil(
-      [&] { return dlock_lock_acquire_owner(lock_, owner, wait_ms, lease_ms, native_cancel, &token); });
+  return token_of([&](uint64_t* token) {
+    return dlock_lock_acquire_owner(lock_, owner, wait_ms, lease_ms, native_cancel, token);
+  });
+}
+
+py::object NativeLock::try_before_wait(uint64_t owner, int64_t lease_ms) {
+  return token_of([&](uint64_t* token) { return dlock_lock_try_before_wait_owner(lock_, owner, lease_ms, token); });
+}
+
+template <typename Acquire>
+py::object NativeLock::token_of(Acquire&& acquire) {
+  uint64_t token = 0;
+  const int status = without_gil([&] { return acquire(&token); });
   count_acquire(status);
   if (status == DLOCK_NOT_ACQUIRED) return py::none();
   check_status(status);
@@ -182,6 +192,7 @@ void bind_native_lock(py::module_& module) {
       .def_property_readonly("name", &NativeLock::name)
       .def("acquire", &NativeLock::acquire, py::arg("owner"), py::arg("wait_ms"), py::arg("lease_ms"),
            py::arg("cancel") = nullptr)
+      .def("try_before_wait", &NativeLock::try_before_wait, py::arg("owner"), py::arg("lease_ms"))
       .def("release", &NativeLock::release, py::arg("owner"))
       .def("acquire_async", &NativeLock::acquire_async, py::arg("owner"), py::arg("wait_ms"),
            py::arg("lease_ms"), py::arg("cancel"), py::arg("on_done"))

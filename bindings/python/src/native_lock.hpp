@@ -31,6 +31,8 @@ class NativeLock {
   dlock_lock* get() const { return lock_; }
   // The fencing token, or None when the wait ran out.
   pybind11::object acquire(uint64_t owner, int64_t wait_ms, int64_t lease_ms, NativeCancel* cancel);
+  // dlock_lock_try_before_wait_owner(): the token, or None (taken, or another's turn).
+  pybind11::object try_before_wait(uint64_t owner, int64_t lease_ms);
   void release(uint64_t owner);
   // As acquire() and release(), without blocking: the outcome goes to
   // on_done(status, token, message) on the client's async thread. The lock
@@ -57,6 +59,9 @@ class NativeLock {
   int open_holds() const { return holds_.load(); }
 
  private:
+  // Runs acquire(&token) without the GIL: the token, or None when not acquired.
+  template <typename Acquire>
+  pybind11::object token_of(Acquire&& acquire);
   // Keep holds_ in step with the outcome of an acquire or a release.
   void count_acquire(int status);
   void count_release(int status);

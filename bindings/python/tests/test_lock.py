@@ -229,3 +229,15 @@ def test_closing_the_client_releases_its_locks(
     assert not raw.exists(name)
     with pytest.raises(dlock.ClientClosedError):
         lock.release()
+
+
+def test_a_blocking_acquire_respects_a_named_waiters_turn_where_a_try_barges(
+    client: dlock.Client, raw: redis.Redis, name: str
+) -> None:
+    # Another owner's turn on the free lock, as a release that named a waiter leaves it.
+    raw.set(f"dlock_turn:{{{name}}}", "someone-else", px=5000)
+    lock = client.lock(name)
+    assert not lock.acquire(timeout=0.3), "a blocking acquire overtook the waiter a release named"
+    assert not raw.exists(name)
+    assert lock.acquire(blocking=False), "a try barges"
+    lock.release()

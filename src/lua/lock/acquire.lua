@@ -10,29 +10,32 @@
 -- later; the client withdraws it, and the withdrawal outranks it whichever
 -- runs first.
 --
--- KEYS[5] holds the owners who will wait (ARGV[4] = '1') and found the lock
--- held, scored by when they first did (server time, ms). A release that wakes
--- them turns it into KEYS[4], their turn (release.lua): while it lasts, a free
--- lock goes only to the longest waiting of them, not to an owner that just
--- arrived or the one that released, which need no wake-up and would otherwise
--- always win. Its grant ends the turn; the others keep their place.
+-- KEYS[5] and KEYS[7] are the waiting owners (waiters.lua, also put before
+-- this script), KEYS[4] the owner whose turn a release named. ARGV[4] = '1'
+-- for an attempt of an owner that will wait: it joins the waiting owners
+-- when refused, and while another owner's turn lasts a free lock is refused
+-- to it. A single attempt (ARGV[4] = '0') neither joins nor waits for a
+-- turn: a free lock is always its, as ReentrantLock.tryLock() barges. A
+-- grant takes its owner out of the waiting owners, and ends its turn.
 --
 -- Returns the fencing token, an integer, when the caller holds the lock: a
 -- fresh grant, or the caller's own grant retried under its request id (its
 -- first reply was lost), which keeps its token. The caller's field found
 -- under another request id is granted afresh, with a new token (tokens.lua).
--- Otherwise returns {the holder's PTTL}: the reply's type tells the two
--- apart, as Redisson's acquire tells a grant (nil) from a PTTL, and a grant
--- costs no array. A refused stale attempt gets {-1} (nothing to wait for),
--- one outside the waiters' turn {the turn's PTTL}.
+-- Otherwise returns {the holder's PTTL}, and for an owner that will wait
+-- {the holder's PTTL, the number a release names its turn by}: the reply's
+-- type tells a grant from a refusal, as Redisson's acquire tells a grant
+-- (nil) from a PTTL, and a grant costs no array. A refused stale attempt
+-- gets {-1} (nothing to wait for), one outside another's turn {the turn's
+-- PTTL, its number}.
 --
 -- Nothing is written before every command that can fail has run: a refused
 -- lease, a counter that is not one, or an ACL that denies TIME, GET or the
 -- counter's or the grant key's write leave the lock untouched. The one write
 -- after the hash's (PEXPIRE, which only an ACL can refuse) is undone if
 -- refused: a hash left without an expiry would be a lock nobody can take again.
-local lock, counter, latch, turn, waiting, grant = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
-local lease, owner, request, will_wait = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
+local lock, counter, latch, turn, waiting, grant, deadlines = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
+local lease, owner, request, will_wait = ARGV[1], ARGV[2], ARGV[3], ARGV[4] == '1'
 
 -- DLOCK_DURATION_MAX_MS: a year.
 if not string.find(lease, '^[1-9]%d*$') or tonumber(lease) > 31536000000 then
@@ -48,11 +51,10 @@ end
 
 local holder_pttl = redis.call('pttl', lock)
 if holder_pttl == -2 then
-  -- A single attempt (no wait) waits its turn too: bindings try once before
-  -- they block.
-  local turn_pttl = redis.call('pttl', turn)
-  if turn_pttl > 0 and redis.call('zrange', turn, 0, 0)[1] ~= owner then
-    return {turn_pttl}
+  local turn_owner = will_wait and redis.call('get', turn)
+  if turn_owner and turn_owner ~= owner then
+    join_waiters(waiting, deadlines, owner, server_now_ms())
+    return {redis.call('pttl', turn), turn_number(owner)}
   end
   local token, bad_counter = fresh_grant(counter, grant, request, lease)
   if not token then
@@ -64,11 +66,9 @@ if holder_pttl == -2 then
     redis.call('del', lock)
     return expiring
   end
-  if turn_pttl > 0 then
-    redis.call('zrem', turn, owner)
-    redis.call('zunionstore', waiting, 2, waiting, turn, 'aggregate', 'min')
+  leave_waiters(waiting, deadlines, owner)
+  if turn_owner then
     redis.call('del', turn)
-    redis.call('pexpire', waiting, lease)
   end
   return token
 end
@@ -82,15 +82,8 @@ if redis.call('hexists', lock, owner) == 1 then
   return token
 end
 
--- Best effort (pcall): out of memory, the caller still learns the PTTL. The
--- set outlives the holder's lease by a second: a waiter retries when that
--- lease ends at the latest, and stays in the set when it fails again.
-if will_wait == '1' then
-  local now = redis.call('time')
-  redis.pcall('zadd', waiting, 'nx', now[1] * 1000 + math.floor(now[2] / 1000), owner)
-  local keep_ms = math.max(holder_pttl, 0) + 1000
-  if redis.call('pttl', waiting) < keep_ms then
-    redis.pcall('pexpire', waiting, keep_ms)
-  end
+if not will_wait then
+  return {holder_pttl}
 end
-return {holder_pttl}
+join_waiters(waiting, deadlines, owner, server_now_ms())
+return {holder_pttl, turn_number(owner)}

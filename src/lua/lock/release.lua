@@ -18,19 +18,21 @@
 -- It is written with pcall there: out of memory, a release that finds
 -- nothing still answers.
 --
--- When the wake-up reached a subscriber and dlock waiters found the lock
--- held (the set KEYS[5], see acquire.lua), the set becomes their turn, KEYS[4],
--- for ARGV[4] ms: until one of them takes the lock, a newcomer or this owner
--- asking again at once, which need no wake-up, waits. 0 ms: no turn.
+-- KEYS[5] and KEYS[7] are the waiting owners (waiters.lua, put before this
+-- script): the longest-waiting live one is named on the channel, and when a
+-- subscriber heard it, it is KEYS[4], the owner whose turn it is, for ARGV[4]
+-- ms: until it takes the lock, only single attempts get the free lock
+-- (acquire.lua). 0 ms: no turn, and Redisson's message alone.
 --
 -- KEYS[6] is the owner's grant key (tokens.lua): it goes with the hold.
 --
--- PUBLISH runs first: an ACL without the channel (the default for new users
+-- The PUBLISHes run first: an ACL without the channel (the default for new users
 -- since Redis 7.0) refuses it, and the lock must not be gone without its
--- wake-up. DEL comes before the latch's SET: a script's first write is
+-- wake-up. DEL comes before the latch's and the turn's SET (the waiters' ZREMs
+-- are no writes Redis refuses when out of memory): a script's first write is
 -- refused when the server is out of memory, and a release must still work
 -- then (DEL frees memory; once the script has written, SET is allowed).
-local lock, channel, latch, turn, waiting, grant = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6]
+local lock, channel, latch, turn, waiting, grant, deadlines = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
 local owner, latch_ms, request, yield_ms = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 
 local last = redis.call('get', latch)
@@ -41,11 +43,14 @@ if redis.call('hexists', lock, owner) == 0 then
   redis.pcall('set', latch, request, 'px', latch_ms)
   return 0
 end
-local woken = redis.call('publish', channel, 0)
+-- The releasing owner waits no more, whatever a late heartbeat wrote.
+leave_waiters(waiting, deadlines, owner)
+local named = yield_ms ~= '0' and next_waiter(waiting, deadlines, server_now_ms())
+local heard = named and redis.call('publish', channel, turn_message(named)) or 0
+redis.call('publish', channel, 0)
 redis.call('del', lock, grant)
 redis.call('set', latch, request, 'px', latch_ms)
-if woken > 0 and yield_ms ~= '0' and redis.call('exists', waiting) == 1 then
-  redis.call('rename', waiting, turn)
-  redis.call('pexpire', turn, yield_ms)
+if heard > 0 then
+  redis.call('set', turn, named, 'px', yield_ms)
 end
 return 1

@@ -12,7 +12,7 @@
 
 namespace dlock {
 
-class FairLockResource final : public LockResource, public ServerQueue {
+class FairLockResource final : public LockResource {
  public:
   FairLockResource(std::string name, const ClientConfig& config)
       : LockResource(std::move(name), config), fair_keys(keys) {}

@@ -26,20 +26,23 @@ AcquireProcess::Step AcquireProcess::first_step() {
   deadline_ = started_at_ + (request_.wait_ms < 0 ? far_future : std::chrono::milliseconds(request_.wait_ms));
   field_ = lock_.resource_->hold_field(core.field(request_.owner));
   lease_ms_ = request_.lease_ms < 0 ? core.config().watchdog_timeout_ms : request_.lease_ms;
-  last_ = lock_.attempt(request_, field_, lease_ms_, request_.wait_ms);
+  // An attempt before a wait is a waiter's whose wait may end any moment now.
+  last_ = lock_.attempt(request_, field_, lease_ms_, request_.before_wait ? 1 : request_.wait_ms);
   if (last_.granted) return granted(last_);
   if (request_.wait_ms == 0) return {true, std::nullopt, {}};
   ClientStats::count(core.stats().waits);
   // Subscribed before the next attempt, which the confirmation triggers: a
   // release in between is not missed.
   channel_ = lock_.resource_->wake_channel(field_);
+  waiter_.turn_number = last_.turn_number;
   registration_.emplace(core.subscriber(), channel_, waiter_, request_.cancel);
   if (const ServerQueue* queue = lock_.resource_->server_queue()) {
-    // A release by another kind of lock on the name (Redisson's RLock, say)
-    // knows nothing of the queue; its message on the lock's channel makes
-    // one waiter try, and that attempt grants the head.
-    if (channel_ != lock_.resource_->channel())
+    if (channel_ != lock_.resource_->channel()) {
+      // A release by another kind of lock on the name (Redisson's RLock, say)
+      // knows nothing of the queue; its message on the lock's channel makes
+      // one waiter try, and that attempt grants the head.
       other_releases_.emplace(core.subscriber(), lock_.resource_->channel(), waiter_, nullptr);
+    }
     queued_ = true;
     heartbeat_.emplace(core.wait_heartbeat(), std::shared_ptr<const ServerQueue>(lock_.resource_, queue),
                        field_, waiter_);

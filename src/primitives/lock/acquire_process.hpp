@@ -61,7 +61,7 @@ class AcquireProcess {
   ReentrantLock::Attempt last_{};
   bool started_ = false;
   std::string channel_;  // the registration refers to it
-  bool queued_ = false;  // in the server's queue (a fair lock's waiter, a writer's intent)
+  bool queued_ = false;  // in the server's queue (fair lock waiter, lock waiting owner, writer intent)
   Waiter waiter_;        // declared before the registrations, which must end first
   std::optional<WaitRegistration> registration_;
   std::optional<WaitRegistration> other_releases_;  // a queued waiter's: the lock's own channel

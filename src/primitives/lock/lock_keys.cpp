@@ -14,6 +14,7 @@ LockKeys::LockKeys(std::string lock_name) : name(std::move(lock_name)) {
   latch = prefixed("redisson_unlock_latch", name);
   turn = prefixed("dlock_turn", name);
   waiting = prefixed("dlock_waiting", name);
+  deadlines = waiting + ":until";
   attempts = prefixed("dlock_attempts", name);
   attempt_latch = prefixed("dlock_attempt_latch", name);
   grant = prefixed("dlock_grant", name);

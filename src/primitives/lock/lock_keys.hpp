@@ -14,8 +14,9 @@ struct LockKeys {
   std::string channel;        // redisson_lock__channel:{name}
   std::string counter;        // redisson_lock_token:{name}
   std::string latch;          // prefix of the owners' release latches
-  std::string turn;           // dlock_turn:{name}: the waiters a release woke, who go first
-  std::string waiting;        // dlock_waiting:{name}: owners waiting who found the lock held
+  std::string turn;           // dlock_turn:{name}: the waiting owner a release named, who goes first
+  std::string waiting;        // dlock_waiting:{name}: owners waiting, by when they began (lua/lock/waiters.lua)
+  std::string deadlines;      // dlock_waiting:{name}:until: the same owners, by when they count as gone
   std::string attempts;       // prefix of per-period attempt counters: dlock_attempts:{name}
   std::string attempt_latch;  // prefix of per-request attempt-count latches
   std::string grant;          // prefix of the owners' grant keys: dlock_grant:{name}

@@ -12,5 +12,8 @@ extern const char* const keep;
 extern const char* const inspect;
 extern const char* const count_attempt;
 extern const char* const note_holder;
+extern const char* const waiters;
+extern const char* const wait_beat;
+extern const char* const wait_leave;
 
 }  // namespace dlock::lua::lock

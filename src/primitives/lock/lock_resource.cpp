@@ -7,12 +7,16 @@
 namespace dlock {
 
 Script& LockScripts::acquire() {
-  static ComposedScript script("acquire", {lua::tokens, lua::lock::acquire});
+  static ComposedScript script("acquire", {lua::tokens, lua::lock::waiters, lua::lock::acquire});
   return script.script();
 }
 Script& LockScripts::release() {
-  static Script script("release", lua::lock::release);
-  return script;
+  static ComposedScript script("release", {lua::lock::waiters, lua::lock::release});
+  return script.script();
+}
+Script& LockScripts::wait_leave() {
+  static ComposedScript script("wait_leave", {lua::lock::waiters, lua::lock::wait_leave});
+  return script.script();
 }
 Script& LockScripts::renew() {
   static Script script("renew", lua::lock::renew);
@@ -35,24 +39,38 @@ Script& LockScripts::count_attempt() {
   return script;
 }
 
+Script& LockResource::heartbeat_script() const {
+  static ComposedScript script("wait_beat", {lua::lock::waiters, lua::lock::wait_beat});
+  return script.script();
+}
+
+void LockResource::leave(Connection& connection, const std::string& field) const {
+  LockScripts::wait_leave()
+      .run(connection, {keys.name, keys.waiting, keys.deadlines, keys.turn, keys.channel}, {field, yield_ms})
+      .throw_if_error("leave the waiting owners of lock '" + keys.name + "'");
+}
+
 bool LockResource::release(Connection& connection, const std::string& field, const std::string& request_id,
                            int64_t retry_window_ms) const {
   const std::string window = std::to_string(retry_window_ms);
   const Reply reply = LockScripts::release().run(
       connection,
-      {keys.name, keys.channel, keys.owner_latch(field), keys.turn, keys.waiting, keys.owner_grant(field)},
+      {keys.name, keys.channel, keys.owner_latch(field), keys.turn, keys.waiting, keys.owner_grant(field),
+       keys.deadlines},
       {field, window, request_id, yield_ms});
   return reply.integer_is_one("release '" + keys.name + "'");
 }
 
 Lockable::Attempt LockResource::attempt(Connection& connection, const std::string& field, int64_t lease_ms,
                                         int64_t wait_left_ms, const std::string& request_id) const {
-  const char* will_wait = wait_left_ms == 0 ? "0" : "1";
+  // A single attempt barges; without turns nobody needs to know who waits.
+  const char* will_wait = wait_left_ms == 0 || yield_ms == "0" ? "0" : "1";
   const Reply reply = LockScripts::acquire().run(
       connection,
-      {keys.name, keys.counter, keys.owner_latch(field), keys.turn, keys.waiting, keys.owner_grant(field)},
+      {keys.name, keys.counter, keys.owner_latch(field), keys.turn, keys.waiting, keys.owner_grant(field),
+       keys.deadlines},
       {std::to_string(lease_ms), field, request_id, will_wait});
-  // acquire.lua: the token when granted, {the holder's PTTL} when not.
+  // acquire.lua: the token when granted, {the holder's PTTL[, the turn's number]} when not.
   return parse_attempt(reply, "acquire '" + keys.name + "'");
 }
 

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/lockable.hpp"
+#include "core/wait_heartbeat.hpp"
 #include "primitives/lock/lock_keys.hpp"
 #include "redis/url.hpp"
 
@@ -21,11 +22,14 @@ struct LockScripts {
   static Script& keep();
   static Script& inspect();
   static Script& count_attempt();
+  static Script& wait_leave();
 };
 
 // The reentrant lock; a lock kind with the same hash but another way to
-// queue its waiters (the fair lock) overrides the acquire side.
-class LockResource : public Lockable {
+// queue its waiters (the fair lock) overrides the acquire side and the queue.
+// The reentrant lock's queue is its waiting owners (lua/lock/waiters.lua):
+// their heartbeat keeps them in it, and one that gives up leaves it.
+class LockResource : public Lockable, public ServerQueue {
  public:
   // The client's release_yield_ms: how long a release that woke waiters
   // leaves the lock to them (their turn, release.lua); 0 never.
@@ -46,6 +50,13 @@ class LockResource : public Lockable {
   Attempt attempt(Connection& connection, const std::string& field, int64_t lease_ms, int64_t wait_left_ms,
                   const std::string& request_id) const override;
   bool force_release(Connection& connection) const override;
+
+  // Without turns (release_yield_ms=0) nobody needs to know who waits.
+  const ServerQueue* server_queue() const override { return yield_ms == "0" ? nullptr : this; }
+  Script& heartbeat_script() const override;
+  Argv heartbeat_keys() const override { return {keys.name, keys.waiting, keys.deadlines, keys.turn}; }
+  Argv heartbeat_args() const override { return {}; }
+  void leave(Connection& connection, const std::string& field) const override;
   bool is_locked(Connection& connection) const override;
   int64_t ttl_ms(Connection& connection) const override;
 

@@ -15,6 +15,10 @@ namespace dlock {
 struct AcquireRequest {
   uint64_t owner = 0;
   int64_t wait_ms = 0;    // 0 one attempt, -1 forever
+  // With wait_ms 0: the first attempt of a wait the caller starts next, so it
+  // respects the waiters' turn as the wait's attempts do (a plain single
+  // attempt barges).
+  bool before_wait = false;
   int64_t lease_ms = -1;  // -1 watchdog
   Cancel* cancel = nullptr;
   const void* handle = nullptr;

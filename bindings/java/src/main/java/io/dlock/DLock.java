@@ -107,7 +107,7 @@ public final class DLock implements Lock {
     keeper.around(() -> {
       if (!VirtualThreads.isCurrentVirtual()) {
         guard.run(() -> handle.acquire(owner, WAIT_FOREVER, leaseMs, null));
-      } else if (!attempt(owner, leaseMs)) {
+      } else if (!attemptBeforeWait(owner, leaseMs)) {
         guard.call(() -> PendingAcquire.start(handle, owner, WAIT_FOREVER, leaseMs)).awaitUninterruptibly();
       }
       return null;
@@ -408,22 +408,31 @@ public final class DLock implements Lock {
     if (waitMs != 0 && !VirtualThreads.isCurrentVirtual()) {
       return guard.call(() -> InterruptibleWait.acquire(handle, owner, waitMs, leaseMs));
     }
-    if (attempt(owner, leaseMs)) {
-      return true;
-    }
     if (waitMs == 0) {
-      return false;
+      return attempt(owner, leaseMs);
+    }
+    if (attemptBeforeWait(owner, leaseMs)) {
+      return true;
     }
     return guard.call(() -> PendingAcquire.start(handle, owner, waitMs, leaseMs)).awaitInterruptibly();
   }
 
   /**
    * One attempt on the calling thread: a round trip that never waits for a
-   * holder, so a virtual thread pins its carrier no longer than that. Blocking
-   * acquires start with it, so an uncontended one costs no thread hop.
+   * holder, so a virtual thread pins its carrier no longer than that. It
+   * barges, as ReentrantLock.tryLock() does.
    */
   private boolean attempt(long owner, long leaseMs) {
     return keeper.around(() -> guard.call(() -> handle.acquire(owner, 0, leaseMs, null)));
+  }
+
+  /**
+   * As attempt(), as the first of the wait that follows, so an uncontended
+   * acquire costs no thread hop; it respects the waiters' turn, so it never
+   * overtakes the waiter a release named.
+   */
+  private boolean attemptBeforeWait(long owner, long leaseMs) {
+    return keeper.around(() -> guard.call(() -> handle.tryBeforeWait(owner, leaseMs)));
   }
 
   /** Owners are Java threads, whatever OS thread runs the native call. */

@@ -14,17 +14,24 @@ import java.util.concurrent.atomic.AtomicInteger;
  * and the probe prints what happened as key=value pairs.
  *
  * <p>Arguments: redis URL, "tryLock" (tryLock with a 10 s wait) or "lock",
- * number of threads, rounds per thread. Compiled for Java 17, so virtual
+ * number of threads, rounds per thread. Or redis URL, "turn": one virtual
+ * thread waits 300 ms for {@link #TURN_LOCK}, then tries it without a wait. Compiled for Java 17, so virtual
  * threads are reached through reflection on the public Thread.Builder.
  */
 public final class VirtualThreadProbe {
   private static final long SECTION_MILLIS = 5;
   private static final long DEADLINE_MILLIS = 30_000;
 
+  static final String TURN_LOCK = "virtual-threads-turn";
+
   private VirtualThreadProbe() {}
 
   public static void main(String[] args) throws Exception {
     String url = args[0];
+    if (args[1].equals("turn")) {
+      turn(url);
+      System.exit(0);
+    }
     boolean plainLock = args[1].equals("lock");
     int threads = Integer.parseInt(args[2]);
     int rounds = Integer.parseInt(args[3]);
@@ -72,6 +79,27 @@ public final class VirtualThreadProbe {
     }
     // Threads still waiting (a failed run) must not keep this JVM alive.
     System.exit(0);
+  }
+
+  /** Prints whether a short wait, then a try, took the lock (a test set another's turn on it). */
+  private static void turn(String url) throws Exception {
+    Object virtualBuilder = Thread.class.getMethod("ofVirtual").invoke(null);
+    Method start = Class.forName("java.lang.Thread$Builder").getMethod("start", Runnable.class);
+    try (DLockClient client = DLockClient.connect(url)) {
+      DLock lock = client.getLock(TURN_LOCK);
+      String[] outcome = new String[2];
+      Runnable work = () -> {
+        try {
+          outcome[0] = Boolean.toString(lock.tryLock(300, TimeUnit.MILLISECONDS));
+        } catch (InterruptedException e) {
+          outcome[0] = "interrupted";
+        }
+        outcome[1] = Boolean.toString(lock.tryLock());
+      };
+      Thread worker = (Thread) start.invoke(virtualBuilder, work);
+      worker.join(DEADLINE_MILLIS);
+      System.out.println("attempts=2 waited=" + outcome[0] + " tried=" + outcome[1]);
+    }
   }
 
   private static boolean take(DLock lock, boolean plainLock) {

@@ -10,6 +10,8 @@ import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import redis.clients.jedis.Jedis;
+import redis.clients.jedis.params.SetParams;
 
 /**
  * Virtual threads waiting for a lock unmount from their carriers, so with 8
@@ -38,6 +40,19 @@ class VirtualThreadTest {
     assertEquals(Integer.toString(THREADS), result.get("finished"), result.toString());
     assertEquals(Integer.toString(THREADS * ROUNDS), result.get("acquired"), result.toString());
     assertEquals("0", result.get("violations"), result.toString());
+  }
+
+  @Test
+  void aWaitOnAVirtualThreadRespectsANamedWaitersTurnWhereATryBarges() throws Exception {
+    // Another owner's turn on the free lock, as a release that named a waiter
+    // leaves it; long enough to outlast the probe JVM's start.
+    try (Jedis jedis = new Jedis("127.0.0.1", redis.port())) {
+      jedis.set("dlock_turn:{" + VirtualThreadProbe.TURN_LOCK + "}", "someone-else",
+          SetParams.setParams().px(20_000));
+    }
+    Map<String, String> result = runProbe("turn");
+    assertEquals("false", result.get("waited"), "the wait's first attempt overtook the named waiter");
+    assertEquals("true", result.get("tried"), "tryLock() barges");
   }
 
   private static Map<String, String> runProbe(String mode) throws Exception {
