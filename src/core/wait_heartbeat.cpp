@@ -1,5 +1,6 @@
 #include "core/wait_heartbeat.hpp"
 
+#include <algorithm>
 #include <deque>
 #include <vector>
 
@@ -33,7 +34,12 @@ void WaitHeartbeat::leave(std::shared_ptr<const ServerQueue> queue, std::string 
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (stopping_) return;
-    leaving_.push_back({std::move(queue), std::move(field)});
+    // An owner that left, waited again and left again before the first leave
+    // went out needs one leave, not two: a cancel storm grows no backlog.
+    const bool queued = std::any_of(leaving_.begin(), leaving_.end(), [&](const Leaving& waiter) {
+      return waiter.queue == queue && waiter.field == field;
+    });
+    if (!queued) leaving_.push_back({std::move(queue), std::move(field)});
     if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
   }
   wake_.notify_one();
