@@ -25,6 +25,17 @@ void deliver_lost_permit(const char* name, uint64_t owner, uint64_t token, void*
   sink->fn(name, id.c_str(), sink->ctx);
 }
 
+dlock::PermitRequest permit_request(dlock_permit_semaphore* semaphore, int64_t wait, int64_t lease_ms,
+                                   dlock_cancel* cancel) {
+  dlock::PermitRequest request;
+  request.wait_ms = wait;
+  request.lease_ms = lease_ms;
+  request.cancel = cancel != nullptr ? &cancel->cancel : nullptr;
+  request.handle = semaphore;
+  request.on_lost = semaphore->on_lost;
+  return request;
+}
+
 }  // namespace
 
 extern "C" {
@@ -57,13 +68,7 @@ int dlock_permit_semaphore_acquire(dlock_permit_semaphore* semaphore, int64_t wa
     const int64_t wait = dlock::c_api::checked_wait(wait_ms);
     dlock::c_api::require_lease(lease_ms);
     return with_permits(semaphore, [&](dlock::PermitSemaphore& ops) {
-      dlock::PermitRequest request;
-      request.wait_ms = wait;
-      request.lease_ms = lease_ms;
-      request.cancel = cancel != nullptr ? &cancel->cancel : nullptr;
-      request.handle = semaphore;
-      request.on_lost = semaphore->on_lost;
-      const std::optional<std::string> id = ops.acquire(request);
+      const std::optional<std::string> id = ops.acquire(permit_request(semaphore, wait, lease_ms, cancel));
       if (!id) return DLOCK_NOT_ACQUIRED;
       std::memcpy(id_out, id->c_str(), id->size() + 1);
       return DLOCK_OK;
