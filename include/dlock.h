@@ -595,6 +595,14 @@ DLOCK_API void dlock_semaphore_free(dlock_semaphore *semaphore);
 DLOCK_API int dlock_semaphore_acquire(dlock_semaphore *semaphore, int permits, int64_t wait_ms,
                                       dlock_cancel *cancel);
 /**
+ * dlock_semaphore_acquire() without blocking, by the rules of
+ * dlock_lock_acquire_async(): `done` gets DLOCK_OK (token 0) taken,
+ * DLOCK_NOT_ACQUIRED, or the error status; the handle and `cancel` stay alive
+ * until it is called. Thousands of such waits cost the client's one async thread.
+ */
+DLOCK_API int dlock_semaphore_acquire_async(dlock_semaphore *semaphore, int permits, int64_t wait_ms,
+                                            dlock_cancel *cancel, dlock_done_fn done, void *ctx);
+/**
  * Returns `permits` (> 0) permits and wakes the waiters. DLOCK_E_LOST, adding
  * nothing, when they were taken through this handle and the semaphore's key
  * has vanished since (a restart without persistence, a failover):

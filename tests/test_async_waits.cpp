@@ -1,0 +1,197 @@
+// The asynchronous form of every waiting call but the lock's (test_async.cpp):
+// semaphore, leased permits, latch, MultiLock, RedLock, and the fair lock and
+// both read-write lock sides through dlock_lock_acquire_async. Each is granted
+// when what it waits for is let go, runs out, is cancelled, ends when its
+// client closes, and refuses bad arguments without calling back; 1,000
+// semaphore waits through one client take one thread and all complete.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "async_completion.hpp"
+#include "dlock.h"
+#include "dlock_handles.hpp"
+#include "monotonic_clock.hpp"
+#include "redis_fixture.hpp"
+#include "redis_server.hpp"
+#include "semaphore_handles.hpp"
+#include "status_assertions.hpp"
+
+namespace dlock_test {
+namespace {
+
+using std::chrono::milliseconds;
+
+// A waiting call and what makes it wait: occupy() before start() makes it
+// wait, let_go() ends that; close() closes the client it waits on.
+class Subject {
+ public:
+  virtual ~Subject() = default;
+  virtual void occupy() = 0;
+  virtual void let_go() = 0;
+  virtual int start(int64_t wait_ms, dlock_cancel* cancel, Completion* completion) = 0;
+  virtual void close() { client_.reset(); }
+
+ protected:
+  ClientHandle client_;  // the waiting call's
+  ClientHandle other_;   // the occupier's
+};
+
+class SemaphoreSubject final : public Subject {
+ public:
+  explicit SemaphoreSubject(const std::string& url) {
+    client_ = open_client(url);
+    other_ = open_client(url);
+    semaphore_ = new_semaphore(client_.get(), "aw-semaphore");
+    other_semaphore_ = new_semaphore(other_.get(), "aw-semaphore");
+  }
+  void occupy() override {}  // a semaphore never set has no permits
+  void let_go() override { require_ok(dlock_semaphore_release(other_semaphore_.get(), 1), "release"); }
+  int start(int64_t wait_ms, dlock_cancel* cancel, Completion* completion) override {
+    return dlock_semaphore_acquire_async(semaphore_.get(), 1, wait_ms, cancel, Completion::on_done, completion);
+  }
+
+ private:
+  SemaphoreHandle semaphore_;
+  SemaphoreHandle other_semaphore_;
+};
+
+class AsyncWaits : public RedisFixture {
+ protected:
+  // Waits while occupied, without blocking the caller, and is granted once let go.
+  static Outcome expect_granted_once_let_go(Subject& subject) {
+    subject.occupy();
+    Completion completion;
+    std::future<Outcome> outcome = completion.future();
+    const int64_t started = monotonic_ms();
+    EXPECT_TRUE(status_is(subject.start(-1, nullptr, &completion), DLOCK_OK));
+    EXPECT_LT(monotonic_ms() - started, 200) << "the call blocked";
+    EXPECT_EQ(outcome.wait_for(milliseconds(300)), std::future_status::timeout) << "granted while occupied";
+    const int64_t let_go_at = monotonic_ms();
+    subject.let_go();
+    EXPECT_EQ(outcome.wait_for(std::chrono::seconds(10)), std::future_status::ready);
+    const Outcome result = outcome.get();
+    EXPECT_TRUE(status_is(result.status, DLOCK_OK)) << result.message;
+    EXPECT_LT(result.at_ms - let_go_at, 5000) << "woken by a lease, not a message";
+    EXPECT_EQ(completion.calls(), 1);
+    return result;
+  }
+
+  static void expect_runs_out(Subject& subject) {
+    subject.occupy();
+    Completion completion;
+    std::future<Outcome> outcome = completion.future();
+    const int64_t started = monotonic_ms();
+    ASSERT_TRUE(status_is(subject.start(300, nullptr, &completion), DLOCK_OK));
+    const Outcome result = outcome.get();
+    EXPECT_TRUE(status_is(result.status, DLOCK_NOT_ACQUIRED)) << result.message;
+    EXPECT_GE(result.at_ms - started, 290);
+    EXPECT_LT(result.at_ms - started, 3000);
+    subject.let_go();
+  }
+
+  static void expect_cancel_ends_wait(Subject& subject) {
+    subject.occupy();
+    const CancelHandle cancel = new_cancel();
+    Completion completion;
+    std::future<Outcome> outcome = completion.future();
+    ASSERT_TRUE(status_is(subject.start(-1, cancel.get(), &completion), DLOCK_OK));
+    ASSERT_EQ(outcome.wait_for(milliseconds(300)), std::future_status::timeout);
+    const int64_t cancelled_at = monotonic_ms();
+    ASSERT_TRUE(status_is(dlock_cancel_trigger(cancel.get()), DLOCK_OK));
+    const Outcome result = outcome.get();
+    EXPECT_TRUE(status_is(result.status, DLOCK_E_INTERRUPTED)) << result.message;
+    EXPECT_LT(result.at_ms - cancelled_at, 500);
+    subject.let_go();
+  }
+
+  static void expect_close_ends_wait(Subject& subject) {
+    subject.occupy();
+    Completion completion;
+    std::future<Outcome> outcome = completion.future();
+    ASSERT_TRUE(status_is(subject.start(-1, nullptr, &completion), DLOCK_OK));
+    ASSERT_EQ(outcome.wait_for(milliseconds(300)), std::future_status::timeout);
+    subject.close();
+    ASSERT_EQ(outcome.wait_for(milliseconds(0)), std::future_status::ready)
+        << "close returned before telling the waiter";
+    const Outcome result = outcome.get();
+    EXPECT_TRUE(status_is(result.status, DLOCK_E_CLOSED)) << result.message;
+    EXPECT_FALSE(result.message.empty());
+  }
+};
+
+// ---- semaphore
+
+TEST_F(AsyncWaits, SemaphoreIsGrantedOnRelease) {
+  SemaphoreSubject subject(server().url());
+  const Outcome result = expect_granted_once_let_go(subject);
+  EXPECT_EQ(result.token, 0u);
+  EXPECT_EQ(server().command({"GET", "aw-semaphore"}).str, "0") << "the permit was not taken";
+}
+TEST_F(AsyncWaits, SemaphoreRunsOut) {
+  SemaphoreSubject subject(server().url());
+  expect_runs_out(subject);
+}
+TEST_F(AsyncWaits, SemaphoreCancel) {
+  SemaphoreSubject subject(server().url());
+  expect_cancel_ends_wait(subject);
+  EXPECT_EQ(server().command({"GET", "aw-semaphore"}).str, "1") << "the cancelled wait took the permit";
+}
+TEST_F(AsyncWaits, SemaphoreClose) {
+  SemaphoreSubject subject(server().url());
+  expect_close_ends_wait(subject);
+}
+TEST_F(AsyncWaits, SemaphoreBadArguments) {
+  const ClientHandle client = open_client(server().url());
+  const SemaphoreHandle semaphore = new_semaphore(client.get(), "aw-bad");
+  Completion never;
+  EXPECT_TRUE(invalid_naming(dlock_semaphore_acquire_async(nullptr, 1, 0, nullptr, Completion::on_done, &never),
+                             "semaphore"));
+  EXPECT_TRUE(invalid_naming(dlock_semaphore_acquire_async(semaphore.get(), 1, 0, nullptr, nullptr, &never), "done"));
+  EXPECT_TRUE(invalid_naming(
+      dlock_semaphore_acquire_async(semaphore.get(), 0, 0, nullptr, Completion::on_done, &never), "permits"));
+  EXPECT_TRUE(invalid_naming(
+      dlock_semaphore_acquire_async(semaphore.get(), 1, -5, nullptr, Completion::on_done, &never), "wait_ms"));
+  std::this_thread::sleep_for(milliseconds(50));
+  EXPECT_EQ(never.calls(), 0);
+}
+
+// 1,000 waits through one client take the client's one async thread (and the
+// subscriber's), and all complete once permits come, each attempt on the one
+// thread: no pool stampede.
+TEST_F(AsyncWaits, AThousandSemaphoreWaitsShareOneThread) {
+  const ClientHandle client = open_client(server().url());
+  const ClientHandle other = open_client(server().url());
+  const SemaphoreHandle semaphore = new_semaphore(client.get(), "aw-thousand");
+  const SemaphoreHandle releaser = new_semaphore(other.get(), "aw-thousand");
+  constexpr int waits = 1000;
+  std::vector<Completion> completions(waits);
+  std::vector<std::future<Outcome>> outcomes;
+  const int threads_before = thread_count();
+  for (Completion& completion : completions) {
+    outcomes.push_back(completion.future());
+    ASSERT_TRUE(status_is(
+        dlock_semaphore_acquire_async(semaphore.get(), 1, -1, nullptr, Completion::on_done, &completion), DLOCK_OK));
+  }
+  std::this_thread::sleep_for(milliseconds(300));
+  const int threads_during = thread_count();
+  EXPECT_LE(threads_during, threads_before + 2) << "waiting took threads (the runner and the subscriber may start)";
+  ASSERT_TRUE(status_is(dlock_semaphore_release(releaser.get(), waits), DLOCK_OK));
+  int granted = 0;
+  for (std::future<Outcome>& outcome : outcomes) {
+    ASSERT_EQ(outcome.wait_for(std::chrono::seconds(60)), std::future_status::ready);
+    const Outcome result = outcome.get();
+    EXPECT_EQ(result.message.find("no pooled connection"), std::string::npos) << result.message;
+    granted += result.status == DLOCK_OK;
+  }
+  EXPECT_EQ(granted, waits);
+  EXPECT_EQ(server().command({"GET", "aw-thousand"}).str, "0");
+  std::printf("threads before %d, during 1000 waits %d\n", threads_before, threads_during);
+}
+
+}  // namespace
+}  // namespace dlock_test
