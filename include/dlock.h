@@ -639,6 +639,19 @@ DLOCK_API void dlock_permit_semaphore_free(dlock_permit_semaphore *semaphore);
 DLOCK_API int dlock_permit_semaphore_acquire(dlock_permit_semaphore *semaphore, int64_t wait_ms, int64_t lease_ms,
                                              dlock_cancel *cancel, char *id_out, size_t id_size);
 /**
+ * Called once with the outcome of dlock_permit_semaphore_acquire_async():
+ * `permit_id` is the permit's id on DLOCK_OK, else ""; `message` describes an
+ * error status. Both are valid only during the call.
+ */
+typedef void (*dlock_permit_done_fn)(int status, const char *permit_id, const char *message, void *ctx);
+/**
+ * dlock_permit_semaphore_acquire() without blocking, by the rules of
+ * dlock_lock_acquire_async(); the permit's id comes through `done`.
+ */
+DLOCK_API int dlock_permit_semaphore_acquire_async(dlock_permit_semaphore *semaphore, int64_t wait_ms,
+                                                   int64_t lease_ms, dlock_cancel *cancel,
+                                                   dlock_permit_done_fn done, void *ctx);
+/**
  * Releases the permit `permit_id` (this process's or any other's, as in
  * Redisson). DLOCK_E_LOST: this client held it but its lease had run out (it
  * went back to the pool); DLOCK_E_NOT_OWNER: no such permit is held.

@@ -60,6 +60,33 @@ class SemaphoreSubject final : public Subject {
   SemaphoreHandle other_semaphore_;
 };
 
+class PermitSubject final : public Subject {
+ public:
+  explicit PermitSubject(const std::string& url) {
+    client_ = open_client(url);
+    other_ = open_client(url);
+    semaphore_ = new_permit_semaphore(client_.get(), "aw-permits");
+    other_semaphore_ = new_permit_semaphore(other_.get(), "aw-permits");
+    int set = 0;
+    require_ok(dlock_permit_semaphore_try_set_permits(other_semaphore_.get(), 1, &set), "try_set_permits");
+  }
+  void occupy() override {
+    require_ok(dlock_permit_semaphore_acquire(other_semaphore_.get(), 0, 30000, nullptr, id_, sizeof id_),
+               "acquire");
+  }
+  void let_go() override { require_ok(dlock_permit_semaphore_release(other_semaphore_.get(), id_), "release"); }
+  int start(int64_t wait_ms, dlock_cancel* cancel, Completion* completion) override {
+    return dlock_permit_semaphore_acquire_async(semaphore_.get(), wait_ms, 30000, cancel, Completion::on_permit,
+                                                completion);
+  }
+  dlock_permit_semaphore* semaphore() { return semaphore_.get(); }
+
+ private:
+  PermitSemaphoreHandle semaphore_;
+  PermitSemaphoreHandle other_semaphore_;
+  char id_[DLOCK_PERMIT_ID_SIZE] = {};
+};
+
 class AsyncWaits : public RedisFixture {
  protected:
   // Waits while occupied, without blocking the caller, and is granted once let go.
@@ -191,6 +218,49 @@ TEST_F(AsyncWaits, AThousandSemaphoreWaitsShareOneThread) {
   EXPECT_EQ(granted, waits);
   EXPECT_EQ(server().command({"GET", "aw-thousand"}).str, "0");
   std::printf("threads before %d, during 1000 waits %d\n", threads_before, threads_during);
+}
+
+// ---- leased permits
+
+TEST_F(AsyncWaits, PermitIsGrantedOnReleaseWithItsId) {
+  PermitSubject subject(server().url());
+  const Outcome result = expect_granted_once_let_go(subject);
+  ASSERT_EQ(result.permit_id.size(), DLOCK_PERMIT_ID_SIZE - 1u) << result.permit_id;
+  EXPECT_TRUE(status_is(dlock_permit_semaphore_release(subject.semaphore(), result.permit_id.c_str()), DLOCK_OK));
+}
+TEST_F(AsyncWaits, PermitRunsOutWithNoId) {
+  PermitSubject subject(server().url());
+  subject.occupy();
+  Completion completion;
+  std::future<Outcome> outcome = completion.future();
+  ASSERT_TRUE(status_is(subject.start(200, nullptr, &completion), DLOCK_OK));
+  const Outcome result = outcome.get();
+  EXPECT_TRUE(status_is(result.status, DLOCK_NOT_ACQUIRED));
+  EXPECT_EQ(result.permit_id, "");
+  subject.let_go();
+}
+TEST_F(AsyncWaits, PermitCancel) {
+  PermitSubject subject(server().url());
+  expect_cancel_ends_wait(subject);
+}
+TEST_F(AsyncWaits, PermitClose) {
+  PermitSubject subject(server().url());
+  expect_close_ends_wait(subject);
+}
+TEST_F(AsyncWaits, PermitBadArguments) {
+  const ClientHandle client = open_client(server().url());
+  const PermitSemaphoreHandle semaphore = new_permit_semaphore(client.get(), "aw-bad");
+  Completion never;
+  EXPECT_TRUE(invalid_naming(
+      dlock_permit_semaphore_acquire_async(nullptr, 0, -1, nullptr, Completion::on_permit, &never), "semaphore"));
+  EXPECT_TRUE(invalid_naming(dlock_permit_semaphore_acquire_async(semaphore.get(), 0, -1, nullptr, nullptr, &never),
+                             "done"));
+  EXPECT_TRUE(invalid_naming(
+      dlock_permit_semaphore_acquire_async(semaphore.get(), -5, -1, nullptr, Completion::on_permit, &never), "wait_ms"));
+  EXPECT_TRUE(invalid_naming(
+      dlock_permit_semaphore_acquire_async(semaphore.get(), 0, 0, nullptr, Completion::on_permit, &never), "lease_ms"));
+  std::this_thread::sleep_for(milliseconds(50));
+  EXPECT_EQ(never.calls(), 0);
 }
 
 }  // namespace

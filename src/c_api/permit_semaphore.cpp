@@ -3,6 +3,7 @@
 
 #include <cstring>
 
+#include "c_api/async_calls.hpp"
 #include "c_api/semaphore_handles.hpp"
 #include "dlock.h"
 
@@ -73,6 +74,27 @@ int dlock_permit_semaphore_acquire(dlock_permit_semaphore* semaphore, int64_t wa
       std::memcpy(id_out, id->c_str(), id->size() + 1);
       return DLOCK_OK;
     });
+  });
+}
+
+int dlock_permit_semaphore_acquire_async(dlock_permit_semaphore* semaphore, int64_t wait_ms, int64_t lease_ms,
+                                         dlock_cancel* cancel, dlock_permit_done_fn done, void* ctx) {
+  return guarded([&] {
+    require(semaphore, "semaphore");
+    dlock::c_api::require_callback(done);
+    const int64_t wait = dlock::c_api::checked_wait(wait_ms);
+    dlock::c_api::require_lease(lease_ms);
+    // The job lives on the core's runner, which the core outlives.
+    std::shared_ptr<dlock::ClientCore> core = semaphore->client->core();
+    dlock::PermitSemaphore::Wait wait_for =
+        dlock::PermitSemaphore(*core, semaphore->state).acquire_wait(permit_request(semaphore, wait, lease_ms, cancel));
+    dlock::submit_wait(core->async_runner(), std::move(wait_for.process),
+                       [id = std::move(wait_for.permit_id), done, ctx](bool granted, const std::exception_ptr& error) {
+                         const int status = dlock::c_api::async_status(granted, error);
+                         done(status, status == DLOCK_OK ? id.c_str() : "", status < 0 ? dlock_last_error() : "",
+                              ctx);
+                       });
+    return DLOCK_OK;
   });
 }
 
