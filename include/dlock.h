@@ -690,6 +690,13 @@ DLOCK_API int dlock_count_down_latch_get_count(dlock_count_down_latch *latch, in
  * a count-down to zero (a restart without persistence, a failover lost it).
  */
 DLOCK_API int dlock_count_down_latch_await(dlock_count_down_latch *latch, int64_t wait_ms, dlock_cancel *cancel);
+/**
+ * dlock_count_down_latch_await() without blocking, by the rules of
+ * dlock_lock_acquire_async(): `done` gets DLOCK_OK (token 0) open,
+ * DLOCK_NOT_ACQUIRED, or the error status.
+ */
+DLOCK_API int dlock_count_down_latch_await_async(dlock_count_down_latch *latch, int64_t wait_ms,
+                                                 dlock_cancel *cancel, dlock_done_fn done, void *ctx);
 /* ---- MultiLock and RedLock: one lock over several locks ----
  *
  * Both take their members as lock handles (dlock_lock_new) and keep what they

@@ -87,6 +87,30 @@ class PermitSubject final : public Subject {
   char id_[DLOCK_PERMIT_ID_SIZE] = {};
 };
 
+class LatchSubject final : public Subject {
+ public:
+  explicit LatchSubject(const std::string& url) {
+    client_ = open_client(url);
+    other_ = open_client(url);
+    latch_ = new_latch(client_.get(), "aw-latch");
+    other_latch_ = new_latch(other_.get(), "aw-latch");
+  }
+  void occupy() override {
+    int set = 0;
+    require_ok(dlock_count_down_latch_try_set_count(other_latch_.get(), 1, &set), "try_set_count");
+  }
+  void let_go() override { require_ok(dlock_count_down_latch_count_down(other_latch_.get()), "count_down"); }
+  int start(int64_t wait_ms, dlock_cancel* cancel, Completion* completion) override {
+    return dlock_count_down_latch_await_async(latch_.get(), wait_ms, cancel, Completion::on_done, completion);
+  }
+
+ private:
+  LatchHandle latch_;
+  LatchHandle other_latch_;
+};
+
+// The lock kinds that wait through dlock_lock_acquire_async: `make` opens the
+// kind on a client (a fair lock, a read-write lock's side).
 class AsyncWaits : public RedisFixture {
  protected:
   // Waits while occupied, without blocking the caller, and is granted once let go.
@@ -259,6 +283,37 @@ TEST_F(AsyncWaits, PermitBadArguments) {
       dlock_permit_semaphore_acquire_async(semaphore.get(), -5, -1, nullptr, Completion::on_permit, &never), "wait_ms"));
   EXPECT_TRUE(invalid_naming(
       dlock_permit_semaphore_acquire_async(semaphore.get(), 0, 0, nullptr, Completion::on_permit, &never), "lease_ms"));
+  std::this_thread::sleep_for(milliseconds(50));
+  EXPECT_EQ(never.calls(), 0);
+}
+
+// ---- latch
+
+TEST_F(AsyncWaits, LatchOpensOnCountDown) {
+  LatchSubject subject(server().url());
+  expect_granted_once_let_go(subject);
+}
+TEST_F(AsyncWaits, LatchRunsOut) {
+  LatchSubject subject(server().url());
+  expect_runs_out(subject);
+}
+TEST_F(AsyncWaits, LatchCancel) {
+  LatchSubject subject(server().url());
+  expect_cancel_ends_wait(subject);
+}
+TEST_F(AsyncWaits, LatchClose) {
+  LatchSubject subject(server().url());
+  expect_close_ends_wait(subject);
+}
+TEST_F(AsyncWaits, LatchBadArguments) {
+  const ClientHandle client = open_client(server().url());
+  const LatchHandle latch = new_latch(client.get(), "aw-bad");
+  Completion never;
+  EXPECT_TRUE(
+      invalid_naming(dlock_count_down_latch_await_async(nullptr, 0, nullptr, Completion::on_done, &never), "latch"));
+  EXPECT_TRUE(invalid_naming(dlock_count_down_latch_await_async(latch.get(), 0, nullptr, nullptr, &never), "done"));
+  EXPECT_TRUE(invalid_naming(
+      dlock_count_down_latch_await_async(latch.get(), -5, nullptr, Completion::on_done, &never), "wait_ms"));
   std::this_thread::sleep_for(milliseconds(50));
   EXPECT_EQ(never.calls(), 0);
 }
