@@ -740,6 +740,13 @@ DLOCK_API int dlock_multilock_acquire(dlock_multilock *multilock, int64_t wait_m
 DLOCK_API int dlock_multilock_acquire_owner(dlock_multilock *multilock, uint64_t owner, int64_t wait_ms,
                                             int64_t lease_ms, dlock_cancel *cancel);
 /**
+ * dlock_multilock_acquire_owner() without blocking, by the rules of
+ * dlock_lock_acquire_async(): `done` (token 0) runs on the async thread of
+ * the first member's client (in canonical order).
+ */
+DLOCK_API int dlock_multilock_acquire_async(dlock_multilock *multilock, uint64_t owner, int64_t wait_ms,
+                                            int64_t lease_ms, dlock_cancel *cancel, dlock_done_fn done, void *ctx);
+/**
  * Releases one hold of the caller (the outermost releases every member).
  * DLOCK_E_NOT_OWNER the caller holds nothing; DLOCK_E_LOST a member's hold had
  * been lost (the other members are released all the same).

@@ -111,6 +111,33 @@ class LatchSubject final : public Subject {
 
 // The lock kinds that wait through dlock_lock_acquire_async: `make` opens the
 // kind on a client (a fair lock, a read-write lock's side).
+class MultiLockSubject final : public Subject {
+ public:
+  explicit MultiLockSubject(const std::string& url) {
+    client_ = open_client(url);
+    other_ = open_client(url);
+    members_.push_back(new_lock(client_.get(), "aw-multi-a"));
+    members_.push_back(new_lock(client_.get(), "aw-multi-b"));
+    dlock_lock* raw[] = {members_[0].get(), members_[1].get()};
+    dlock_multilock* multilock = nullptr;
+    require_ok(dlock_multilock_new(raw, 2, &multilock), "dlock_multilock_new");
+    multilock_.reset(multilock);
+    holder_ = new_lock(other_.get(), "aw-multi-b");
+  }
+  void occupy() override { require_ok(dlock_lock_acquire_owner(holder_.get(), 1, 0, 30000, nullptr, nullptr), "hold"); }
+  void let_go() override { require_ok(dlock_lock_release_owner(holder_.get(), 1), "release"); }
+  int start(int64_t wait_ms, dlock_cancel* cancel, Completion* completion) override {
+    return dlock_multilock_acquire_async(multilock_.get(), 7, wait_ms, -1, cancel, Completion::on_done, completion);
+  }
+  dlock_multilock* multilock() { return multilock_.get(); }
+
+ private:
+  std::vector<LockHandle> members_;
+  LockHandle holder_;
+  MultiLockHandle multilock_;
+};
+
+// Three servers; the occupier holds the name on two of them (a majority).
 class AsyncWaits : public RedisFixture {
  protected:
   // Waits while occupied, without blocking the caller, and is granted once let go.
@@ -314,6 +341,45 @@ TEST_F(AsyncWaits, LatchBadArguments) {
   EXPECT_TRUE(invalid_naming(dlock_count_down_latch_await_async(latch.get(), 0, nullptr, nullptr, &never), "done"));
   EXPECT_TRUE(invalid_naming(
       dlock_count_down_latch_await_async(latch.get(), -5, nullptr, Completion::on_done, &never), "wait_ms"));
+  std::this_thread::sleep_for(milliseconds(50));
+  EXPECT_EQ(never.calls(), 0);
+}
+
+// ---- MultiLock
+
+TEST_F(AsyncWaits, MultiLockIsGrantedOnTheMembersRelease) {
+  MultiLockSubject subject(server().url());
+  expect_granted_once_let_go(subject);
+  int held = 0;
+  ASSERT_TRUE(status_is(dlock_multilock_is_held_owner(subject.multilock(), 7, &held), DLOCK_OK));
+  EXPECT_EQ(held, 1);
+  EXPECT_EQ(server().command({"EXISTS", "aw-multi-a", "aw-multi-b"}).integer, 2);
+  EXPECT_TRUE(status_is(dlock_multilock_release_owner(subject.multilock(), 7), DLOCK_OK));
+}
+TEST_F(AsyncWaits, MultiLockRunsOutHoldingNothing) {
+  MultiLockSubject subject(server().url());
+  expect_runs_out(subject);
+  EXPECT_EQ(server().command({"EXISTS", "aw-multi-a"}).integer, 0);
+}
+TEST_F(AsyncWaits, MultiLockCancel) {
+  MultiLockSubject subject(server().url());
+  expect_cancel_ends_wait(subject);
+}
+TEST_F(AsyncWaits, MultiLockClose) {
+  MultiLockSubject subject(server().url());
+  expect_close_ends_wait(subject);
+}
+TEST_F(AsyncWaits, MultiLockBadArguments) {
+  MultiLockSubject subject(server().url());
+  Completion never;
+  EXPECT_TRUE(invalid_naming(dlock_multilock_acquire_async(nullptr, 1, 0, -1, nullptr, Completion::on_done, &never),
+                             "multilock"));
+  EXPECT_TRUE(
+      invalid_naming(dlock_multilock_acquire_async(subject.multilock(), 1, 0, -1, nullptr, nullptr, &never), "done"));
+  EXPECT_TRUE(invalid_naming(
+      dlock_multilock_acquire_async(subject.multilock(), 1, -5, -1, nullptr, Completion::on_done, &never), "wait_ms"));
+  EXPECT_TRUE(invalid_naming(
+      dlock_multilock_acquire_async(subject.multilock(), 1, 0, 0, nullptr, Completion::on_done, &never), "lease_ms"));
   std::this_thread::sleep_for(milliseconds(50));
   EXPECT_EQ(never.calls(), 0);
 }
