@@ -373,6 +373,11 @@ DLOCK_API int dlock_lock_set_lost_callback(dlock_lock *lock, dlock_lost_fn fn, v
  * outcome. A blocking dlock_lock_acquire_owner() takes the same steps on the
  * caller's own thread.
  *
+ * Every waiting call has such a form: dlock_semaphore_acquire_async,
+ * dlock_permit_semaphore_acquire_async, dlock_count_down_latch_await_async,
+ * dlock_multilock_acquire_async, dlock_redlock_acquire_async; the fair lock
+ * and both sides of a read-write lock are dlock_lock handles.
+ *
  * Threading rules for `done`: it runs on the client's async thread, which also
  * drives every other asynchronous call of the client, so it must return
  * quickly and must not wait (no blocking dlock call, no lock a waiting thread
@@ -803,6 +808,15 @@ DLOCK_API int dlock_redlock_acquire(dlock_redlock *redlock, int64_t wait_ms, int
 /** As dlock_redlock_acquire, for an explicit owner, cut short by `cancel` (may be NULL). */
 DLOCK_API int dlock_redlock_acquire_owner(dlock_redlock *redlock, uint64_t owner, int64_t wait_ms,
                                           int64_t lease_ms, dlock_cancel *cancel, int64_t *validity_ms_out);
+/**
+ * dlock_redlock_acquire_owner() without blocking, by the rules of
+ * dlock_lock_acquire_async(): `done` (token 0) runs on the async thread of
+ * the first member's client (in canonical order); after DLOCK_OK,
+ * dlock_redlock_validity_owner() tells the validity. An attempt occupies that
+ * thread up to the members' patience (lease/20, 50..1000 ms).
+ */
+DLOCK_API int dlock_redlock_acquire_async(dlock_redlock *redlock, uint64_t owner, int64_t wait_ms,
+                                          int64_t lease_ms, dlock_cancel *cancel, dlock_done_fn done, void *ctx);
 /**
  * Releases one hold of the caller: the outermost releases every member it
  * holds, in parallel, each given up to 1 s (a member that does not answer lets

@@ -111,6 +111,32 @@ class LatchSubject final : public Subject {
 
 // The lock kinds that wait through dlock_lock_acquire_async: `make` opens the
 // kind on a client (a fair lock, a read-write lock's side).
+class LockKindSubject final : public Subject {
+ public:
+  using Make = int (*)(dlock_client*, const char*, dlock_lock**);
+  LockKindSubject(const std::string& url, Make make_waiter, Make make_holder) {
+    client_ = open_client(url);
+    other_ = open_client(url);
+    lock_ = made(make_waiter, client_.get());
+    holder_ = made(make_holder, other_.get());
+  }
+  void occupy() override { require_ok(dlock_lock_acquire_owner(holder_.get(), 1, 0, 30000, nullptr, nullptr), "hold"); }
+  void let_go() override { require_ok(dlock_lock_release_owner(holder_.get(), 1), "release"); }
+  int start(int64_t wait_ms, dlock_cancel* cancel, Completion* completion) override {
+    return dlock_lock_acquire_async(lock_.get(), 2, wait_ms, -1, cancel, Completion::on_done, completion);
+  }
+
+ private:
+  static LockHandle made(Make make, dlock_client* client) {
+    dlock_lock* lock = nullptr;
+    require_ok(make(client, "aw-lock", &lock), "new lock");
+    return LockHandle(lock);
+  }
+
+  LockHandle lock_;
+  LockHandle holder_;
+};
+
 class MultiLockSubject final : public Subject {
  public:
   explicit MultiLockSubject(const std::string& url) {
@@ -138,6 +164,45 @@ class MultiLockSubject final : public Subject {
 };
 
 // Three servers; the occupier holds the name on two of them (a majority).
+class RedLockSubject final : public Subject {
+ public:
+  RedLockSubject() {
+    std::vector<dlock_lock*> raw;
+    for (int i = 0; i < 3; ++i) {
+      servers_.push_back(std::make_unique<RedisServer>());
+      const std::string url = servers_.back()->url() + "?command_timeout_ms=500";
+      clients_.push_back(open_client(url));
+      others_.push_back(open_client(url));
+      members_.push_back(new_lock(clients_.back().get(), "aw-red"));
+      holders_.push_back(new_lock(others_.back().get(), "aw-red"));
+      raw.push_back(members_.back().get());
+    }
+    dlock_redlock* redlock = nullptr;
+    require_ok(dlock_redlock_new(raw.data(), raw.size(), &redlock), "dlock_redlock_new");
+    redlock_.reset(redlock);
+  }
+  void occupy() override {
+    for (int i = 0; i < 2; ++i)
+      require_ok(dlock_lock_acquire_owner(holders_[i].get(), 1, 0, 30000, nullptr, nullptr), "hold");
+  }
+  void let_go() override {
+    for (int i = 0; i < 2; ++i) require_ok(dlock_lock_release_owner(holders_[i].get(), 1), "release");
+  }
+  int start(int64_t wait_ms, dlock_cancel* cancel, Completion* completion) override {
+    return dlock_redlock_acquire_async(redlock_.get(), 7, wait_ms, -1, cancel, Completion::on_done, completion);
+  }
+  void close() override { clients_.clear(); }
+  dlock_redlock* redlock() { return redlock_.get(); }
+
+ private:
+  std::vector<std::unique_ptr<RedisServer>> servers_;
+  std::vector<ClientHandle> clients_;
+  std::vector<ClientHandle> others_;
+  std::vector<LockHandle> members_;
+  std::vector<LockHandle> holders_;
+  RedLockHandle redlock_;
+};
+
 class AsyncWaits : public RedisFixture {
  protected:
   // Waits while occupied, without blocking the caller, and is granted once let go.
@@ -382,6 +447,58 @@ TEST_F(AsyncWaits, MultiLockBadArguments) {
       dlock_multilock_acquire_async(subject.multilock(), 1, 0, 0, nullptr, Completion::on_done, &never), "lease_ms"));
   std::this_thread::sleep_for(milliseconds(50));
   EXPECT_EQ(never.calls(), 0);
+}
+
+// ---- RedLock
+
+TEST_F(AsyncWaits, RedLockIsGrantedOnTheMajoritysRelease) {
+  RedLockSubject subject;
+  expect_granted_once_let_go(subject);
+  int64_t validity = 0;
+  ASSERT_TRUE(status_is(dlock_redlock_validity_owner(subject.redlock(), 7, &validity), DLOCK_OK));
+  EXPECT_GT(validity, 0);
+  EXPECT_TRUE(status_is(dlock_redlock_release_owner(subject.redlock(), 7), DLOCK_OK));
+}
+TEST_F(AsyncWaits, RedLockRunsOut) {
+  RedLockSubject subject;
+  expect_runs_out(subject);
+}
+TEST_F(AsyncWaits, RedLockCancel) {
+  RedLockSubject subject;
+  expect_cancel_ends_wait(subject);
+}
+TEST_F(AsyncWaits, RedLockClose) {
+  RedLockSubject subject;
+  expect_close_ends_wait(subject);
+}
+TEST_F(AsyncWaits, RedLockBadArguments) {
+  RedLockSubject subject;
+  Completion never;
+  EXPECT_TRUE(invalid_naming(dlock_redlock_acquire_async(nullptr, 1, 0, -1, nullptr, Completion::on_done, &never),
+                             "redlock"));
+  EXPECT_TRUE(
+      invalid_naming(dlock_redlock_acquire_async(subject.redlock(), 1, 0, -1, nullptr, nullptr, &never), "done"));
+  EXPECT_TRUE(invalid_naming(
+      dlock_redlock_acquire_async(subject.redlock(), 1, -5, -1, nullptr, Completion::on_done, &never), "wait_ms"));
+  EXPECT_TRUE(invalid_naming(
+      dlock_redlock_acquire_async(subject.redlock(), 1, 0, 0, nullptr, Completion::on_done, &never), "lease_ms"));
+  std::this_thread::sleep_for(milliseconds(50));
+  EXPECT_EQ(never.calls(), 0);
+}
+
+// ---- the lock kinds that already wait through dlock_lock_acquire_async
+
+TEST_F(AsyncWaits, FairLockWaitsWithoutAThread) {
+  LockKindSubject subject(server().url(), dlock_fair_lock_new, dlock_fair_lock_new);
+  EXPECT_GT(expect_granted_once_let_go(subject).token, 0u);
+}
+TEST_F(AsyncWaits, WriteSideWaitsForAReader) {
+  LockKindSubject subject(server().url(), dlock_rwlock_write_lock, dlock_rwlock_read_lock);
+  EXPECT_GT(expect_granted_once_let_go(subject).token, 0u);
+}
+TEST_F(AsyncWaits, ReadSideWaitsForAWriter) {
+  LockKindSubject subject(server().url(), dlock_rwlock_read_lock, dlock_rwlock_write_lock);
+  EXPECT_GT(expect_granted_once_let_go(subject).token, 0u);
 }
 
 }  // namespace
