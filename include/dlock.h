@@ -387,6 +387,11 @@ DLOCK_API int dlock_lock_set_lost_callback(dlock_lock *lock, dlock_lost_fn fn, v
  * outcome. A blocking dlock_lock_acquire_owner() takes the same steps on the
  * caller's own thread.
  *
+ * Every waiting call has such a form: dlock_semaphore_acquire_async,
+ * dlock_permit_semaphore_acquire_async, dlock_count_down_latch_await_async,
+ * dlock_multilock_acquire_async, dlock_redlock_acquire_async; the fair lock
+ * and both sides of a read-write lock are dlock_lock handles.
+ *
  * Threading rules for `done`: it runs on the client's async thread, which also
  * drives every other asynchronous call of the client, so it must return
  * quickly and must not wait (no blocking dlock call, no lock a waiting thread
@@ -609,6 +614,14 @@ DLOCK_API void dlock_semaphore_free(dlock_semaphore *semaphore);
 DLOCK_API int dlock_semaphore_acquire(dlock_semaphore *semaphore, int permits, int64_t wait_ms,
                                       dlock_cancel *cancel);
 /**
+ * dlock_semaphore_acquire() without blocking, by the rules of
+ * dlock_lock_acquire_async(): `done` gets DLOCK_OK (token 0) taken,
+ * DLOCK_NOT_ACQUIRED, or the error status; the handle and `cancel` stay alive
+ * until it is called. Thousands of such waits cost the client's one async thread.
+ */
+DLOCK_API int dlock_semaphore_acquire_async(dlock_semaphore *semaphore, int permits, int64_t wait_ms,
+                                            dlock_cancel *cancel, dlock_done_fn done, void *ctx);
+/**
  * Returns `permits` (> 0) permits and wakes the waiters. DLOCK_E_LOST, adding
  * nothing, when they were taken through this handle and the semaphore's key
  * has vanished since (a restart without persistence, a failover):
@@ -644,6 +657,19 @@ DLOCK_API void dlock_permit_semaphore_free(dlock_permit_semaphore *semaphore);
  */
 DLOCK_API int dlock_permit_semaphore_acquire(dlock_permit_semaphore *semaphore, int64_t wait_ms, int64_t lease_ms,
                                              dlock_cancel *cancel, char *id_out, size_t id_size);
+/**
+ * Called once with the outcome of dlock_permit_semaphore_acquire_async():
+ * `permit_id` is the permit's id on DLOCK_OK, else ""; `message` describes an
+ * error status. Both are valid only during the call.
+ */
+typedef void (*dlock_permit_done_fn)(int status, const char *permit_id, const char *message, void *ctx);
+/**
+ * dlock_permit_semaphore_acquire() without blocking, by the rules of
+ * dlock_lock_acquire_async(); the permit's id comes through `done`.
+ */
+DLOCK_API int dlock_permit_semaphore_acquire_async(dlock_permit_semaphore *semaphore, int64_t wait_ms,
+                                                   int64_t lease_ms, dlock_cancel *cancel,
+                                                   dlock_permit_done_fn done, void *ctx);
 /**
  * Releases the permit `permit_id` (this process's or any other's, as in
  * Redisson). DLOCK_E_LOST: this client held it but its lease had run out (it
@@ -683,6 +709,13 @@ DLOCK_API int dlock_count_down_latch_get_count(dlock_count_down_latch *latch, in
  * a count-down to zero (a restart without persistence, a failover lost it).
  */
 DLOCK_API int dlock_count_down_latch_await(dlock_count_down_latch *latch, int64_t wait_ms, dlock_cancel *cancel);
+/**
+ * dlock_count_down_latch_await() without blocking, by the rules of
+ * dlock_lock_acquire_async(): `done` gets DLOCK_OK (token 0) open,
+ * DLOCK_NOT_ACQUIRED, or the error status.
+ */
+DLOCK_API int dlock_count_down_latch_await_async(dlock_count_down_latch *latch, int64_t wait_ms,
+                                                 dlock_cancel *cancel, dlock_done_fn done, void *ctx);
 /* ---- MultiLock and RedLock: one lock over several locks ----
  *
  * Both take their members as lock handles (dlock_lock_new) and keep what they
@@ -725,6 +758,13 @@ DLOCK_API int dlock_multilock_acquire(dlock_multilock *multilock, int64_t wait_m
 /** As dlock_multilock_acquire, for an explicit owner, cut short by `cancel` (may be NULL). */
 DLOCK_API int dlock_multilock_acquire_owner(dlock_multilock *multilock, uint64_t owner, int64_t wait_ms,
                                             int64_t lease_ms, dlock_cancel *cancel);
+/**
+ * dlock_multilock_acquire_owner() without blocking, by the rules of
+ * dlock_lock_acquire_async(): `done` (token 0) runs on the async thread of
+ * the first member's client (in canonical order).
+ */
+DLOCK_API int dlock_multilock_acquire_async(dlock_multilock *multilock, uint64_t owner, int64_t wait_ms,
+                                            int64_t lease_ms, dlock_cancel *cancel, dlock_done_fn done, void *ctx);
 /**
  * Releases one hold of the caller (the outermost releases every member).
  * DLOCK_E_NOT_OWNER the caller holds nothing; DLOCK_E_LOST a member's hold had
@@ -782,6 +822,15 @@ DLOCK_API int dlock_redlock_acquire(dlock_redlock *redlock, int64_t wait_ms, int
 /** As dlock_redlock_acquire, for an explicit owner, cut short by `cancel` (may be NULL). */
 DLOCK_API int dlock_redlock_acquire_owner(dlock_redlock *redlock, uint64_t owner, int64_t wait_ms,
                                           int64_t lease_ms, dlock_cancel *cancel, int64_t *validity_ms_out);
+/**
+ * dlock_redlock_acquire_owner() without blocking, by the rules of
+ * dlock_lock_acquire_async(): `done` (token 0) runs on the async thread of
+ * the first member's client (in canonical order); after DLOCK_OK,
+ * dlock_redlock_validity_owner() tells the validity. An attempt occupies that
+ * thread up to the members' patience (lease/20, 50..1000 ms).
+ */
+DLOCK_API int dlock_redlock_acquire_async(dlock_redlock *redlock, uint64_t owner, int64_t wait_ms,
+                                          int64_t lease_ms, dlock_cancel *cancel, dlock_done_fn done, void *ctx);
 /**
  * Releases one hold of the caller: the outermost releases every member it
  * holds, in parallel, each given up to 1 s (a member that does not answer lets

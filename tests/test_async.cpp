@@ -1,6 +1,5 @@
 // dlock_lock_acquire_async and dlock_lock_release_async: outcomes through the
 // callback, waiting without a thread per waiter, cancel, close, bad input.
-#include <dirent.h>
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -11,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "async_completion.hpp"
 #include "dlock.h"
 #include "dlock_handles.hpp"
 #include "monotonic_clock.hpp"
@@ -21,37 +21,6 @@ namespace dlock_test {
 namespace {
 
 using std::chrono::milliseconds;
-
-struct Outcome {
-  int status = 0;
-  uint64_t token = 0;
-  std::string message;
-  int64_t at_ms = 0;
-};
-
-// One asynchronous call's outcome, as a future.
-class Completion {
- public:
-  static void on_done(int status, uint64_t token, const char* message, void* ctx) {
-    auto* self = static_cast<Completion*>(ctx);
-    self->calls_.fetch_add(1);
-    self->promise_.set_value({status, token, message, monotonic_ms()});
-  }
-  std::future<Outcome> future() { return promise_.get_future(); }
-  int calls() const { return calls_.load(); }
-
- private:
-  std::promise<Outcome> promise_;
-  std::atomic<int> calls_{0};
-};
-
-int thread_count() {
-  int count = 0;
-  DIR* tasks = opendir("/proc/self/task");
-  while (dirent* entry = readdir(tasks)) count += entry->d_name[0] != '.';
-  closedir(tasks);
-  return count;
-}
 
 class Async : public RedisFixture {};
 

@@ -1,4 +1,5 @@
 // The count-down latch's entry points.
+#include "c_api/async_calls.hpp"
 #include "c_api/semaphore_handles.hpp"
 #include "dlock.h"
 
@@ -60,6 +61,22 @@ int dlock_count_down_latch_await(dlock_count_down_latch* latch, int64_t wait_ms,
     return with_latch(latch, [&](dlock::CountDownLatch& ops) {
       return ops.await(wait, cancel != nullptr ? &cancel->cancel : nullptr) ? DLOCK_OK : DLOCK_NOT_ACQUIRED;
     });
+  });
+}
+
+int dlock_count_down_latch_await_async(dlock_count_down_latch* latch, int64_t wait_ms, dlock_cancel* cancel,
+                                       dlock_done_fn done, void* ctx) {
+  return guarded([&] {
+    require(latch, "latch");
+    dlock::c_api::require_callback(done);
+    const int64_t wait = dlock::c_api::checked_wait(wait_ms);
+    // The job lives on the core's runner, which the core outlives.
+    std::shared_ptr<dlock::ClientCore> core = latch->client->core();
+    dlock::c_api::submit_reporting(
+        core->async_runner(),
+        dlock::CountDownLatch(*core, latch->state).await_wait(wait, cancel != nullptr ? &cancel->cancel : nullptr),
+        done, ctx);
+    return DLOCK_OK;
   });
 }
 

@@ -4,6 +4,7 @@
 #include <memory>
 #include <optional>
 
+#include "c_api/async_calls.hpp"
 #include "c_api/guarded.hpp"
 #include "c_api/handles.hpp"
 #include "primitives/lock/acquire_process.hpp"
@@ -11,16 +12,9 @@
 namespace {
 
 using dlock::c_api::guarded;
+using dlock::c_api::report;
 using dlock::c_api::require;
-
-void require_callback(dlock_done_fn done) {
-  if (done == nullptr) throw dlock::InvalidArgument("done: must not be NULL");
-}
-
-// Tells the caller: the status, the token, and the error's text.
-void report(dlock_done_fn done, void* ctx, int status, uint64_t token) {
-  done(status, token, status < 0 ? dlock_last_error() : "", ctx);
-}
+using dlock::c_api::require_callback;
 
 }  // namespace
 
@@ -39,30 +33,15 @@ int dlock_lock_acquire_async(dlock_lock* lock, uint64_t owner, int64_t wait_ms, 
     request.cancel = cancel != nullptr ? &cancel->cancel : nullptr;
     request.handle = lock;
     request.on_lost = lock->on_lost;
-    // The job lives on the core's runner, which the core outlives: the
-    // process may refer to the core without owning it.
     std::shared_ptr<dlock::ClientCore> core = lock->client->core();
-    auto process =
-        std::make_shared<dlock::AcquireProcess>(dlock::ReentrantLock(*core, lock->resource), request);
-    dlock::Waiter* waiter = &process->waiter();
-    core->async_runner().submit(
-        [process, done, ctx]() -> std::optional<dlock::Clock::time_point> {
-          std::optional<dlock::Clock::time_point> again;
-          uint64_t token = 0;
-          const int status = guarded([&] {
-            const dlock::AcquireProcess::Step step = process->step();
-            if (!step.done) {
-              again = step.wake_at;
-              return DLOCK_OK;
-            }
-            if (!step.token) return DLOCK_NOT_ACQUIRED;
-            token = *step.token;
-            return DLOCK_OK;
-          });
-          if (!again) report(done, ctx, status, token);
-          return again;
-        },
-        waiter);
+    auto acquire = std::make_shared<dlock::AcquireProcess>(dlock::ReentrantLock(*core, lock->resource), request);
+    // The job lives on the core's runner, which the core outlives: the
+    // attempts may refer to the core without owning it.
+    dlock::submit_wait(core->async_runner(), std::make_shared<dlock::WaitProcess>(acquire, acquire->spec()),
+                       [acquire, done, ctx](bool granted, std::exception_ptr error) {
+                         const int status = dlock::c_api::async_status(granted, error);
+                         report(done, ctx, status, status == DLOCK_OK ? acquire->token() : 0);
+                       });
     return DLOCK_OK;
   });
 }

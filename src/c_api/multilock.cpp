@@ -87,4 +87,9 @@ int dlock_multilock_set_lost_callback(dlock_multilock* multilock, dlock_lost_fn 
   });
 }
 
+int dlock_multilock_acquire_async(dlock_multilock* multilock, uint64_t owner, int64_t wait_ms, int64_t lease_ms,
+                                 dlock_cancel* cancel, dlock_done_fn done, void* ctx) {
+  return dlock::c_api::group_acquire_async(multilock, "multilock", owner, wait_ms, lease_ms, cancel, done, ctx);
+}
+
 }  // extern "C"

@@ -3,6 +3,7 @@
 
 #include <cstring>
 
+#include "c_api/async_calls.hpp"
 #include "c_api/semaphore_handles.hpp"
 #include "dlock.h"
 
@@ -15,6 +16,17 @@ using dlock::c_api::require_permits;
 template <typename Work>
 int with_permits(dlock_permit_semaphore* semaphore, Work&& work) {
   return dlock::c_api::with_primitive<dlock::PermitSemaphore>(semaphore, "semaphore", work);
+}
+
+dlock::PermitRequest permit_request(dlock_permit_semaphore* semaphore, int64_t wait, int64_t lease_ms,
+                                   dlock_cancel* cancel) {
+  dlock::PermitRequest request;
+  request.wait_ms = wait;
+  request.lease_ms = lease_ms;
+  request.cancel = cancel != nullptr ? &cancel->cancel : nullptr;
+  request.handle = semaphore;
+  request.on_lost = semaphore->on_lost;
+  return request;
 }
 
 }  // namespace
@@ -49,17 +61,32 @@ int dlock_permit_semaphore_acquire(dlock_permit_semaphore* semaphore, int64_t wa
     const int64_t wait = dlock::c_api::checked_wait(wait_ms);
     dlock::c_api::require_lease(lease_ms);
     return with_permits(semaphore, [&](dlock::PermitSemaphore& ops) {
-      dlock::PermitRequest request;
-      request.wait_ms = wait;
-      request.lease_ms = lease_ms;
-      request.cancel = cancel != nullptr ? &cancel->cancel : nullptr;
-      request.handle = semaphore;
-      request.on_lost = semaphore->on_lost;
-      const std::optional<std::string> id = ops.acquire(request);
+      const std::optional<std::string> id = ops.acquire(permit_request(semaphore, wait, lease_ms, cancel));
       if (!id) return DLOCK_NOT_ACQUIRED;
       std::memcpy(id_out, id->c_str(), id->size() + 1);
       return DLOCK_OK;
     });
+  });
+}
+
+int dlock_permit_semaphore_acquire_async(dlock_permit_semaphore* semaphore, int64_t wait_ms, int64_t lease_ms,
+                                         dlock_cancel* cancel, dlock_permit_done_fn done, void* ctx) {
+  return guarded([&] {
+    require(semaphore, "semaphore");
+    dlock::c_api::require_callback(done);
+    const int64_t wait = dlock::c_api::checked_wait(wait_ms);
+    dlock::c_api::require_lease(lease_ms);
+    // The job lives on the core's runner, which the core outlives.
+    std::shared_ptr<dlock::ClientCore> core = semaphore->client->core();
+    dlock::PermitSemaphore::Wait wait_for =
+        dlock::PermitSemaphore(*core, semaphore->state).acquire_wait(permit_request(semaphore, wait, lease_ms, cancel));
+    dlock::submit_wait(core->async_runner(), std::move(wait_for.process),
+                       [id = std::move(wait_for.permit_id), done, ctx](bool granted, const std::exception_ptr& error) {
+                         const int status = dlock::c_api::async_status(granted, error);
+                         done(status, status == DLOCK_OK ? id.c_str() : "", status < 0 ? dlock_last_error() : "",
+                              ctx);
+                       });
+    return DLOCK_OK;
   });
 }
 

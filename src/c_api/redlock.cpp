@@ -109,4 +109,9 @@ int dlock_redlock_set_lost_callback(dlock_redlock* redlock, dlock_lost_fn fn, vo
   });
 }
 
+int dlock_redlock_acquire_async(dlock_redlock* redlock, uint64_t owner, int64_t wait_ms, int64_t lease_ms,
+                                 dlock_cancel* cancel, dlock_done_fn done, void* ctx) {
+  return dlock::c_api::group_acquire_async(redlock, "redlock", owner, wait_ms, lease_ms, cancel, done, ctx);
+}
+
 }  // extern "C"

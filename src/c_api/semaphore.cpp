@@ -1,4 +1,5 @@
 // The semaphore's entry points.
+#include "c_api/async_calls.hpp"
 #include "c_api/semaphore_handles.hpp"
 #include "dlock.h"
 
@@ -34,6 +35,24 @@ int dlock_semaphore_acquire(dlock_semaphore* semaphore, int permits, int64_t wai
           ops.acquire(dlock_thread_owner(), permits, wait, cancel != nullptr ? &cancel->cancel : nullptr);
       return taken ? DLOCK_OK : DLOCK_NOT_ACQUIRED;
     });
+  });
+}
+
+int dlock_semaphore_acquire_async(dlock_semaphore* semaphore, int permits, int64_t wait_ms,
+                                  dlock_cancel* cancel, dlock_done_fn done, void* ctx) {
+  return guarded([&] {
+    require(semaphore, "semaphore");
+    dlock::c_api::require_callback(done);
+    require_permits(permits);
+    const int64_t wait = dlock::c_api::checked_wait(wait_ms);
+    // The job lives on the core's runner, which the core outlives.
+    std::shared_ptr<dlock::ClientCore> core = semaphore->client->core();
+    dlock::Semaphore ops(*core, semaphore->state);
+    dlock::c_api::submit_reporting(
+        core->async_runner(),
+        ops.acquire_wait(dlock_thread_owner(), permits, wait, cancel != nullptr ? &cancel->cancel : nullptr),
+        done, ctx);
+    return DLOCK_OK;
   });
 }
 

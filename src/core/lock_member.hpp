@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 
+#include "core/async_runner.hpp"
 #include "core/lost_callback.hpp"
 #include "core/waiter.hpp"
 
@@ -64,6 +65,8 @@ class LockMember {
   virtual bool closed() = 0;
   // The lease a watchdog hold of this member gets (its client's setting).
   virtual int64_t watchdog_lease_ms() = 0;
+  // The async runner of the member's client. Throws ClosedError.
+  virtual AsyncRunner& async_runner() = 0;
 };
 
 }  // namespace dlock

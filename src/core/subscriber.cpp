@@ -25,10 +25,6 @@ constexpr int housekeeping_interval_ms = 1000;
 constexpr auto first_reconnect_delay = std::chrono::milliseconds(20);
 constexpr auto longest_reconnect_delay = std::chrono::milliseconds(500);
 
-// Redisson's READ_UNLOCK_MESSAGE: a read-write lock was let go in a way that
-// may admit several waiters (readers) at once, so it wakes every waiter.
-constexpr std::string_view every_waiter_message = "1";
-
 // A release message wakes one waiter (or is passed on to the next one).
 void signal_first_unsignalled(std::deque<Waiter*>& waiters) {
   for (Waiter* waiter : waiters) {
@@ -258,23 +254,20 @@ void Subscriber::handle(const ReplyView& reply, const std::string& node) {
 
 void Subscriber::release_message(Channel& channel, std::string_view payload) {
   const bool after_turn = std::exchange(channel.turn_named, false);
-  if (payload == every_waiter_message) {
-    for (Waiter* waiter : channel.waiters) waiter->signal(true);
-    return;
+  // Waiters woken by every message, or by this one (a read-write lock's "1").
+  bool broadcast = false;
+  for (Waiter* waiter : channel.waiters) {
+    if (!waiter->every_message && (waiter->wakes_all.empty() || waiter->wakes_all != payload)) continue;
+    waiter->signal(true);
+    broadcast = true;
   }
   if (const uint64_t turn = turn_number(payload)) {
     // The named waiter alone: the lock is held back for it.
     channel.turn_named = true;
     for (Waiter* waiter : channel.waiters) {
-      if (waiter->turn_number == turn || waiter->every_message) waiter->signal(true);
+      if (waiter->turn_number == turn) waiter->signal(true);
     }
     return;
-  }
-  bool broadcast = false;
-  for (Waiter* waiter : channel.waiters) {
-    if (!waiter->every_message) continue;
-    waiter->signal(true);
-    broadcast = true;
   }
   // The "0" of a release that named a turn: another waiter would be refused.
   if (!broadcast && !after_turn) signal_first_unsignalled(channel.waiters);

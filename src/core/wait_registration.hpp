@@ -1,10 +1,9 @@
-// Keeps a waiter registered with the subscriber on a channel, and with the
-// cancel token, for as long as a blocking call waits.
+// Keeps a waiter registered with the subscriber on a channel for as long as a
+// wait (core/wait_process.hpp) watches it.
 #pragma once
 
 #include <string>
 
-#include "core/cancel.hpp"
 #include "core/subscriber.hpp"
 #include "core/waiter.hpp"
 
@@ -12,15 +11,11 @@ namespace dlock {
 
 class WaitRegistration {
  public:
-  WaitRegistration(Subscriber& subscriber, const std::string& channel, Waiter& waiter, Cancel* cancel)
-      : subscriber_(subscriber), channel_(channel), waiter_(waiter), cancel_(cancel) {
+  WaitRegistration(Subscriber& subscriber, const std::string& channel, Waiter& waiter)
+      : subscriber_(subscriber), channel_(channel), waiter_(waiter) {
     subscriber_.add(channel_, &waiter_);
-    if (cancel_ != nullptr) cancel_->attach(&waiter_);
   }
-  ~WaitRegistration() {
-    if (cancel_ != nullptr) cancel_->detach();
-    subscriber_.remove(channel_, &waiter_);
-  }
+  ~WaitRegistration() { subscriber_.remove(channel_, &waiter_); }
   WaitRegistration(const WaitRegistration&) = delete;
   WaitRegistration& operator=(const WaitRegistration&) = delete;
 
@@ -28,7 +23,6 @@ class WaitRegistration {
   Subscriber& subscriber_;
   const std::string& channel_;
   Waiter& waiter_;
-  Cancel* cancel_;
 };
 
 }  // namespace dlock

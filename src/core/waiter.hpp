@@ -9,6 +9,7 @@
 #include <condition_variable>
 #include <functional>
 #include <mutex>
+#include <string>
 
 namespace dlock {
 
@@ -26,6 +27,10 @@ struct Waiter {
   // lock's waiter; 0 none): such a message wakes it alone. Set before the
   // waiter is registered.
   uint64_t turn_number = 0;
+  // A message with this payload wakes every waiter registering it on the
+  // channel, not one: the lock kind's release that may admit several waiters
+  // at once (the read-write lock's "1"). Empty: none. Set before registered.
+  std::string wakes_all;
 
   void signal(bool release_message = false) {
     {

@@ -3,7 +3,7 @@
 #include <chrono>
 
 #include "common/error.hpp"
-#include "core/channel_wait.hpp"
+#include "core/channel_attempts.hpp"
 #include "core/count_key.hpp"
 #include "core/key_names.hpp"
 #include "primitives/latch/latch_lua.hpp"
@@ -74,29 +74,40 @@ CountDownLatch::Gone CountDownLatch::why_gone() {
   });
 }
 
-bool CountDownLatch::await(int64_t wait_ms, Cancel* cancel) {
-  bool saw_count = false;
-  auto attempt = [&](bool by_message) {
-    const bool open = count() <= 0;
+// The latch's side of a wait: its "zero" message wakes every waiter.
+class LatchAwait final : public ChannelAttempts {
+ public:
+  explicit LatchAwait(const CountDownLatch& latch) : ChannelAttempts(latch.core_, latch.keys_->channel), latch_(latch) {}
+
+  Outcome attempt(int64_t /*wait_left_ms*/, bool woken_by_message) override {
+    const bool open = latch_.count() <= 0;
     if (!open) {
-      saw_count = true;
-      return ChannelAttempt<bool>{std::nullopt, std::nullopt};
+      saw_count_ = true;
+      return {false, std::nullopt};
     }
     // Open as Redisson's await sees it. When a count this waiter saw is
     // gone, a message (dlock's or Redisson's "zero") or the marker says a
     // count down did it; neither means the key vanished under the waiters.
-    const Gone gone = saw_count && !by_message ? why_gone() : Gone::opened;
-    if (gone == Gone::lost) {
-      throw LostError("await '" + keys_->name +
+    const CountDownLatch::Gone gone =
+        saw_count_ && !woken_by_message ? latch_.why_gone() : CountDownLatch::Gone::opened;
+    if (gone == CountDownLatch::Gone::lost) {
+      throw LostError("await '" + latch_.keys_->name +
                       "': the latch's key vanished before it was counted down to zero (a restart "
                       "without persistence, or a failover, lost it)");
     }
     // Set again between the two reads: look again at once.
-    if (gone == Gone::set_again) return ChannelAttempt<bool>{std::nullopt, std::chrono::milliseconds(0)};
-    return ChannelAttempt<bool>{true, std::nullopt};
-  };
-  return wait_on_channel<bool>(core_, keys_->channel, wait_ms, cancel, "await '" + keys_->name + "'", attempt)
-      .has_value();
+    if (gone == CountDownLatch::Gone::set_again) return {false, std::chrono::milliseconds(0)};
+    return {true, std::nullopt};
+  }
+
+ private:
+  CountDownLatch latch_;
+  bool saw_count_ = false;
+};
+
+std::shared_ptr<WaitProcess> CountDownLatch::await_wait(int64_t wait_ms, Cancel* cancel) {
+  return std::make_shared<WaitProcess>(std::make_shared<LatchAwait>(*this),
+                                       WaitSpec{wait_ms, cancel, &core_.stats(), "await '" + keys_->name + "'"});
 }
 
 }  // namespace dlock

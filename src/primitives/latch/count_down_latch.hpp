@@ -12,6 +12,7 @@
 
 #include "core/cancel.hpp"
 #include "core/client_core.hpp"
+#include "core/wait_process.hpp"
 
 namespace dlock {
 
@@ -41,9 +42,12 @@ class CountDownLatch {
   // marker): the latch's key was lost, e.g. by a restart without
   // persistence. Throws InterruptedError, ClosedError, ConnectionError,
   // ProtocolError.
-  bool await(int64_t wait_ms, Cancel* cancel);
+  bool await(int64_t wait_ms, Cancel* cancel) { return await_wait(wait_ms, cancel)->run(); }
+  // The same await as a wait for a driver to run (core/wait_process.hpp).
+  std::shared_ptr<WaitProcess> await_wait(int64_t wait_ms, Cancel* cancel);
 
  private:
+  friend class LatchAwait;
   // What became of a count this waiter saw, now read as zero.
   enum class Gone { opened, set_again, lost };
   Gone why_gone();

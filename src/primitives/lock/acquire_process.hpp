@@ -1,9 +1,9 @@
-// One acquire of the reentrant lock from its first attempt to its outcome, as
-// steps. A thread blocked in dlock_lock_acquire takes them itself, so a
-// hand-off costs no extra thread hop; the client's async runner takes them
-// for dlock_lock_acquire_async. A step after the first retries only when the
-// waiter was signalled (a release message, the subscription confirmed, a
-// reconnect) or the holder's lease has run out: never on a timer.
+// The reentrant lock's side of a wait (core/wait_process.hpp): its attempt
+// (re-entry, the script, recording the grant with the watchdog through the
+// client's Holds, a withdrawal after a connection error), the channels and
+// the server queue's heartbeat it waits with, and leaving the queue when it
+// stops without the lock. The engine takes it on the caller's thread for
+// dlock_lock_acquire, on the client's async runner for dlock_lock_acquire_async.
 #pragma once
 
 #include <cstdint>
@@ -11,58 +11,50 @@
 #include <string>
 
 #include "core/wait_heartbeat.hpp"
+#include "core/wait_process.hpp"
 #include "core/wait_registration.hpp"
-#include "core/waiter.hpp"
 #include "primitives/lock/reentrant_lock.hpp"
 
 namespace dlock {
 
-class AcquireProcess {
+class AcquireProcess final : public WaitAttempts {
  public:
-  struct Step {
-    bool done = false;
-    std::optional<uint64_t> token;  // when done: the hold's token, or nullopt when the wait ran out
-    Clock::time_point wake_at;      // when not done: the latest time to step again
-  };
-
-  AcquireProcess(ReentrantLock lock, AcquireRequest request)
-      : lock_(std::move(lock)), request_(std::move(request)) {}
+  AcquireProcess(ReentrantLock lock, AcquireRequest request);
   AcquireProcess(const AcquireProcess&) = delete;
   AcquireProcess& operator=(const AcquireProcess&) = delete;
 
-  // Throws InterruptedError, ClosedError, ConnectionError, ProtocolError, LostError.
-  Step step();
-
-  // What news wakes; the blocking driver sleeps on it with sleep_until().
-  Waiter& waiter() { return waiter_; }
-  // Sleeps until `wake_at`, a signal, a cancel or the client's closing.
-  void sleep_until(Clock::time_point wake_at);
+  // The wait's deadline, cancel and stats, for the engine.
+  WaitSpec spec() const;
+  // After a grant: the hold's token.
+  uint64_t token() const { return token_; }
   // After an attempt the lock refused: the holder's remaining lease (-1 none).
   int64_t holder_ttl_ms() const { return last_.value; }
 
- private:
-  Step first_step();
-  Step next_step();
-  Step waiting();
-  Step granted(const ReentrantLock::Attempt& grant);
+  // WaitAttempts. attempt() throws ClosedError, ConnectionError,
+  // ProtocolError, LostError.
+  Outcome attempt(int64_t wait_left_ms, bool woken_by_message) override;
+  void watch(Waiter& waiter) override;
   // Leaves the subscriber, the heartbeat and, without the lock, the server's
   // queue (the fair lock's, the read-write lock's write intent).
-  void stop_waiting(bool granted);
-  // How long the caller of a retry will still wait: -1 forever, else at least 1.
-  int64_t wait_left_ms(Clock::time_point now) const;
+  void stop(bool granted) noexcept override;
+  bool closed() override { return lock_.core_.closed(); }
+  void throw_if_closed() override { lock_.core_.throw_if_closed(); }
+
+ private:
+  // The first attempt's start: finishes a pending release, re-enters a hold
+  // the owner has (true), else works out the field and the lease.
+  bool reentered();
+  Outcome granted();
 
   ReentrantLock lock_;
   const AcquireRequest request_;
   std::string field_;
   int64_t lease_ms_ = 0;
-  Clock::time_point started_at_;
-  Clock::time_point deadline_;
-  Clock::time_point wake_at_;
   ReentrantLock::Attempt last_{};
+  uint64_t token_ = 0;
   bool started_ = false;
   std::string channel_;  // the registration refers to it
   bool queued_ = false;  // in the server's queue (fair lock waiter, lock waiting owner, writer intent)
-  Waiter waiter_;        // declared before the registrations, which must end first
   std::optional<WaitRegistration> registration_;
   std::optional<WaitRegistration> other_releases_;  // a queued waiter's: the lock's own channel
   std::optional<HeartbeatRegistration> heartbeat_;

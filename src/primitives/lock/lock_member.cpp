@@ -11,7 +11,7 @@ namespace {
 // Keeps the core (and so its subscriber) alive as long as the registration.
 struct ChannelWatch final : LockMember::Watch {
   ChannelWatch(std::shared_ptr<ClientCore> core, const std::string& channel, Waiter& waiter)
-      : core_(std::move(core)), registration_(core_->subscriber(), channel, waiter, nullptr) {}
+      : core_(std::move(core)), registration_(core_->subscriber(), channel, waiter) {}
 
   std::shared_ptr<ClientCore> core_;
   WaitRegistration registration_;
@@ -34,10 +34,9 @@ LockMember::Outcome ReentrantLockMember::try_once(uint64_t owner, int64_t lease_
   request.wait_ms = 0;
   request.lease_ms = lease_ms;
   request.on_lost = on_lost;
-  AcquireProcess process(ReentrantLock(*core, resource_), request);
-  const AcquireProcess::Step step = process.step();
-  if (step.token) return {true, -1};
-  return {false, process.holder_ttl_ms()};
+  auto acquire = std::make_shared<AcquireProcess>(ReentrantLock(*core, resource_), request);
+  if (WaitProcess(acquire, acquire->spec()).run()) return {true, -1};
+  return {false, acquire->holder_ttl_ms()};
 }
 
 bool ReentrantLockMember::reenter(uint64_t owner) {
@@ -79,6 +78,11 @@ bool ReentrantLockMember::closed() {
   } catch (const ClosedError&) {
     return true;
   }
+}
+
+AsyncRunner& ReentrantLockMember::async_runner() {
+  // The client owns the core, and the core its runner.
+  return client_->core()->async_runner();
 }
 
 int64_t ReentrantLockMember::watchdog_lease_ms() {

@@ -26,6 +26,7 @@ class ReentrantLockMember final : public LockMember {
   bool expired(uint64_t owner) override;
   bool closed() override;
   int64_t watchdog_lease_ms() override;
+  AsyncRunner& async_runner() override;
 
  private:
   std::shared_ptr<Client> client_;

@@ -11,9 +11,6 @@
 namespace dlock {
 namespace {
 
-// A wait this long is worth a log record (info): the lock is contended.
-constexpr auto long_wait = std::chrono::seconds(10);
-
 uint64_t next_grant_id() {
   static std::atomic<uint64_t> counter{0};
   return ++counter;
@@ -109,24 +106,11 @@ uint64_t ReentrantLock::record_grant(const AcquireRequest& request, const std::s
   return static_cast<uint64_t>(grant.value);
 }
 
-void ReentrantLock::count_wait(Clock::time_point started, bool woken_by_release) {
-  ClientStats& stats = core_.stats();
-  const auto waited = std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - started);
-  stats.wait_times.record(waited);
-  if (woken_by_release) ClientStats::count(stats.handoffs);
-  if (waited >= long_wait && log::enabled(DLOCK_LOG_INFO)) {
-    log::emit(DLOCK_LOG_INFO, "acquired '" + name() + "' on " + core_.config().describe() +
-                                  " after waiting " + std::to_string(waited.count() / 1000) + " ms");
-  }
-}
-
 std::optional<uint64_t> ReentrantLock::acquire(const AcquireRequest& request) {
-  AcquireProcess process(*this, request);
-  for (;;) {
-    const AcquireProcess::Step step = process.step();
-    if (step.done) return step.token;
-    process.sleep_until(step.wake_at);
-  }
+  auto acquire = std::make_shared<AcquireProcess>(*this, request);
+  WaitProcess wait(acquire, acquire->spec());
+  if (!wait.run()) return std::nullopt;
+  return acquire->token();
 }
 
 bool ReentrantLock::run_release(const Hold& hold, const std::string& request_id) {

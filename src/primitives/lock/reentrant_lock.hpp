@@ -91,8 +91,6 @@ class ReentrantLock {
   // `sent_at`, found gone: the one and only notice of it. Returns the hold
   // marked ended (expired or lost, Hold::end).
   Hold deliver_found_by_release(Hold hold, Clock::time_point sent_at);
-  // A wait that ended in a grant: its duration, and whether a release message woke it.
-  void count_wait(Clock::time_point started, bool woken_by_release);
 
   const std::string& name() const { return resource_->name(); }
   const std::string& hold_key() const { return resource_->hold_key(); }

@@ -7,9 +7,6 @@
 namespace dlock {
 namespace {
 
-// Stands for "no deadline" without overflowing the clock's arithmetic.
-constexpr auto far_future = std::chrono::hours(24 * 366);
-
 std::string member_label(size_t i) {
   return "members[" + std::to_string(i) + "]";
 }
@@ -42,12 +39,6 @@ void require_independent_servers(const std::vector<std::shared_ptr<LockMember>>&
       }
     }
   }
-}
-
-std::chrono::steady_clock::time_point group_deadline(int64_t wait_ms) {
-  const auto now = std::chrono::steady_clock::now();
-  return now + (wait_ms < 0 ? std::chrono::duration_cast<std::chrono::milliseconds>(far_future)
-                            : std::chrono::milliseconds(wait_ms));
 }
 
 }  // namespace dlock

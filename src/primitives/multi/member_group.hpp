@@ -43,6 +43,9 @@ class MemberGroup {
   const std::string& name() const { return name_; }
   // The callback handed to member i's grants: it reports their loss here.
   const std::shared_ptr<LostCallback>& member_callback(size_t i) const { return member_callbacks_[i]; }
+  // The runner of the first member's client: the group's async acquires
+  // run there. Throws ClosedError.
+  AsyncRunner& async_runner() { return members_.front()->async_runner(); }
   // The group's own lost callback, called once per lost group hold.
   LostCallback& on_lost() { return *on_lost_; }
 

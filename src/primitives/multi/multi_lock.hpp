@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/cancel.hpp"
+#include "core/wait_process.hpp"
 #include "primitives/multi/member_group.hpp"
 
 namespace dlock {
@@ -32,7 +33,9 @@ class MultiLock {
   // True when every member is held; false when the wait ran out (nothing
   // held). Throws InterruptedError, ClosedError, ConnectionError,
   // ProtocolError, LostError (re-entering a lost hold).
-  bool acquire(const GroupRequest& request);
+  bool acquire(const GroupRequest& request) { return acquire_wait(request)->run(); }
+  // The same acquire as a wait for a driver to run (core/wait_process.hpp).
+  std::shared_ptr<WaitProcess> acquire_wait(const GroupRequest& request);
   // Throws NotOwnerError, LostError (a member was lost), ConnectionError.
   void release(uint64_t owner) {
     group_.release(owner, [this](uint64_t who, const std::vector<bool>& held) {
@@ -42,14 +45,6 @@ class MultiLock {
   MemberGroup& group() { return group_; }
 
  private:
-  // One attempt: all members (true) or none; else the refusing member's index
-  // and its holder's remaining lease.
-  struct Refusal {
-    size_t member;
-    int64_t holder_ttl_ms;
-  };
-  std::optional<Refusal> attempt(const GroupRequest& request);
-
   MemberGroup group_;
 };
 

@@ -4,7 +4,7 @@
 #include <random>
 
 #include "common/error.hpp"
-#include "primitives/multi/group_wait.hpp"
+#include "primitives/multi/group_attempts.hpp"
 #include "primitives/multi/member_checks.hpp"
 
 namespace dlock {
@@ -154,40 +154,59 @@ bool RedLock::ran_out(const Round& last) const {
   return false;
 }
 
-std::optional<int64_t> RedLock::acquire(const GroupRequest& request) {
-  if (group_.reenter(request.owner)) return validity_ms(request.owner);
-  const std::string what = "RedLock '" + group_.name() + "'";
-  const Clock::time_point deadline = group_deadline(request.wait_ms);
-  GroupWait wait(group_.members(), request.cancel);
-  for (;;) {
-    wait.throw_if_stopped(what);
-    const Round round = attempt(request);
-    if (round.validity_ms) {
+// The RedLock's side of a wait: it watches every member that refused, and
+// retries after a short random pause, so two contenders that split the vote
+// do not collide again.
+class RedLockAcquire final : public GroupAttempts {
+ public:
+  RedLockAcquire(RedLock& lock, const GroupRequest& request)
+      : GroupAttempts(lock.group_, "RedLock", request), lock_(lock) {}
+
+  std::optional<int64_t> validity_ms() const { return validity_ms_; }
+
+  Outcome attempt(int64_t /*wait_left_ms*/, bool /*woken_by_message*/) override {
+    if (!started_) {
+      started_ = true;
+      if (group_.reenter(request_.owner)) {
+        validity_ms_ = lock_.validity_ms(request_.owner);
+        return {true, std::nullopt};
+      }
+    }
+    last_ = lock_.attempt(request_);
+    if (last_.validity_ms) {
       std::optional<Clock::time_point> group_deadline;
-      if (request.lease_ms > 0) group_deadline = round.deadline;
-      group_.record(request.owner, round.granted, group_deadline);
-      return round.validity_ms;
+      if (request_.lease_ms > 0) group_deadline = last_.deadline;
+      group_.record(request_.owner, last_.granted, group_deadline);
+      validity_ms_ = last_.validity_ms;
+      return {true, std::nullopt};
     }
-    if (request.wait_ms == 0 || Clock::now() >= deadline) {
-      ran_out(round);
-      return std::nullopt;
+    busy_ = last_.busy;
+    if (std::none_of(busy_.begin(), busy_.end(), [](bool busy) { return busy; })) {
+      return {false, random_between(unreachable_retry_min_ms, unreachable_retry_max_ms)};
     }
-    wait.watch(round.busy);
-    Clock::time_point wake_at = deadline;
-    if (std::none_of(round.busy.begin(), round.busy.end(), [](bool busy) { return busy; })) {
-      wake_at = std::min(wake_at,
-                         Clock::now() + random_between(unreachable_retry_min_ms, unreachable_retry_max_ms));
-    } else if (round.shortest_holder_ttl_ms >= 0) {
-      wake_at = std::min(wake_at, Clock::now() + milliseconds(round.shortest_holder_ttl_ms));
-    }
-    wait.sleep_until(wake_at);
-    wait.throw_if_stopped(what);
-    if (Clock::now() >= deadline) {
-      ran_out(round);
-      return std::nullopt;
-    }
-    wait.pause_until(std::min(deadline, Clock::now() + random_between(0, max_jitter_ms)));
+    // Until the earliest holder's lease ends: a crashed holder publishes nothing.
+    if (last_.shortest_holder_ttl_ms >= 0) return {false, milliseconds(last_.shortest_holder_ttl_ms)};
+    return {false, std::nullopt};
   }
+  milliseconds pause_before_retry() override { return random_between(0, max_jitter_ms); }
+  void ran_out() override { lock_.ran_out(last_); }
+
+ private:
+  RedLock& lock_;
+  bool started_ = false;
+  RedLock::Round last_;
+  std::optional<int64_t> validity_ms_;
+};
+
+std::shared_ptr<WaitProcess> RedLock::acquire_wait(const GroupRequest& request) {
+  auto acquire = std::make_shared<RedLockAcquire>(*this, request);
+  return std::make_shared<WaitProcess>(acquire, acquire->spec());
+}
+
+std::optional<int64_t> RedLock::acquire(const GroupRequest& request) {
+  auto acquire = std::make_shared<RedLockAcquire>(*this, request);
+  if (!WaitProcess(acquire, acquire->spec()).run()) return std::nullopt;
+  return acquire->validity_ms();
 }
 
 void RedLock::release(uint64_t owner) {

@@ -20,6 +20,7 @@
 #include <optional>
 #include <vector>
 
+#include "core/wait_process.hpp"
 #include "primitives/multi/member_calls.hpp"
 #include "primitives/multi/member_group.hpp"
 #include "primitives/multi/multi_lock.hpp"
@@ -39,6 +40,9 @@ class RedLock {
   // end of the wait, InterruptedError, ClosedError, LostError (re-entering a
   // lost hold).
   std::optional<int64_t> acquire(const GroupRequest& request);
+  // The same acquire as a wait for a driver to run (core/wait_process.hpp);
+  // after a grant, validity_ms() tells the validity.
+  std::shared_ptr<WaitProcess> acquire_wait(const GroupRequest& request);
   // Throws NotOwnerError, LostError (fewer than a majority still held).
   void release(uint64_t owner);
   // The remaining validity of the owner's hold in ms, 0 when lost or not held.
@@ -46,6 +50,7 @@ class RedLock {
   MemberGroup& group() { return group_; }
 
  private:
+  friend class RedLockAcquire;
   struct Round {
     std::vector<bool> granted;
     std::vector<bool> busy;  // held by another owner

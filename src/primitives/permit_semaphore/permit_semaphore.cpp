@@ -1,7 +1,7 @@
 #include "primitives/permit_semaphore/permit_semaphore.hpp"
 
 #include "common/error.hpp"
-#include "core/channel_wait.hpp"
+#include "core/channel_attempts.hpp"
 #include "core/handle_holds.hpp"
 
 namespace dlock {
@@ -36,32 +36,62 @@ void PermitSemaphore::record_grant(const PermitRequest& request, const PermitId&
   ClientStats::count(core_.stats().grants);
 }
 
-std::optional<std::string> PermitSemaphore::acquire(const PermitRequest& request) {
-  const PermitId id = PermitId::fresh();
-  const int64_t lease_ms = request.lease_ms < 0 ? core_.config().watchdog_timeout_ms : request.lease_ms;
-  const std::string lease = std::to_string(lease_ms);
-  const std::string what = "acquire a permit of '" + keys().name + "'";
-  auto attempt = [&](bool /*by_message*/) {
+// The permit semaphore's side of a wait: every release message wakes all its
+// waiters, and a refusal says when the earliest lease ends (a crashed
+// holder's permit returns then, and nothing publishes it).
+class PermitAcquire final : public ChannelAttempts {
+ public:
+  PermitAcquire(const PermitSemaphore& semaphore, const PermitRequest& request)
+      : ChannelAttempts(semaphore.core_, semaphore.keys().channel),
+        semaphore_(semaphore),
+        request_(request),
+        lease_ms_(request.lease_ms < 0 ? semaphore.core_.config().watchdog_timeout_ms : request.lease_ms),
+        what_("acquire a permit of '" + semaphore.keys().name + "'") {}
+
+  const PermitId& id() const { return id_; }
+  const std::string& what() const { return what_; }
+
+  Outcome attempt(int64_t /*wait_left_ms*/, bool /*woken_by_message*/) override {
+    const PermitKeys& keys = semaphore_.keys();
+    const std::string lease = std::to_string(lease_ms_);
     Clock::time_point sent_at;
     // The same id on every retry: acquire.lua grants an id once.
-    const Reply reply = core_.execute(keys().name, [&](Connection& connection) {
+    const Reply reply = semaphore_.core_.execute(keys.name, [&](Connection& connection) {
       sent_at = Clock::now();
-      return PermitScripts::acquire().run(connection, {keys().name, keys().timeouts, keys().channel},
-                                          {id.raw, lease});
+      return PermitScripts::acquire().run(connection, {keys.name, keys.timeouts, keys.channel}, {id_.raw, lease});
     });
     // acquire.lua: {1} granted, {0, ms until the earliest lease ends or -1}.
-    const std::size_t size = reply.array_size(what);
-    if (size < 1) throw ProtocolError(what + ": unexpected reply " + reply.describe());
-    ChannelAttempt<std::string> outcome;
-    if (reply.element(0).integer(what) == 1) {
-      record_grant(request, id, lease_ms, sent_at);
-      outcome.result = id.text();
-    } else if (size == 2 && reply.element(1).integer(what) >= 0) {
-      outcome.retry_after = std::chrono::milliseconds(reply.element(1).integer(what));
+    const std::size_t size = reply.array_size(what_);
+    if (size < 1) throw ProtocolError(what_ + ": unexpected reply " + reply.describe());
+    if (reply.element(0).integer(what_) == 1) {
+      semaphore_.record_grant(request_, id_, lease_ms_, sent_at);
+      return {true, std::nullopt};
     }
-    return outcome;
-  };
-  return wait_on_channel<std::string>(core_, keys().channel, request.wait_ms, request.cancel, what, attempt);
+    if (size == 2 && reply.element(1).integer(what_) >= 0) {
+      return {false, std::chrono::milliseconds(reply.element(1).integer(what_))};
+    }
+    return {false, std::nullopt};
+  }
+
+ private:
+  PermitSemaphore semaphore_;
+  const PermitRequest request_;
+  const PermitId id_ = PermitId::fresh();
+  const int64_t lease_ms_;
+  const std::string what_;
+};
+
+PermitSemaphore::Wait PermitSemaphore::acquire_wait(const PermitRequest& request) {
+  auto acquire = std::make_shared<PermitAcquire>(*this, request);
+  return {std::make_shared<WaitProcess>(
+              acquire, WaitSpec{request.wait_ms, request.cancel, &core_.stats(), acquire->what()}),
+          acquire->id().text()};
+}
+
+std::optional<std::string> PermitSemaphore::acquire(const PermitRequest& request) {
+  const Wait wait = acquire_wait(request);
+  if (!wait.process->run()) return std::nullopt;
+  return wait.permit_id;
 }
 
 bool PermitSemaphore::run_release(const std::string& raw_id) {

@@ -14,6 +14,7 @@
 #include "core/cancel.hpp"
 #include "core/client_core.hpp"
 #include "core/lost_callback.hpp"
+#include "core/wait_process.hpp"
 #include "primitives/permit_semaphore/permit_resource.hpp"
 
 namespace dlock {
@@ -34,6 +35,13 @@ class PermitSemaphore {
   // The permit's id (32 hex digits), or nullopt when the wait ran out. Throws
   // InterruptedError, ClosedError, ConnectionError, ProtocolError.
   std::optional<std::string> acquire(const PermitRequest& request);
+  // The same acquire as a wait for a driver to run (core/wait_process.hpp),
+  // and the permit's id should it be granted.
+  struct Wait {
+    std::shared_ptr<WaitProcess> process;
+    std::string permit_id;
+  };
+  Wait acquire_wait(const PermitRequest& request);
   // Releases the permit `id` (any holder's, as in Redisson). Throws
   // LostError when this client held it and lost it, NotOwnerError when
   // nobody holds it (released already, or its lease ended).
@@ -50,6 +58,7 @@ class PermitSemaphore {
   void release_taken_through(const void* handle);
 
  private:
+  friend class PermitAcquire;
   const PermitKeys& keys() const { return resource_->keys; }
   void record_grant(const PermitRequest& request, const PermitId& id, int64_t lease_ms,
                     Clock::time_point sent_at);

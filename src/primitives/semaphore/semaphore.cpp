@@ -1,7 +1,7 @@
 #include "primitives/semaphore/semaphore.hpp"
 
 #include "common/error.hpp"
-#include "core/channel_wait.hpp"
+#include "core/channel_attempts.hpp"
 #include "core/count_key.hpp"
 #include "core/key_names.hpp"
 #include "primitives/semaphore/semaphore_lua.hpp"
@@ -34,27 +34,47 @@ std::string Semaphore::latch_of(uint64_t owner) const {
   return keys_->latch + ":" + core_.field(owner);
 }
 
-bool Semaphore::acquire(uint64_t owner, int permits, int64_t wait_ms, Cancel* cancel) {
-  const std::string count = std::to_string(permits);
-  const std::string latch = latch_of(owner);
-  const std::string window = std::to_string(core_.retry_window_ms());
-  const std::string what = "acquire " + count + " permits of '" + keys_->name + "'";
-  auto attempt = [&](bool /*by_message*/) {
+// The semaphore's side of a wait: every release message wakes all its
+// waiters (one release may satisfy several).
+class SemaphoreAcquire final : public ChannelAttempts {
+ public:
+  SemaphoreAcquire(const Semaphore& semaphore, uint64_t owner, int permits)
+      : ChannelAttempts(semaphore.core_, semaphore.keys_->channel),
+        semaphore_(semaphore),
+        permits_(permits),
+        count_(std::to_string(permits)),
+        latch_(semaphore.latch_of(owner)),
+        what_("acquire " + count_ + " permits of '" + semaphore.keys_->name + "'") {}
+
+  const std::string& what() const { return what_; }
+
+  Outcome attempt(int64_t /*wait_left_ms*/, bool /*woken_by_message*/) override {
+    ClientCore& core = semaphore_.core_;
+    const SemaphoreKeys& keys = *semaphore_.keys_;
+    const std::string window = std::to_string(core.retry_window_ms());
     // One request id per attempt, kept across its retries (see acquire.lua).
-    const std::string request = core_.request_id();
-    const bool taken = core_.execute(keys_->name, [&](Connection& connection) {
-      return acquire_script()
-          .run(connection, {keys_->name, latch}, {count, request, window})
-          .integer_is_one(what);
+    const std::string request = core.request_id();
+    const bool taken = core.execute(keys.name, [&](Connection& connection) {
+      return acquire_script().run(connection, {keys.name, latch_}, {count_, request, window}).integer_is_one(what_);
     });
-    return ChannelAttempt<bool>{taken ? std::optional<bool>(true) : std::nullopt, std::nullopt};
-  };
-  const bool taken = wait_on_channel<bool>(core_, keys_->channel, wait_ms, cancel, what, attempt).has_value();
-  if (taken) {
-    ClientStats::count(core_.stats().grants);
-    state_->taken += permits;
+    if (!taken) return {false, std::nullopt};
+    ClientStats::count(core.stats().grants);
+    semaphore_.state_->taken += permits_;
+    return {true, std::nullopt};
   }
-  return taken;
+
+ private:
+  Semaphore semaphore_;
+  const int permits_;
+  const std::string count_;
+  const std::string latch_;
+  const std::string what_;
+};
+
+std::shared_ptr<WaitProcess> Semaphore::acquire_wait(uint64_t owner, int permits, int64_t wait_ms,
+                                                     Cancel* cancel) {
+  auto acquire = std::make_shared<SemaphoreAcquire>(*this, owner, permits);
+  return std::make_shared<WaitProcess>(acquire, WaitSpec{wait_ms, cancel, &core_.stats(), acquire->what()});
 }
 
 bool Semaphore::give_back_taken(int permits) {

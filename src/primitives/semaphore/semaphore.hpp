@@ -11,6 +11,7 @@
 
 #include "core/cancel.hpp"
 #include "core/client_core.hpp"
+#include "core/wait_process.hpp"
 
 namespace dlock {
 
@@ -41,7 +42,12 @@ class Semaphore {
   // Takes `permits` (> 0) permits, waiting as wait_ms says (0 one attempt,
   // -1 forever). Returns false when the wait ran out. Throws
   // InterruptedError, ClosedError, ConnectionError, ProtocolError.
-  bool acquire(uint64_t owner, int permits, int64_t wait_ms, Cancel* cancel);
+  bool acquire(uint64_t owner, int permits, int64_t wait_ms, Cancel* cancel) {
+    return acquire_wait(owner, permits, wait_ms, cancel)->run();
+  }
+  // The same acquire as a wait for a driver to run (core/wait_process.hpp):
+  // the async runner's, for dlock_semaphore_acquire_async.
+  std::shared_ptr<WaitProcess> acquire_wait(uint64_t owner, int permits, int64_t wait_ms, Cancel* cancel);
   // Returns `permits`. Throws LostError, touching nothing, when they were
   // taken through this handle and the semaphore's key has vanished since (a
   // restart without persistence): try_set_permits can then set it again.
@@ -52,6 +58,7 @@ class Semaphore {
   int64_t available_permits();
 
  private:
+  friend class SemaphoreAcquire;
   std::string latch_of(uint64_t owner) const;
   // Whether this handle took `permits` it has not returned; takes them off.
   bool give_back_taken(int permits);
