@@ -14,6 +14,10 @@
  *   calling OS thread (dlock_thread_owner()); the *_owner variants take an
  *   explicit owner id for tasks that are not OS threads (Java virtual threads,
  *   Python asyncio tasks, work handed between threads).
+ *
+ * Sections, by object: library and client; locks (acquire, asynchronous
+ * calls, administration, listing); the fair lock; the read-write lock; the
+ * semaphores; the count-down latch; MultiLock and RedLock; observability.
  */
 #ifndef DLOCK_H
 #define DLOCK_H
@@ -520,71 +524,118 @@ DLOCK_API int dlock_lock_count_attempt(dlock_lock *lock, const char *period_id,
                                        int64_t expire_in_ms, int64_t max_attempts,
                                        int64_t *attempt_out);
 
-/* ---- Observability: logging and counters ---- */
+/* ---- Lock listing and holder notes (what `dlock list` and `dlock status` show) ---- */
 
-/** Log levels, most severe first; values are fixed and only ever added to. */
-#define DLOCK_LOG_ERROR 1 /**< something failed that the caller cannot see otherwise */
-#define DLOCK_LOG_WARN 2  /**< connection lost, renewals failing, a lock lost, eviction policy */
-#define DLOCK_LOG_INFO 3  /**< recoveries (reconnected, renewals succeed again), long waits */
-#define DLOCK_LOG_DEBUG 4 /**< transient server states retried, details of the above */
+/** Called once per name by dlock_lock_list(); return non-zero to stop early. */
+typedef int (*dlock_lock_name_fn)(const char *name, size_t name_len, void *user_data);
 
 /**
- * Receives one log record: `level` is one of DLOCK_LOG_*, `message` is
- * NUL-terminated text valid only during the call (copy it to keep it), never
- * containing a password. `user_data` is what dlock_set_log_handler() got.
+ * Calls `each` with the name of every hash on the client's server whose name
+ * starts with `prefix` ("" for all): the candidates for locks, found with
+ * SCAN ... MATCH <prefix>* TYPE hash (Redis >= 6), so the server is never
+ * blocked. Glob characters in `prefix` are matched literally. Names come in
+ * SCAN's order, each once; a key created or deleted during the scan may be
+ * missed. `each` runs on the calling thread after the scan, holding no
+ * connection; names are valid during the call only. Check each name with
+ * dlock_lock_inspect(): another hash under the prefix is reported as
+ * DLOCK_E_PROTOCOL there.
  *
- * Threading: called from the clients' background threads (watchdog,
- * subscriber) and from the threads that call dlock functions, possibly from
- * several threads at once. It must return quickly, must not call
- * dlock_set_log_handler(), and must not call dlock functions that wait
- * (acquire, release, close...): hand the record to a queue if it needs more.
+ * DLOCK_E_INVALID NULL client, prefix or each, or a prefix longer than
+ * DLOCK_NAME_MAX; DLOCK_E_CONNECTION; DLOCK_E_CLOSED.
  */
-typedef void (*dlock_log_fn)(int level, const char *message, void *user_data);
+DLOCK_API int dlock_lock_list(dlock_client *client, const char *prefix, dlock_lock_name_fn each,
+                              void *user_data);
 
 /**
- * Sets the process-wide log handler: records of level <= min_level (e.g.
- * DLOCK_LOG_WARN: errors and warnings) go to fn; fn NULL turns logging off
- * (the default). A level that is off costs one atomic load; records are
- * formatted only when a handler wants them. Returns after every call of the
- * previous handler in progress has finished, so its user_data may be freed
- * then. Thread-safe.
+ * Records `note` (at most 1024 bytes, e.g. "host=web1 pid=4242") as what the
+ * hold of `owner` is, for tools that show who holds a lock. It is stored in
+ * the key `dlock_holder:{<name>}` (a string: the holder id, a newline, the
+ * note), apart from the lock's hash so that Redisson's layout is untouched,
+ * and written only while `owner` holds the lock (one round trip, never on the
+ * acquire path). The key has no expiry, like the fencing counter, and the next
+ * holder's note replaces it: readers compare its holder id with the lock's.
  *
- * DLOCK_E_INVALID: min_level is not one of DLOCK_LOG_* (fn not NULL).
+ * DLOCK_OK noted; DLOCK_E_NOT_OWNER `owner` does not hold the lock (nothing
+ * written); DLOCK_E_INVALID; DLOCK_E_CONNECTION; DLOCK_E_CLOSED.
  */
-DLOCK_API int dlock_set_log_handler(dlock_log_fn fn, void *user_data, int min_level);
+DLOCK_API int dlock_lock_note_holder(dlock_lock *lock, uint64_t owner, const char *note);
 
 /**
- * A client's counters since it was opened (in this process: a child after
- * fork() counts from zero). Counting is always on and costs a few relaxed
- * atomic increments per operation. Fields are only ever appended: set `size`
- * to sizeof(dlock_client_stats) before the call; the library fills the fields
- * that fit in `size` bytes.
- */
-typedef struct dlock_client_stats {
-  size_t size;                  /**< set by the caller: sizeof(dlock_client_stats) */
-  uint64_t grants;              /**< holds granted by the server (re-entries not included) */
-  uint64_t reentries;           /**< acquires that re-entered a hold, no round trip */
-  uint64_t waits;               /**< acquires that found the lock taken and waited */
-  uint64_t handoffs;            /**< grants after waiting that a release message woke */
-  uint64_t renewals;            /**< leases renewed by the watchdog (one per hold) */
-  uint64_t renewal_round_trips; /**< the watchdog's batches (one round trip each) */
-  uint64_t locks_lost;          /**< holds found lost: taken, deleted, or a watchdog lease that lapsed */
-  uint64_t reconnects;          /**< connections made again after one broke or failed */
-  uint64_t transient_retries;   /**< commands retried after LOADING, BUSY, MASTERDOWN... */
-  int64_t wait_p50_us;          /**< wait before a grant, median (0 when none waited) */
-  int64_t wait_p99_us;          /**< 99th percentile (log-scale buckets, within 25%) */
-  int64_t wait_max_us;          /**< longest wait that ended in a grant */
-  uint64_t failovers;           /**< Sentinel: moves to a new master followed */
-  uint64_t expiries;            /**< fixed leases (lease_ms > 0) that ran out as asked: not losses */
-} dlock_client_stats;
-
-/**
- * Fills `out` with the client's counters, the fields that fit in out->size.
+ * Reads the last note recorded with dlock_lock_note_holder(): *holder_id_out
+ * is the id (as dlock_lock_holders_get() gives it, without a kept hold's
+ * ":kept") of the owner that recorded it and *note_out the note, both
+ * NUL-terminated and freed with dlock_lock_holder_note_free(). Both are set to NULL (and
+ * DLOCK_OK returned) when no note was recorded.
  *
- * DLOCK_E_INVALID: NULL client or out, or out->size too small for the first
- * counter. DLOCK_E_CLOSED: the client is closed.
+ * DLOCK_E_INVALID; DLOCK_E_PROTOCOL the note key is not dlock's;
+ * DLOCK_E_CONNECTION; DLOCK_E_CLOSED.
  */
-DLOCK_API int dlock_client_stats_get(dlock_client *client, dlock_client_stats *out);
+DLOCK_API int dlock_lock_read_holder_note(dlock_lock *lock, char **holder_id_out, char **note_out);
+
+/** Frees a string of dlock_lock_read_holder_note(); NULL is ignored. */
+DLOCK_API void dlock_lock_holder_note_free(char *text);
+
+/* ---- Fair lock (first come, first served) ------------------------------- */
+
+/**
+ * Makes a handle on the fair lock `name` (the names dlock_lock_new accepts):
+ * a dlock_lock that every dlock_lock_* call takes (acquire, release, async,
+ * owners, tokens, lost callback, free). Makes no round trip.
+ *
+ * Waiters are served in their order of arrival at the server. A release
+ * grants the lock to the head of the queue inside the release itself and
+ * wakes that waiter alone; the waiter confirms and holds it. A waiter that
+ * died leaves the queue within 2 s (each client tells the server its waiters
+ * are alive every 500 ms), and a grant its waiter never took lapses within
+ * 2 s. The lock hash is Redisson's RLock hash, so fair and reentrant locks
+ * (dlock's or Redisson's) on one name exclude each other; the queue is
+ * dlock's own (dlock_fair_queue:{name}, dlock_fair_seen:{name}). An acquire
+ * with wait_ms 0 is granted only when the lock is free and nobody waits.
+ */
+DLOCK_API int dlock_fair_lock_new(dlock_client *client, const char *name, dlock_lock **out);
+
+/* ---- Read-write lock (Redisson RReadWriteLock layout) ----------------------
+ *
+ * Readers share, a writer excludes everyone; both sides are reentrant, and a
+ * writer may also take the read side (downgrade; releasing the write side then
+ * leaves its read hold). Each side is an ordinary dlock_lock handle: acquire
+ * (blocking, with an owner, asynchronous), release, is_held, hold_count,
+ * fencing_token, is_locked, ttl, force_release, the lost callback and
+ * dlock_lock_free work on it as on a lock; a MultiLock may take it as a member.
+ * The calls only a reentrant lock has (inspect, count_attempt,
+ * release_keeping) return DLOCK_E_UNSUPPORTED.
+ *
+ * Data: the hash `<name>` with `mode` = read|write and one field per owner
+ * (`<client-uuid>:<owner>` for a read hold, `...:write` for a write hold), a
+ * read hold's timeout key `{<name>}:<field>:rwlock_timeout:1`, the channel
+ * `redisson_rwlock:{<name>}`: a Redisson RReadWriteLock of the same name is
+ * the same lock. Fencing tokens (write and read grants) come from
+ * `dlock_rwlock_token:{<name>}`, one rising sequence for both sides. A dlock
+ * writer that waits sets `{<name>}:write_intent`; new dlock readers wait
+ * behind it (docs/read-write-lock.md).
+ *
+ * is_locked: the write side when a writer holds it; the read side when a
+ * reader holds it (Redisson's answers). The names follow dlock_lock_new's rules.
+ *
+ * DLOCK_E_INVALID: NULL client, name or out, or a bad name. DLOCK_E_CLOSED:
+ * the client is closed.
+ */
+DLOCK_API int dlock_rwlock_read_lock(dlock_client *client, const char *name, dlock_lock **out);
+DLOCK_API int dlock_rwlock_write_lock(dlock_client *client, const char *name, dlock_lock **out);
+
+/**
+ * Writer preference of a write-side handle (on by default): while a writer
+ * taken through `write_side` waits, it keeps `{<name>}:write_intent` alive
+ * (until it is due to try again plus a second, never past its own wait; a
+ * writer that stops waiting withdraws it), and
+ * dlock readers that hold nothing on the lock wait behind it; re-entries and
+ * a writer's own read (downgrade) never wait. Off (0): readers are preferred,
+ * as in Redisson, and a continuous stream of readers can starve a writer.
+ * Redisson's readers ignore the intent either way.
+ *
+ * DLOCK_E_INVALID: NULL, or not a handle from dlock_rwlock_write_lock().
+ */
+DLOCK_API int dlock_rwlock_set_writer_preference(dlock_lock *write_side, int enabled);
 
 /* ---------------------------------------------------------------------------
  * Semaphores and the count-down latch, in Redisson's layouts: a dlock process
@@ -716,6 +767,7 @@ DLOCK_API int dlock_count_down_latch_await(dlock_count_down_latch *latch, int64_
  */
 DLOCK_API int dlock_count_down_latch_await_async(dlock_count_down_latch *latch, int64_t wait_ms,
                                                  dlock_cancel *cancel, dlock_done_fn done, void *ctx);
+
 /* ---- MultiLock and RedLock: one lock over several locks ----
  *
  * Both take their members as lock handles (dlock_lock_new) and keep what they
@@ -862,118 +914,71 @@ DLOCK_API int dlock_redlock_is_held_owner(dlock_redlock *redlock, uint64_t owner
  */
 DLOCK_API int dlock_redlock_set_lost_callback(dlock_redlock *redlock, dlock_lost_fn fn, void *ctx);
 
-/* ---- Read-write lock (Redisson RReadWriteLock layout) ----------------------
- *
- * Readers share, a writer excludes everyone; both sides are reentrant, and a
- * writer may also take the read side (downgrade; releasing the write side then
- * leaves its read hold). Each side is an ordinary dlock_lock handle: acquire
- * (blocking, with an owner, asynchronous), release, is_held, hold_count,
- * fencing_token, is_locked, ttl, force_release, the lost callback and
- * dlock_lock_free work on it as on a lock; a MultiLock may take it as a member.
- * The calls only a reentrant lock has (inspect, count_attempt,
- * release_keeping) return DLOCK_E_UNSUPPORTED.
- *
- * Data: the hash `<name>` with `mode` = read|write and one field per owner
- * (`<client-uuid>:<owner>` for a read hold, `...:write` for a write hold), a
- * read hold's timeout key `{<name>}:<field>:rwlock_timeout:1`, the channel
- * `redisson_rwlock:{<name>}`: a Redisson RReadWriteLock of the same name is
- * the same lock. Fencing tokens (write and read grants) come from
- * `dlock_rwlock_token:{<name>}`, one rising sequence for both sides. A dlock
- * writer that waits sets `{<name>}:write_intent`; new dlock readers wait
- * behind it (docs/read-write-lock.md).
- *
- * is_locked: the write side when a writer holds it; the read side when a
- * reader holds it (Redisson's answers). The names follow dlock_lock_new's rules.
- *
- * DLOCK_E_INVALID: NULL client, name or out, or a bad name. DLOCK_E_CLOSED:
- * the client is closed.
- */
-DLOCK_API int dlock_rwlock_read_lock(dlock_client *client, const char *name, dlock_lock **out);
-DLOCK_API int dlock_rwlock_write_lock(dlock_client *client, const char *name, dlock_lock **out);
+/* ---- Observability: logging and counters ---- */
+
+/** Log levels, most severe first; values are fixed and only ever added to. */
+#define DLOCK_LOG_ERROR 1 /**< something failed that the caller cannot see otherwise */
+#define DLOCK_LOG_WARN 2  /**< connection lost, renewals failing, a lock lost, eviction policy */
+#define DLOCK_LOG_INFO 3  /**< recoveries (reconnected, renewals succeed again), long waits */
+#define DLOCK_LOG_DEBUG 4 /**< transient server states retried, details of the above */
 
 /**
- * Writer preference of a write-side handle (on by default): while a writer
- * taken through `write_side` waits, it keeps `{<name>}:write_intent` alive
- * (until it is due to try again plus a second, never past its own wait; a
- * writer that stops waiting withdraws it), and
- * dlock readers that hold nothing on the lock wait behind it; re-entries and
- * a writer's own read (downgrade) never wait. Off (0): readers are preferred,
- * as in Redisson, and a continuous stream of readers can starve a writer.
- * Redisson's readers ignore the intent either way.
+ * Receives one log record: `level` is one of DLOCK_LOG_*, `message` is
+ * NUL-terminated text valid only during the call (copy it to keep it), never
+ * containing a password. `user_data` is what dlock_set_log_handler() got.
  *
- * DLOCK_E_INVALID: NULL, or not a handle from dlock_rwlock_write_lock().
+ * Threading: called from the clients' background threads (watchdog,
+ * subscriber) and from the threads that call dlock functions, possibly from
+ * several threads at once. It must return quickly, must not call
+ * dlock_set_log_handler(), and must not call dlock functions that wait
+ * (acquire, release, close...): hand the record to a queue if it needs more.
  */
-DLOCK_API int dlock_rwlock_set_writer_preference(dlock_lock *write_side, int enabled);
-
-/* ---- Fair lock (first come, first served) ------------------------------- */
+typedef void (*dlock_log_fn)(int level, const char *message, void *user_data);
 
 /**
- * Makes a handle on the fair lock `name` (the names dlock_lock_new accepts):
- * a dlock_lock that every dlock_lock_* call takes (acquire, release, async,
- * owners, tokens, lost callback, free). Makes no round trip.
+ * Sets the process-wide log handler: records of level <= min_level (e.g.
+ * DLOCK_LOG_WARN: errors and warnings) go to fn; fn NULL turns logging off
+ * (the default). A level that is off costs one atomic load; records are
+ * formatted only when a handler wants them. Returns after every call of the
+ * previous handler in progress has finished, so its user_data may be freed
+ * then. Thread-safe.
  *
- * Waiters are served in their order of arrival at the server. A release
- * grants the lock to the head of the queue inside the release itself and
- * wakes that waiter alone; the waiter confirms and holds it. A waiter that
- * died leaves the queue within 2 s (each client tells the server its waiters
- * are alive every 500 ms), and a grant its waiter never took lapses within
- * 2 s. The lock hash is Redisson's RLock hash, so fair and reentrant locks
- * (dlock's or Redisson's) on one name exclude each other; the queue is
- * dlock's own (dlock_fair_queue:{name}, dlock_fair_seen:{name}). An acquire
- * with wait_ms 0 is granted only when the lock is free and nobody waits.
+ * DLOCK_E_INVALID: min_level is not one of DLOCK_LOG_* (fn not NULL).
  */
-DLOCK_API int dlock_fair_lock_new(dlock_client *client, const char *name, dlock_lock **out);
-
-/* ---- Lock listing and holder notes (what `dlock list` and `dlock status` show) ---- */
-
-/** Called once per name by dlock_lock_list(); return non-zero to stop early. */
-typedef int (*dlock_lock_name_fn)(const char *name, size_t name_len, void *user_data);
+DLOCK_API int dlock_set_log_handler(dlock_log_fn fn, void *user_data, int min_level);
 
 /**
- * Calls `each` with the name of every hash on the client's server whose name
- * starts with `prefix` ("" for all): the candidates for locks, found with
- * SCAN ... MATCH <prefix>* TYPE hash (Redis >= 6), so the server is never
- * blocked. Glob characters in `prefix` are matched literally. Names come in
- * SCAN's order, each once; a key created or deleted during the scan may be
- * missed. `each` runs on the calling thread after the scan, holding no
- * connection; names are valid during the call only. Check each name with
- * dlock_lock_inspect(): another hash under the prefix is reported as
- * DLOCK_E_PROTOCOL there.
- *
- * DLOCK_E_INVALID NULL client, prefix or each, or a prefix longer than
- * DLOCK_NAME_MAX; DLOCK_E_CONNECTION; DLOCK_E_CLOSED.
+ * A client's counters since it was opened (in this process: a child after
+ * fork() counts from zero). Counting is always on and costs a few relaxed
+ * atomic increments per operation. Fields are only ever appended: set `size`
+ * to sizeof(dlock_client_stats) before the call; the library fills the fields
+ * that fit in `size` bytes.
  */
-DLOCK_API int dlock_lock_list(dlock_client *client, const char *prefix, dlock_lock_name_fn each,
-                              void *user_data);
+typedef struct dlock_client_stats {
+  size_t size;                  /**< set by the caller: sizeof(dlock_client_stats) */
+  uint64_t grants;              /**< holds granted by the server (re-entries not included) */
+  uint64_t reentries;           /**< acquires that re-entered a hold, no round trip */
+  uint64_t waits;               /**< acquires that found the lock taken and waited */
+  uint64_t handoffs;            /**< grants after waiting that a release message woke */
+  uint64_t renewals;            /**< leases renewed by the watchdog (one per hold) */
+  uint64_t renewal_round_trips; /**< the watchdog's batches (one round trip each) */
+  uint64_t locks_lost;          /**< holds found lost: taken, deleted, or a watchdog lease that lapsed */
+  uint64_t reconnects;          /**< connections made again after one broke or failed */
+  uint64_t transient_retries;   /**< commands retried after LOADING, BUSY, MASTERDOWN... */
+  int64_t wait_p50_us;          /**< wait before a grant, median (0 when none waited) */
+  int64_t wait_p99_us;          /**< 99th percentile (log-scale buckets, within 25%) */
+  int64_t wait_max_us;          /**< longest wait that ended in a grant */
+  uint64_t failovers;           /**< Sentinel: moves to a new master followed */
+  uint64_t expiries;            /**< fixed leases (lease_ms > 0) that ran out as asked: not losses */
+} dlock_client_stats;
 
 /**
- * Records `note` (at most 1024 bytes, e.g. "host=web1 pid=4242") as what the
- * hold of `owner` is, for tools that show who holds a lock. It is stored in
- * the key `dlock_holder:{<name>}` (a string: the holder id, a newline, the
- * note), apart from the lock's hash so that Redisson's layout is untouched,
- * and written only while `owner` holds the lock (one round trip, never on the
- * acquire path). The key has no expiry, like the fencing counter, and the next
- * holder's note replaces it: readers compare its holder id with the lock's.
+ * Fills `out` with the client's counters, the fields that fit in out->size.
  *
- * DLOCK_OK noted; DLOCK_E_NOT_OWNER `owner` does not hold the lock (nothing
- * written); DLOCK_E_INVALID; DLOCK_E_CONNECTION; DLOCK_E_CLOSED.
+ * DLOCK_E_INVALID: NULL client or out, or out->size too small for the first
+ * counter. DLOCK_E_CLOSED: the client is closed.
  */
-DLOCK_API int dlock_lock_note_holder(dlock_lock *lock, uint64_t owner, const char *note);
-
-/**
- * Reads the last note recorded with dlock_lock_note_holder(): *holder_id_out
- * is the id (as dlock_lock_holders_get() gives it, without a kept hold's
- * ":kept") of the owner that recorded it and *note_out the note, both
- * NUL-terminated and freed with dlock_lock_holder_note_free(). Both are set to NULL (and
- * DLOCK_OK returned) when no note was recorded.
- *
- * DLOCK_E_INVALID; DLOCK_E_PROTOCOL the note key is not dlock's;
- * DLOCK_E_CONNECTION; DLOCK_E_CLOSED.
- */
-DLOCK_API int dlock_lock_read_holder_note(dlock_lock *lock, char **holder_id_out, char **note_out);
-
-/** Frees a string of dlock_lock_read_holder_note(); NULL is ignored. */
-DLOCK_API void dlock_lock_holder_note_free(char *text);
+DLOCK_API int dlock_client_stats_get(dlock_client *client, dlock_client_stats *out);
 
 #ifdef __cplusplus
 }
