@@ -21,7 +21,7 @@ struct LatchKeys {
 
   std::string name;     // the count
   std::string channel;  // redisson_countdownlatch__channel__{name} (always braced, as Redisson names it)
-  std::string latch;    // prefix of the callers' request latches
+  std::string latch;    // prefix of the callers' request records
   std::string opened;   // {name}:dlock_opened, set when a count down opens the latch
 };
 

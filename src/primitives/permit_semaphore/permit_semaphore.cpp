@@ -41,14 +41,25 @@ std::optional<std::string> PermitSemaphore::acquire(const PermitRequest& request
   const int64_t lease_ms = request.lease_ms < 0 ? core_.config().watchdog_timeout_ms : request.lease_ms;
   const std::string lease = std::to_string(lease_ms);
   const std::string what = "acquire a permit of '" + keys().name + "'";
+  // The permit's request record (src/lua/requests.lua): a withdrawn acquire grants nothing.
+  const std::string record = keys().latch + ":" + id.raw;
+  const std::string request_id = core_.request_id();
   auto attempt = [&](bool /*by_message*/) {
     Clock::time_point sent_at;
     // The same id on every retry: acquire.lua grants an id once.
-    const Reply reply = core_.execute(keys().name, [&](Connection& connection) {
-      sent_at = Clock::now();
-      return PermitScripts::acquire().run(connection, {keys().name, keys().timeouts, keys().channel},
-                                          {id.raw, lease});
-    });
+    const Reply reply = [&] {
+      try {
+        return core_.execute(keys().name, [&](Connection& connection) {
+          sent_at = Clock::now();
+          return PermitScripts::acquire().run(connection, {keys().name, keys().timeouts, keys().channel, record},
+                                              {id.raw, lease, request_id});
+        });
+      } catch (const ConnectionError&) {
+        // The server may still grant it, to nobody: withdrawn, the permit returned.
+        withdraw_later(id, record, request_id, what);
+        throw;
+      }
+    }();
     // acquire.lua: {1} granted, {0, ms until the earliest lease ends or -1}.
     const std::size_t size = reply.array_size(what);
     if (size < 1) throw ProtocolError(what + ": unexpected reply " + reply.describe());
@@ -62,6 +73,22 @@ std::optional<std::string> PermitSemaphore::acquire(const PermitRequest& request
     return outcome;
   };
   return wait_on_channel<std::string>(core_, keys().channel, request.wait_ms, request.cancel, what, attempt);
+}
+
+void PermitSemaphore::withdraw_later(const PermitId& id, const std::string& record, const std::string& request,
+                                     const std::string& what) {
+  PendingRequest withdrawal;
+  withdrawal.caller = record;  // the permit's own: a new acquire has a new id
+  withdrawal.name = keys().name;
+  withdrawal.what = what;
+  withdrawal.settle = [resource = resource_, raw = id.raw, record, request,
+                       window = std::to_string(core_.retry_window_ms())](Connection& connection) {
+    const PermitKeys& keys = resource->keys;
+    return PermitScripts::withdraw()
+        .run(connection, {keys.name, keys.channel, keys.timeouts, record}, {raw, request, window})
+        .integer("withdraw a permit acquire of '" + keys.name + "'");
+  };
+  core_.settle_later(std::move(withdrawal));
 }
 
 bool PermitSemaphore::run_release(const std::string& raw_id) {

@@ -20,7 +20,7 @@ struct SemaphoreKeys {
 
   std::string name;     // the available count
   std::string channel;  // redisson_sc:{name}
-  std::string latch;    // prefix of the callers' request latches
+  std::string latch;    // prefix of the callers' request records
 };
 
 // What a handle keeps: its keys, and the permits taken through it and not
@@ -52,7 +52,14 @@ class Semaphore {
   int64_t available_permits();
 
  private:
-  std::string latch_of(uint64_t owner) const;
+  // The caller's request record (src/lua/requests.lua), which also names its
+  // pending request (core/pending_requests.hpp).
+  std::string record_of(uint64_t owner) const;
+  // An acquire that failed ambiguously is withdrawn: its permits given back if it ran.
+  void withdraw_later(const std::string& record, const std::string& count, const std::string& request,
+                      const std::string& what);
+  // Throws LostError when release.lua answered 2.
+  static void throw_if_lost(int64_t released, const std::string& what);
   // Whether this handle took `permits` it has not returned; takes them off.
   bool give_back_taken(int permits);
 
