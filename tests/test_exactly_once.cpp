@@ -27,6 +27,7 @@ constexpr int kStallSeconds = 2;  // longer than the command timeout
 // How long the client may take to settle a failed request once the server is
 // back: a few retry delays, with a wide margin.
 constexpr auto kSettledWithin = milliseconds(5000);
+constexpr uint64_t kNextOwner = 7;
 
 class ExactlyOnce : public RedisFixtureWithConfig {
  protected:
@@ -166,7 +167,7 @@ TEST_F(ExactlyOnce, FairLockAcquireThatFailedLeavesNoGhostInTheQueue) {
 
   // The next waiter queues after the failed one's late attempt; the holder lets go.
   auto waiter = std::async(std::launch::async, [&] {
-    const int got = dlock_lock_acquire(next.get(), 10000, 60000, nullptr);
+    const int got = dlock_lock_acquire_owner(next.get(), kNextOwner, 10000, 60000, nullptr, nullptr);
     return std::make_pair(got, monotonic_ns());
   });
   std::this_thread::sleep_for(milliseconds(300));
@@ -175,7 +176,7 @@ TEST_F(ExactlyOnce, FairLockAcquireThatFailedLeavesNoGhostInTheQueue) {
   const auto [got, granted_ns] = waiter.get();
   ASSERT_EQ(got, DLOCK_OK) << describe_status(got);
   EXPECT_LT((granted_ns - released_ns) / 1000000, 1000) << "the next waiter was held back by a ghost";
-  require_ok(dlock_lock_release(next.get()), "next release");
+  require_ok(dlock_lock_release_owner(next.get(), kNextOwner), "next release");
 }
 
 TEST_F(ExactlyOnce, LatchAwaitKeepsItsBoundOnAStalledServer) {
