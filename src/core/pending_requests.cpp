@@ -7,6 +7,7 @@ namespace dlock {
 
 void PendingRequests::add(PendingRequest request) {
   std::lock_guard<std::mutex> lock(mutex_);
+  request.serial = ++next_serial_;
   std::string caller = request.caller;
   entries_[std::move(caller)] = Entry{std::move(request), Clock::now(), false, std::nullopt};
 }
@@ -34,13 +35,13 @@ std::optional<SettledRequest> PendingRequests::settle_for(const std::string& cal
     settled.answer = run(request);
   } catch (...) {
     lock.lock();
-    entries_.at(caller).claimed = false;
+    if (Entry* current = find(request)) current->claimed = false;
     lock.unlock();
     released_.notify_all();
     throw;
   }
   lock.lock();
-  entries_.erase(caller);
+  if (find(request) != nullptr) entries_.erase(caller);
   lock.unlock();
   released_.notify_all();
   return settled;
@@ -74,14 +75,14 @@ std::vector<PendingRequest> PendingRequests::abandon(Clock::time_point now) {
 void PendingRequests::settled(const PendingRequest& request, int64_t answer) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    const auto it = entries_.find(request.caller);
-    if (it == entries_.end()) return;
-    it->second.claimed = false;
+    Entry* entry = find(request);
+    if (entry == nullptr) return;
+    entry->claimed = false;
     // A withdrawal is over; a finished request waits for its caller's retry.
     if (request.finish) {
-      it->second.answer = answer;
+      entry->answer = answer;
     } else {
-      entries_.erase(it);
+      entries_.erase(request.caller);
     }
   }
   released_.notify_all();
@@ -90,12 +91,18 @@ void PendingRequests::settled(const PendingRequest& request, int64_t answer) {
 void PendingRequests::failed(const PendingRequest& request, Clock::time_point retry_at) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    const auto it = entries_.find(request.caller);
-    if (it == entries_.end()) return;
-    it->second.claimed = false;
-    it->second.retry_at = retry_at;
+    Entry* entry = find(request);
+    if (entry == nullptr) return;
+    entry->claimed = false;
+    entry->retry_at = retry_at;
   }
   released_.notify_all();
+}
+
+PendingRequests::Entry* PendingRequests::find(const PendingRequest& request) {
+  const auto it = entries_.find(request.caller);
+  if (it == entries_.end() || it->second.request.serial != request.serial) return nullptr;
+  return &it->second;
 }
 
 Clock::time_point PendingRequests::next_due(Clock::time_point fallback) {

@@ -37,6 +37,7 @@ struct PendingRequest {
   // returns the script's answer.
   std::function<int64_t(Connection&)> settle;
   Clock::time_point give_up_at;
+  uint64_t serial = 0;  // set by add(): tells this request from a later one of the same caller
 };
 
 // A request as settled: the caller's next call learns of it once.
@@ -79,6 +80,10 @@ class PendingRequests {
   std::mutex mutex_;
   std::condition_variable released_;  // a claim ended
   std::map<std::string, Entry> entries_;
+  uint64_t next_serial_ = 0;
+
+  // The entry of `request`, if it is still the caller's pending one.
+  Entry* find(const PendingRequest& request);
 };
 
 }  // namespace dlock

@@ -32,7 +32,9 @@ class CountDownLatch {
 
   // Sets the count when the latch does not exist; false when it did.
   bool try_set_count(int64_t count);
-  // Returns the count after this call.
+  // Returns the count after this call. After a ConnectionError the
+  // count-down is finished in the background (core/pending_requests.hpp); the
+  // owner's next count_down is its retry and counts nothing more.
   int64_t count_down(uint64_t owner);
   int64_t count();
   // Waits until the count is zero, as wait_ms says (0 one look, -1 forever).

@@ -40,11 +40,14 @@ class Semaphore {
 
   // Takes `permits` (> 0) permits, waiting as wait_ms says (0 one attempt,
   // -1 forever). Returns false when the wait ran out. Throws
-  // InterruptedError, ClosedError, ConnectionError, ProtocolError.
+  // InterruptedError, ClosedError, ConnectionError, ProtocolError. After a
+  // ConnectionError the acquire is withdrawn (core/pending_requests.hpp).
   bool acquire(uint64_t owner, int permits, int64_t wait_ms, Cancel* cancel);
   // Returns `permits`. Throws LostError, touching nothing, when they were
   // taken through this handle and the semaphore's key has vanished since (a
   // restart without persistence): try_set_permits can then set it again.
+  // After a ConnectionError the release is finished in the background; the
+  // owner's next identical release is its retry and adds nothing more.
   void release(uint64_t owner, int permits);
   // Sets the permits when the semaphore does not exist yet (never set, or
   // vanished); false when it did.
