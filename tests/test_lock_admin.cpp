@@ -7,6 +7,7 @@
 #include <string>
 #include <thread>
 
+#include "background_acquire.hpp"
 #include "dlock.h"
 #include "lost_recorder.hpp"
 #include "monotonic_clock.hpp"
@@ -94,6 +95,23 @@ TEST_F(LockAdmin, NobodyAcquiresDuringTheKeptTimeNotEvenTheSameOwner) {
   const int64_t started = monotonic_ms();
   EXPECT_TRUE(status_is(dlock_lock_acquire_owner(theirs.get(), 7, 5000, -1, nullptr, nullptr), DLOCK_OK));
   EXPECT_GE(monotonic_ms() - started, 1000) << "acquired long before the kept hold lapsed";
+}
+
+// A waiter sleeps until the holder's lease as it last saw it: shortening the
+// hold must tell it, or it sleeps past the kept time (a 10 s lease kept for
+// 0.5 s would keep a 3 s wait from ever getting it).
+TEST_F(LockAdmin, KeepingForLessThanTheLeaseWakesTheWaiters) {
+  ASSERT_TRUE(status_is(acquire(lock_.get(), kOwner, 10000), DLOCK_OK));
+  const ClientHandle other = open();
+  const LockHandle theirs = new_lock(other.get(), kName);
+  auto waiter = acquire_in_background(theirs.get(), 7, 3000);
+  ASSERT_TRUE(wait_until([&] { return classic_subscribers(server(), "redisson_lock__channel:{nightly}") > 0; }, milliseconds(2000)))
+      << "the waiter never subscribed";
+  ASSERT_TRUE(status_is(dlock_lock_release_keeping_owner(lock_.get(), kOwner, 500), DLOCK_OK));
+  const int64_t kept_ns = monotonic_ns();
+  const AcquireOutcome outcome = waiter.get();
+  EXPECT_TRUE(status_is(outcome.status, DLOCK_OK)) << "the waiter slept past the kept time";
+  EXPECT_GE(outcome.returned_ns - kept_ns, 400LL * 1000 * 1000) << "granted before the kept hold lapsed";
 }
 
 TEST_F(LockAdmin, KeepingWhatTheCallerDoesNotHoldIsNotOwner) {

@@ -397,7 +397,12 @@ TEST_F(LuaScripts, ForceReleaseLeavesAKeyOfAnotherType) {
 
 TEST_F(LuaScripts, KeepRenamesTheOwnersFieldAndSetsTheLease) {
   acquire(kMine, "2000");
-  EXPECT_EQ(eval("keep.lua", {kLock}, {kMine, "60000"}).integer, 1);
+  RedisConnection listener = server().connect();
+  listener.command({"SUBSCRIBE", kChannel});
+  EXPECT_EQ(eval("keep.lua", {kLock, kChannel}, {kMine, "60000"}).integer, 1);
+  const std::optional<RedisReply> message = listener.read_pushed();
+  ASSERT_TRUE(message.has_value()) << "waiters must learn the new lease";
+  EXPECT_EQ(message->elements[2].str, "0");
   const RedisReply fields = hgetall();
   ASSERT_EQ(fields.elements.size(), 2u);
   EXPECT_EQ(fields.elements[0].str, kMine + ":kept");
@@ -408,18 +413,18 @@ TEST_F(LuaScripts, KeepRenamesTheOwnersFieldAndSetsTheLease) {
 
 TEST_F(LuaScripts, KeepRetriedAfterALostReplyAnswersTheSameAndTouchesNothing) {
   acquire(kMine);
-  ASSERT_EQ(eval("keep.lua", {kLock}, {kMine, "60000"}).integer, 1);
+  ASSERT_EQ(eval("keep.lua", {kLock, kChannel}, {kMine, "60000"}).integer, 1);
   server().command({"PEXPIRE", kLock, "5000"});
-  EXPECT_EQ(eval("keep.lua", {kLock}, {kMine, "60000"}).integer, 1);
+  EXPECT_EQ(eval("keep.lua", {kLock, kChannel}, {kMine, "60000"}).integer, 1);
   EXPECT_LE(pttl(), 5000) << "a retry must not extend the kept hold";
 }
 
 TEST_F(LuaScripts, KeepByANonOwnerTouchesNothing) {
   acquire(kTheirs, "7000");
-  EXPECT_EQ(eval("keep.lua", {kLock}, {kMine, "60000"}).integer, 0);
+  EXPECT_EQ(eval("keep.lua", {kLock, kChannel}, {kMine, "60000"}).integer, 0);
   EXPECT_EQ(hgetall().elements[0].str, kTheirs);
   EXPECT_LE(pttl(), 7000);
-  EXPECT_EQ(eval("keep.lua", {"free-lock"}, {kMine, "60000"}).integer, 0);
+  EXPECT_EQ(eval("keep.lua", {"free-lock", kChannel}, {kMine, "60000"}).integer, 0);
   EXPECT_EQ(server().command({"EXISTS", "free-lock"}).integer, 0);
 }
 

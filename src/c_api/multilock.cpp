@@ -44,7 +44,7 @@ int dlock_multilock_new(dlock_lock* const* members, size_t count, dlock_multiloc
 
 void dlock_multilock_free(dlock_multilock* multilock) {
   if (multilock == nullptr) return;
-  multilock->lock->group().on_lost().set(nullptr, nullptr);
+  multilock->lock->group().on_lost().clear();
   multilock->lock->group().release_all();
   delete multilock;
 }

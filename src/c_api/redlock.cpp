@@ -57,7 +57,7 @@ int dlock_redlock_new(dlock_lock* const* members, size_t count, dlock_redlock** 
 
 void dlock_redlock_free(dlock_redlock* redlock) {
   if (redlock == nullptr) return;
-  redlock->lock->group().on_lost().set(nullptr, nullptr);
+  redlock->lock->group().on_lost().clear();
   redlock->lock->group().release_all();
   delete redlock;
 }

@@ -64,6 +64,16 @@ struct Hold {
 
 // How long a release's request id is kept for retries (release.lua's latch):
 // a pending release is retried until the hold's validity ends, within its lease.
+//
+// So a fixed lease of a year keeps the owner's latch key a year. Keeping only
+// the retry window when the lease exceeds it is not safe as things stand: a
+// retry of this release (or of a withdrawal) can still run up to the lease's
+// end, and one that ran after the latch expired would find the same owner's
+// next hold (a thread that acquired again meanwhile: same owner field) and
+// delete it, since release.lua checks the owner and the latch, not which grant
+// the release was for. Shortening it needs both: retries of a release bounded
+// by the window, and release scripts that refuse a request older than the
+// hold's grant (the grant key has its request id).
 inline int64_t release_latch_ms(const Hold& hold, int64_t retry_window_ms) {
   return hold.lease_ms + retry_window_ms;
 }

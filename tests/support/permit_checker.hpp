@@ -14,4 +14,8 @@ namespace dlock_test {
 // instant another starts does not overlap it).
 int max_concurrent_sections(const std::vector<Section>& sections);
 
+// How many sections started while `permits` others were already open: each
+// one a holder more than the semaphore has permits.
+int sections_over_permits(const std::vector<Section>& sections, int permits);
+
 }  // namespace dlock_test

@@ -9,9 +9,10 @@
 namespace dlock_test {
 
 struct RwSafetyReport {
-  SafetyReport writers;                 // writers among themselves: overlaps and token order
-  std::size_t read_write_overlaps = 0;  // a read section that intersects a write section
-  std::size_t shared_reads = 0;         // pairs of read sections of different owners inside at once
+  SafetyReport writers;                        // writers among themselves: overlaps and token order
+  std::size_t read_write_overlaps = 0;         // a read section that intersects a write section
+  std::size_t fenced_read_write_overlaps = 0;  // of those, the ones whose write the store refused
+  std::size_t shared_reads = 0;                // pairs of read sections of different owners inside at once
   std::size_t token_order_violations =
       0;  // a read and a write, one after the other, whose tokens do not rise
 

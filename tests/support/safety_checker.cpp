@@ -38,6 +38,8 @@ SafetyReport check_sections(std::vector<Section> sections) {
     for (std::size_t j = i + 1; j < sections.size() && sections[j].start_ns < sections[i].end_ns; ++j) {
       if (sections[j].owner == sections[i].owner) continue;
       ++report.overlaps;
+      const Section& older = sections[j].token < sections[i].token ? sections[j] : sections[i];
+      if (!older.write_accepted) ++report.fenced_overlaps;
       note(report, "overlap " + describe(sections[i]) + " with " + describe(sections[j]));
     }
     if (i > 0 && sections[i].token <= sections[i - 1].token) {

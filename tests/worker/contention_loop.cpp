@@ -62,9 +62,11 @@ void run_thread(Shared& shared, int index) {
     dlock_lock* taken = reading && mixed ? read_lock.get() : lock.get();
     dlock_test::Section section;
     section.owner = section_owner(mixed ? (reading ? "read" : "write") : options.kind, index);
-    const int acquired = dlock_lock_acquire(taken, -1, options.lease_ms, &section.token);
+    const int acquired = acquire_through_faults(
+        options, [&] { return dlock_lock_acquire(taken, -1, options.lease_ms, &section.token); });
     if (acquired != DLOCK_OK) return fail(shared, "acquire: " + describe_status(acquired));
     section.start_ns = dlock_test::monotonic_ns();
+    announce_section(options, cycle);
     const std::chrono::microseconds length(section_us(random));
     if (reading) {
       read_section(shared, section, length);
@@ -76,7 +78,7 @@ void run_thread(Shared& shared, int index) {
     section.end_ns = dlock_test::monotonic_ns();
     section.release_status = dlock_lock_release(taken);
     shared.log.append(section);
-    if (section.release_status != DLOCK_OK && section.release_status != DLOCK_E_LOST) {
+    if (!release_tolerated(options, section.release_status)) {
       return fail(shared, "release: " + describe_status(section.release_status));
     }
   }
@@ -88,8 +90,7 @@ int run_contention_loop(const WorkerOptions& options) {
   const dlock_test::ClientHandle client = dlock_test::open_client(options.url, client_options(options));
   Shared shared{options, client.get(), dlock_test::SectionLog(options.log_path),
                 dlock_test::FencedStore(options.store_path)};
-  run_threads(
-      options.threads, [&shared](int index) { run_thread(shared, index); }, shared.failures);
+  run_threads(options.threads, [&shared](int index) { run_thread(shared, index); }, shared.failures);
   return shared.failures.exit_code();
 }
 

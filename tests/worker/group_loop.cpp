@@ -81,7 +81,8 @@ void run_thread(Shared& shared, int index) {
   std::uniform_int_distribution<int64_t> section_us(options.min_sleep_us, options.max_sleep_us);
 
   for (int cycle = 0; cycle < options.cycles; ++cycle) {
-    const int acquired = group.acquire(options.wait_ms, options.lease_ms);
+    const int acquired =
+        acquire_through_faults(options, [&] { return group.acquire(options.wait_ms, options.lease_ms); });
     if (acquired == DLOCK_NOT_ACQUIRED) {
       // All or nothing: a wait that ran out leaves no member held.
       for (dlock_lock* member : members) {
@@ -97,6 +98,7 @@ void run_thread(Shared& shared, int index) {
     std::vector<dlock_test::Section> sections(shared.guarded.size());
     std::vector<long long> values;
     const int64_t start = dlock_test::monotonic_ns();
+    announce_section(options, cycle);
     for (const dlock_test::FencedStore& store : shared.stores) values.push_back(store.read());
     std::this_thread::sleep_for(std::chrono::microseconds(section_us(random)));
     for (size_t i = 0; i < shared.stores.size(); ++i) {
@@ -111,7 +113,8 @@ void run_thread(Shared& shared, int index) {
       sections[i].release_status = released;
       shared.logs[i]->append(sections[i]);
     }
-    if (released != DLOCK_OK) return fail(shared, "release: " + describe_status(released));
+    if (released != DLOCK_OK && !options.tolerate_errors)
+      return fail(shared, "release: " + describe_status(released));
   }
 }
 
@@ -136,8 +139,7 @@ int run_group_loop(const WorkerOptions& options) {
     shared.logs.push_back(std::make_unique<dlock_test::SectionLog>(options.log_path + "." + name));
     shared.stores.emplace_back(options.store_path + "." + name);
   }
-  run_threads(
-      options.threads, [&shared](int index) { run_thread(shared, index); }, shared.failures);
+  run_threads(options.threads, [&shared](int index) { run_thread(shared, index); }, shared.failures);
   return shared.failures.exit_code();
 }
 

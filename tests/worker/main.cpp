@@ -4,8 +4,10 @@
 #include <stdexcept>
 
 #include "contention_loop.hpp"
-#include "permit_workers.hpp"
 #include "group_loop.hpp"
+#include "latch_loop.hpp"
+#include "permit_workers.hpp"
+#include "semaphore_loop.hpp"
 #include "single_hold.hpp"
 #include "worker_options.hpp"
 
@@ -28,6 +30,10 @@ int main(int argc, char** argv) {
       case dlock_worker::Mode::multilock:
       case dlock_worker::Mode::redlock:
         return dlock_worker::run_group_loop(options);
+      case dlock_worker::Mode::semaphore:
+        return dlock_worker::run_semaphore_loop(options);
+      case dlock_worker::Mode::latch:
+        return dlock_worker::run_latch_loop(options);
       case dlock_worker::Mode::cycles:
         break;
     }

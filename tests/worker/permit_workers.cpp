@@ -16,6 +16,7 @@
 #include "section_log.hpp"
 #include "semaphore_handles.hpp"
 #include "wait_until.hpp"
+#include "worker_threads.hpp"
 
 namespace dlock_worker {
 namespace {
@@ -43,18 +44,27 @@ int permit_cycles(const WorkerOptions& options, dlock_client* client, dlock_test
     char id[DLOCK_PERMIT_ID_SIZE];
     dlock_test::Section section;
     section.owner = owner;
-    const int acquired =
-        dlock_permit_semaphore_acquire(semaphore.get(), -1, options.lease_ms, nullptr, id, sizeof id);
+    const int acquired = acquire_until_granted(
+        options,
+        [&] {
+          return dlock_permit_semaphore_acquire(semaphore.get(), options.wait_ms, options.lease_ms, nullptr,
+                                                id, sizeof id);
+        },
+        [&] {
+          int set = 0;  // a failure here is retried by the next acquire
+          dlock_permit_semaphore_try_set_permits(semaphore.get(), options.permits, &set);
+        });
     if (acquired != DLOCK_OK) {
       std::fprintf(stderr, "acquire: %s\n", describe_status(acquired).c_str());
       return 1;
     }
     section.start_ns = dlock_test::monotonic_ns();
+    announce_section(options, cycle);
     std::this_thread::sleep_for(std::chrono::microseconds(section_us(random)));
     section.end_ns = dlock_test::monotonic_ns();
     section.release_status = dlock_permit_semaphore_release(semaphore.get(), id);
     log.append(section);
-    if (section.release_status != DLOCK_OK) {
+    if (section.release_status != DLOCK_OK && !options.tolerate_errors) {
       std::fprintf(stderr, "release: %s\n", describe_status(section.release_status).c_str());
       return 1;
     }

@@ -15,10 +15,12 @@ WorkerOptions parse_worker_options(int argc, char** argv) {
        [&](const std::string& v) {
          const std::map<std::string, Mode> modes = {
              {"cycles", Mode::cycles},           {"hold", Mode::hold},           {"permits", Mode::permits},
-             {"permit-hold", Mode::permit_hold}, {"multilock", Mode::multilock}, {"redlock", Mode::redlock}};
+             {"permit-hold", Mode::permit_hold}, {"multilock", Mode::multilock}, {"redlock", Mode::redlock},
+             {"semaphore", Mode::semaphore},     {"latch", Mode::latch}};
          const auto mode = modes.find(v);
          if (mode == modes.end())
-           throw std::invalid_argument("--mode is cycles, hold, permits, permit-hold, multilock or redlock");
+           throw std::invalid_argument(
+               "--mode is cycles, hold, permits, permit-hold, multilock, redlock, semaphore or latch");
          options.mode = mode->second;
        }},
       {"--url", [&](const std::string& v) { options.url = v; }},
@@ -37,6 +39,8 @@ WorkerOptions parse_worker_options(int argc, char** argv) {
       {"--urls", [&](const std::string& v) { options.urls = v; }},
       {"--wait-ms", [&](const std::string& v) { options.wait_ms = std::stoll(v); }},
       {"--write-one-in", [&](const std::string& v) { options.write_one_in = std::stoi(v); }},
+      {"--tolerate-errors", [&](const std::string& v) { options.tolerate_errors = v == "1"; }},
+      {"--announce", [&](const std::string& v) { options.announce = v == "1"; }},
   };
   for (int i = 1; i < argc; i += 2) {
     const auto setter = setters.find(argv[i]);
@@ -45,10 +49,12 @@ WorkerOptions parse_worker_options(int argc, char** argv) {
     }
     setter->second(argv[i + 1]);
   }
-  const bool permit_mode = options.mode == Mode::permits || options.mode == Mode::permit_hold;
+  // The semaphores and the latch guard no store.
+  const bool permit_mode = options.mode == Mode::permits || options.mode == Mode::permit_hold ||
+                           options.mode == Mode::semaphore || options.mode == Mode::latch;
   if ((options.url.empty() && options.urls.empty()) || (options.store_path.empty() && !permit_mode)) {
     throw std::invalid_argument(
-        "--url (or --urls) and --store are required (--store but in the permit modes)");
+        "--url (or --urls) and --store are required (--store but in the permit, semaphore and latch modes)");
   }
   if (options.mode != Mode::hold && options.mode != Mode::permit_hold && options.log_path.empty()) {
     throw std::invalid_argument("--log is required in cycles mode");

@@ -15,6 +15,9 @@ enum class Mode {
   multilock,  // cycles on a MultiLock over the comma-separated --name list (in the order given), one log and
               // store per name (<log>.<name>, <store>.<name>)
   redlock,    // cycles on a RedLock over the lock --name on each server of --urls (';'-separated)
+  semaphore,  // as cycles, one permit of the plain semaphore --name (set to --permits when missing)
+  latch,      // rounds of a count-down latch: a waiter thread awaits while the thread counts down
+              // (latch_loop.hpp)
 };
 
 struct WorkerOptions {
@@ -38,6 +41,11 @@ struct WorkerOptions {
   std::string urls;      // redlock: the servers, ';'-separated
   int64_t wait_ms = -1;  // multilock, redlock: each acquire's wait
   int write_one_in = 4;
+  // The safety run's fault mode: an acquire that fails with an error (a
+  // killed connection, a restarting server, a failover) is retried instead of
+  // ending the thread, and a release error is logged with its section.
+  bool tolerate_errors = false;
+  bool announce = false;  // print "acquired <cycle>" as each section starts
 };
 
 // Parses --key value pairs; throws std::invalid_argument with a usage message.

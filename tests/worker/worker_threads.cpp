@@ -2,10 +2,13 @@
 
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdio>
 #include <exception>
 #include <thread>
 #include <vector>
+
+#include "dlock.h"
 
 namespace dlock_worker {
 
@@ -26,6 +29,33 @@ void run_threads(int threads, const std::function<void(int)>& body, WorkerFailur
     });
   }
   for (std::thread& thread : running) thread.join();
+}
+
+int acquire_through_faults(const WorkerOptions& options, const std::function<int()>& acquire) {
+  for (;;) {
+    const int status = acquire();
+    if (!options.tolerate_errors || status == DLOCK_OK || status == DLOCK_NOT_ACQUIRED) return status;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+}
+
+int acquire_until_granted(const WorkerOptions& options, const std::function<int()>& acquire,
+                          const std::function<void()>& repair) {
+  for (;;) {
+    const int status = acquire_through_faults(options, acquire);
+    if (!options.tolerate_errors || status != DLOCK_NOT_ACQUIRED) return status;
+    repair();
+  }
+}
+
+bool release_tolerated(const WorkerOptions& options, int status) {
+  return options.tolerate_errors || status == DLOCK_OK || status == DLOCK_E_LOST;
+}
+
+void announce_section(const WorkerOptions& options, int cycle) {
+  if (!options.announce) return;
+  std::printf("acquired %d\n", cycle);
+  std::fflush(stdout);
 }
 
 }  // namespace dlock_worker

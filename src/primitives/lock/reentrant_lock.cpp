@@ -217,7 +217,7 @@ void ReentrantLock::release_keeping(uint64_t owner, int64_t keep_ms) {
   const Clock::time_point sent_at = Clock::now();
   const bool kept = core_.execute(resource_->name(), [&](Connection& connection) {
     return LockScripts::keep()
-        .run(connection, {lock->keys.name}, {hold->field, keep})
+        .run(connection, {lock->keys.name, lock->keys.channel}, {hold->field, keep})
         .integer_is_one("keep '" + name() + "'");
   });
   if (!kept) {

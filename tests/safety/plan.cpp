@@ -1,0 +1,143 @@
+#include "plan.hpp"
+
+namespace dlock_safety {
+
+const std::vector<Primitive>& all_primitives() {
+  static const std::vector<Primitive> primitives = {
+      Primitive::lock,    Primitive::fair_lock, Primitive::rwlock,    Primitive::semaphore,
+      Primitive::permits, Primitive::latch,     Primitive::multilock, Primitive::redlock};
+  return primitives;
+}
+
+const std::vector<Fault>& all_faults() {
+  static const std::vector<Fault> faults = {
+      Fault::holder_kill9,           Fault::holder_sigstop,         Fault::client_kill_storm,
+      Fault::restart_appendonly,     Fault::restart_no_persistence, Fault::sentinel_failover,
+      Fault::sentinel_failover_sync, Fault::cluster_failover,       Fault::cluster_failover_sync};
+  return faults;
+}
+
+std::string primitive_name(Primitive primitive) {
+  switch (primitive) {
+    case Primitive::lock:
+      return "lock";
+    case Primitive::fair_lock:
+      return "fair-lock";
+    case Primitive::rwlock:
+      return "read-write-lock";
+    case Primitive::semaphore:
+      return "semaphore";
+    case Primitive::permits:
+      return "leased-permits";
+    case Primitive::latch:
+      return "latch";
+    case Primitive::multilock:
+      return "multilock";
+    case Primitive::redlock:
+      return "redlock";
+  }
+  return "?";
+}
+
+std::string fault_name(Fault fault) {
+  switch (fault) {
+    case Fault::holder_kill9:
+      return "holder-kill9";
+    case Fault::holder_sigstop:
+      return "holder-sigstop";
+    case Fault::client_kill_storm:
+      return "client-kill-storm";
+    case Fault::restart_appendonly:
+      return "restart-appendonly";
+    case Fault::restart_no_persistence:
+      return "restart-no-persistence";
+    case Fault::sentinel_failover:
+      return "sentinel-failover";
+    case Fault::sentinel_failover_sync:
+      return "sentinel-failover-sync";
+    case Fault::cluster_failover:
+      return "cluster-failover";
+    case Fault::cluster_failover_sync:
+      return "cluster-failover-sync";
+  }
+  return "?";
+}
+
+Topology topology_of(Fault fault) {
+  switch (fault) {
+    case Fault::sentinel_failover:
+    case Fault::sentinel_failover_sync:
+      return Topology::sentinel;
+    case Fault::cluster_failover:
+    case Fault::cluster_failover_sync:
+      return Topology::cluster;
+    default:
+      return Topology::standalone;
+  }
+}
+
+bool uses_sync_replicas(Fault fault) {
+  return fault == Fault::sentinel_failover_sync || fault == Fault::cluster_failover_sync;
+}
+
+namespace {
+
+bool is_lock_family(Primitive primitive) {
+  return primitive == Primitive::lock || primitive == Primitive::fair_lock ||
+         primitive == Primitive::rwlock || primitive == Primitive::multilock;
+}
+
+}  // namespace
+
+Expectation expectation(Primitive primitive, Fault fault) {
+  const bool failover = topology_of(fault) != Topology::standalone;
+  if (primitive == Primitive::redlock && failover) {
+    return {Claim::not_applicable, "RedLock runs over independent masters, not over replicas"};
+  }
+  if (failover && !uses_sync_replicas(fault)) {
+    return {Claim::known_unsafe, "the unreplicated-failover window: a grant the new master never received"};
+  }
+  if (failover && !is_lock_family(primitive)) {
+    return {Claim::known_unsafe, "sync_replicas covers the lock family only"};
+  }
+  if (fault == Fault::restart_no_persistence) {
+    // RedLock too: the victim may hold only a bare majority (a member busy at
+    // its acquire), and the emptied server then lets a second majority form.
+    return {Claim::known_unsafe, primitive == Primitive::redlock
+                                     ? "a server restarted empty at once can complete a second majority"
+                                     : "a restart without persistence loses every key"};
+  }
+  if (fault == Fault::holder_sigstop) {
+    switch (primitive) {
+      case Primitive::lock:
+      case Primitive::fair_lock:
+      case Primitive::rwlock:
+        return {Claim::safe_with_fencing,
+                "a pause longer than the lease: only the fencing token stops the stale write"};
+      case Primitive::permits:
+        return {Claim::known_unsafe, "a paused holder's lease lapses; permits carry no token"};
+      case Primitive::multilock:
+        return {Claim::known_unsafe,
+                "a paused holder's lease lapses; the C API's MultiLock returns no token"};
+      case Primitive::redlock:
+        return {Claim::known_unsafe, "RedLock has no token and relies on bounded pauses"};
+      default:
+        break;  // the plain semaphore has no lease to lapse; the latch has no holder
+    }
+  }
+  return {Claim::safe, ""};
+}
+
+int victim_section_ms(Fault fault) {
+  switch (topology_of(fault)) {
+    case Topology::sentinel:
+      return 8000;  // a sentinel failover takes a few seconds
+    case Topology::cluster:
+      return 8000;
+    case Topology::standalone:
+      break;
+  }
+  return fault == Fault::holder_sigstop ? 200 : 1500;
+}
+
+}  // namespace dlock_safety
