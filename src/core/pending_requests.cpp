@@ -22,6 +22,9 @@ std::optional<SettledRequest> PendingRequests::settle_for(const std::string& cal
   });
   if (it == entries_.end()) return std::nullopt;
   Entry& entry = it->second;
+  // Its window is over: the server's record is gone, and this call is a new
+  // one (the watchdog forgets it, with a WARN if it never went through).
+  if (entry.request.give_up_at <= Clock::now()) return std::nullopt;
   SettledRequest settled{entry.request.finish, entry.request.what, 0};
   if (entry.answer) {
     settled.answer = *entry.answer;

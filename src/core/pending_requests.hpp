@@ -55,7 +55,7 @@ class PendingRequests {
   // The caller's next call: settles `caller`'s pending request now, through
   // `run` (which runs a call on a connection, as ClientCore::execute does),
   // and returns it; a finished request settled in the background is returned
-  // too, once; nullopt when there is none. Throws what `run` throws: the
+  // too, once; nullopt when there is none, or its retry window has ended. Throws what `run` throws: the
   // request stays pending then.
   std::optional<SettledRequest> settle_for(const std::string& caller,
                                           const std::function<int64_t(const PendingRequest&)>& run);
