@@ -660,7 +660,8 @@ DLOCK_API void dlock_semaphore_free(dlock_semaphore *semaphore);
 /**
  * Takes `permits` (> 0) permits, waiting as `wait_ms` says; `cancel` may be
  * NULL. DLOCK_OK taken, DLOCK_NOT_ACQUIRED the wait ran out. A semaphore
- * that was never set has no permits.
+ * that was never set has no permits. After DLOCK_E_CONNECTION the caller has
+ * no permits: an acquire that ran late gives them back (docs/timeouts.md).
  */
 DLOCK_API int dlock_semaphore_acquire(dlock_semaphore *semaphore, int permits, int64_t wait_ms,
                                       dlock_cancel *cancel);
@@ -676,7 +677,9 @@ DLOCK_API int dlock_semaphore_acquire_async(dlock_semaphore *semaphore, int perm
  * Returns `permits` (> 0) permits and wakes the waiters. DLOCK_E_LOST, adding
  * nothing, when they were taken through this handle and the semaphore's key
  * has vanished since (a restart without persistence, a failover):
- * dlock_semaphore_try_set_permits can then set it again.
+ * dlock_semaphore_try_set_permits can then set it again. After
+ * DLOCK_E_CONNECTION the release is finished by the client, once; the same
+ * release again (same owner, same permits) is its retry and adds nothing more.
  */
 DLOCK_API int dlock_semaphore_release(dlock_semaphore *semaphore, int permits);
 /**
@@ -705,6 +708,7 @@ DLOCK_API void dlock_permit_semaphore_free(dlock_permit_semaphore *semaphore);
  * dlock_lock_acquire (-1: renewed by the client's watchdog until released).
  * On DLOCK_OK the permit's id is written to `id_out`, a caller buffer of
  * `id_size` >= DLOCK_PERMIT_ID_SIZE bytes. DLOCK_NOT_ACQUIRED: the wait ran out.
+ * After DLOCK_E_CONNECTION no permit is held: one granted late is returned.
  */
 DLOCK_API int dlock_permit_semaphore_acquire(dlock_permit_semaphore *semaphore, int64_t wait_ms, int64_t lease_ms,
                                              dlock_cancel *cancel, char *id_out, size_t id_size);
@@ -750,7 +754,11 @@ DLOCK_API int dlock_count_down_latch_new(dlock_client *client, const char *name,
 DLOCK_API void dlock_count_down_latch_free(dlock_count_down_latch *latch);
 /** Sets the count (> 0) when the latch does not exist; *set_out 1 set, 0 it existed. */
 DLOCK_API int dlock_count_down_latch_try_set_count(dlock_count_down_latch *latch, int64_t count, int *set_out);
-/** Counts down by one; at zero the waiters wake. */
+/**
+ * Counts down by one; at zero the waiters wake. After DLOCK_E_CONNECTION the
+ * count-down may still run: the client finishes it, once; the caller's next
+ * count-down is its retry and counts nothing more (docs/timeouts.md).
+ */
 DLOCK_API int dlock_count_down_latch_count_down(dlock_count_down_latch *latch);
 /** The count, 0 when the latch is open (or was never set). */
 DLOCK_API int dlock_count_down_latch_get_count(dlock_count_down_latch *latch, int64_t *out);

@@ -27,7 +27,7 @@ ClientCore::ClientCore(const ClientConfig& config, bool server_answered)
       id_(random_uuid()),
       router_(config_),
       subscriber_(config_, stats_, router_),
-      watchdog_(router_, holds_, stats_, config_),
+      watchdog_(router_, holds_, pending_requests_, stats_, config_),
       wait_heartbeat_(router_, config_),
       answered_(server_answered) {
   router_.on_reconnect([this] { watchdog_.renew_now(); });
@@ -53,6 +53,22 @@ std::string ClientCore::field(uint64_t owner) const {
 
 std::string ClientCore::request_id() {
   return id_ + ":" + std::to_string(++next_request_);
+}
+
+void ClientCore::settle_later(PendingRequest request) {
+  request.give_up_at = Clock::now() + std::chrono::milliseconds(retry_window_ms());
+  pending_requests_.add(std::move(request));
+  watchdog_.nudge(Clock::now());
+}
+
+std::optional<SettledRequest> ClientCore::settle_pending(const std::string& caller) {
+  try {
+    return pending_requests_.settle_for(
+        caller, [this](const PendingRequest& request) { return execute(request.name, request.settle); });
+  } catch (const Error&) {
+    watchdog_.nudge(Clock::now() + watchdog_.retry_delay());  // the watchdog goes on trying
+    throw;
+  }
 }
 
 void ClientCore::throw_if_closed() const {

@@ -15,6 +15,7 @@
 #include "common/log.hpp"
 #include "core/async_runner.hpp"
 #include "core/holds.hpp"
+#include "core/pending_requests.hpp"
 #include "core/stats.hpp"
 #include "core/subscriber.hpp"
 #include "core/wait_heartbeat.hpp"
@@ -51,6 +52,15 @@ class ClientCore {
   // A request id unique across clients, for release latches.
   std::string request_id();
   int64_t retry_window_ms() const { return config_.retry_window_ms(); }
+
+  // A request that failed ambiguously: settled from now on, in the
+  // background and by settle_pending() (core/pending_requests.hpp), until
+  // confirmed or until the retry window ends.
+  void settle_later(PendingRequest request);
+  // The caller's next call settles `caller`'s pending request first; returns
+  // it, settled, when there was one. Throws what settling throws (it stays
+  // pending then).
+  std::optional<SettledRequest> settle_pending(const std::string& caller);
 
   // Runs `operation` on a pooled connection to the node that serves
   // `routing_key` (in a Cluster; any key of the resource, whose keys all share
@@ -105,6 +115,7 @@ class ClientCore {
   ClientStats stats_;
   Router router_;
   Holds holds_;
+  PendingRequests pending_requests_;
   Subscriber subscriber_;
   Watchdog watchdog_;
   AsyncRunner async_runner_;

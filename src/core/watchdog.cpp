@@ -17,9 +17,11 @@ constexpr auto idle_wait = std::chrono::seconds(60);
 
 }  // namespace
 
-Watchdog::Watchdog(Router& router, Holds& holds, ClientStats& stats, const ClientConfig& config)
+Watchdog::Watchdog(Router& router, Holds& holds, PendingRequests& requests, ClientStats& stats,
+                   const ClientConfig& config)
     : router_(router),
       holds_(holds),
+      requests_(requests),
       stats_(stats),
       server_(config.describe()),
       command_timeout_(config.command_timeout_ms),
@@ -72,10 +74,13 @@ void Watchdog::run() {
     give_up_releases(holds_.abandon_releases(now));
     const std::vector<Hold> pending = holds_.due_releases(now);
     if (!pending.empty()) settle_releases(pending);
+    give_up_requests(requests_.abandon(now));
+    const std::vector<PendingRequest> requests = requests_.due(now);
+    if (!requests.empty()) settle_requests(requests);
     const std::vector<Hold> due =
         holds_.due_for_renewal(renew_all ? Clock::time_point::max() : now + batch_window_);
     if (!due.empty()) renew(due);
-    const Clock::time_point next = holds_.next_deadline(Clock::now() + idle_wait);
+    const Clock::time_point next = requests_.next_due(holds_.next_deadline(Clock::now() + idle_wait));
     lock.lock();
     planned_wake_ = next;
     wake_.wait_until(lock, next, [&] { return stopping_ || nudged_; });
@@ -185,16 +190,23 @@ Reply Watchdog::renew_redirected(const Hold& hold, const RedirectError& redirect
   return hold.resource->renewal_script().run(*connection, hold.resource->renewal_keys(), {lease, hold.field});
 }
 
+template <typename Call>
+auto Watchdog::on_node_of(const std::string& name, Clock::time_point deadline, Call&& call) {
+  ConnectionPool::Lease connection = router_.acquire(name, deadline);
+  const TimeLimit limit(*connection, deadline, command_timeout_);
+  return call(*connection);
+}
+
 void Watchdog::settle_releases(const std::vector<Hold>& pending) {
   std::vector<LostNotice> lost;
   for (const Hold& hold : pending) {
     try {
       const Clock::time_point sent_at = Clock::now();
       const Clock::time_point deadline = std::min(sent_at + command_timeout_, hold.valid_until);
-      ConnectionPool::Lease connection = router_.acquire(hold.resource->name(), deadline);
-      const TimeLimit limit(*connection, deadline, command_timeout_);
-      const bool released = hold.resource->release(*connection, hold.field, hold.releasing,
-                                                   release_latch_ms(hold, retry_window_ms_));
+      const bool released = on_node_of(hold.resource->name(), deadline, [&](Connection& connection) {
+        return hold.resource->release(connection, hold.field, hold.releasing,
+                                      release_latch_ms(hold, retry_window_ms_));
+      });
       holds_.release_settled(hold);
       // A release that finds the hold gone after an error: never silent.
       if (!released && !hold.withdrawal) {
@@ -219,6 +231,30 @@ void Watchdog::give_up_releases(const std::vector<Hold>& abandoned) {
     if (hold.withdrawal || !log::enabled(DLOCK_LOG_WARN)) continue;
     log::emit(DLOCK_LOG_WARN, "release of '" + hold.resource->name() + "' on " + server_ +
                                   " never went through; its lease has run out on the server");
+  }
+}
+
+void Watchdog::settle_requests(const std::vector<PendingRequest>& due) {
+  for (const PendingRequest& request : due) {
+    try {
+      const Clock::time_point deadline = std::min(Clock::now() + command_timeout_, request.give_up_at);
+      requests_.settled(request, on_node_of(request.name, deadline, request.settle));
+    } catch (const Error& error) {
+      router_.suspect_map();
+      requests_.failed(request, Clock::now() + retry_delay_);
+      if (log::enabled(DLOCK_LOG_DEBUG)) {
+        log::emit(DLOCK_LOG_DEBUG, "watchdog: settling '" + request.what + "' on " + server_ +
+                                       " failed again: " + error.what());
+      }
+    }
+  }
+}
+
+void Watchdog::give_up_requests(const std::vector<PendingRequest>& abandoned) {
+  for (const PendingRequest& request : abandoned) {
+    if (!log::enabled(DLOCK_LOG_WARN)) continue;
+    log::emit(DLOCK_LOG_WARN, std::string(request.finish ? "finishing '" : "withdrawing '") + request.what +
+                                  "' on " + server_ + " never went through within the retry window");
   }
 }
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/holds.hpp"
+#include "core/pending_requests.hpp"
 #include "core/stats.hpp"
 #include "redis/router.hpp"
 
@@ -23,7 +24,8 @@ namespace dlock {
 
 class Watchdog {
  public:
-  Watchdog(Router& router, Holds& holds, ClientStats& stats, const ClientConfig& config);
+  Watchdog(Router& router, Holds& holds, PendingRequests& requests, ClientStats& stats,
+           const ClientConfig& config);
   ~Watchdog();
   Watchdog(const Watchdog&) = delete;
   Watchdog& operator=(const Watchdog&) = delete;
@@ -52,6 +54,12 @@ class Watchdog {
   // of acquires that may have reached the server.
   void settle_releases(const std::vector<Hold>& pending);
   void give_up_releases(const std::vector<Hold>& abandoned);
+  // Settles requests that failed ambiguously (core/pending_requests.hpp).
+  void settle_requests(const std::vector<PendingRequest>& due);
+  void give_up_requests(const std::vector<PendingRequest>& abandoned);
+  // Runs `call` on a connection to the node of `name`, within `deadline`.
+  template <typename Call>
+  auto on_node_of(const std::string& name, Clock::time_point deadline, Call&& call);
   // A batch failed or went through: the first failure of a streak is logged,
   // and the first success after it.
   void renewals_failed(std::size_t holds, const std::string& what);
@@ -60,6 +68,7 @@ class Watchdog {
 
   Router& router_;
   Holds& holds_;
+  PendingRequests& requests_;
   ClientStats& stats_;
   const std::string server_;
   const std::chrono::milliseconds command_timeout_;

@@ -1,7 +1,11 @@
 -- One acquire attempt of the fair lock by the owner field ARGV[2] with a lease
 -- of ARGV[1] ms; ARGV[3] is the prefix of the waiters' wake-up channels;
 -- ARGV[5] is the attempt's request id and KEYS[5] the owner's grant key
--- (tokens.lua).
+-- (tokens.lua). KEYS[6] is the owner's release latch (release.lua): an attempt
+-- older than the owner's last release or withdrawal is refused, as the
+-- reentrant lock's is. A failed attempt may reach a stalled server later; the
+-- client withdraws it, and the withdrawal outranks it whichever runs first,
+-- so it never queues a waiter that is gone.
 --
 -- Returns the fencing token (an integer) when the caller holds the lock: a
 -- grant the release made to it as the head of the queue (confirmed here: the
@@ -12,11 +16,18 @@
 -- for its wake-up message, not for the holder's lease. ARGV[4] is '1' when
 -- the caller waits; with '0' (one attempt) it is granted only a free lock
 -- nobody waits for, and never queued.
-local grant = KEYS[5]
+local grant, latch = KEYS[5], KEYS[6]
 local lease, field, wake_prefix, will_wait, request = ARGV[1], ARGV[2], ARGV[3], ARGV[4] == '1', ARGV[5]
 
 if not string.find(lease, '^[1-9]%d*$') or tonumber(lease) > 31536000000 then
   return redis.error_reply('ERR acquire: the lease must be a whole number of ms from 1 to 31536000000, got ' .. lease)
+end
+
+-- Request ids of one client are "<client id>:<count>": a later one is longer
+-- or, as long, greater.
+local last_release = redis.call('get', latch)
+if last_release and (#last_release > #request or (#last_release == #request and last_release >= request)) then
+  return {-1}
 end
 
 local clock_us = server_clock_us()

@@ -8,14 +8,21 @@
 -- KEYS[3], as Redisson's acquire does; Redisson scores with its own clock,
 -- which on the same host is the server's.
 --
+-- KEYS[4] is the permit's request record (requests.lua, put before this
+-- script) and ARGV[3] the acquire's request id: an acquire the client
+-- withdrew (withdraw.lua) after it failed grants nothing when it runs late.
+--
 -- Returns {1} granted (also when ARGV[1] already holds a permit: a retry
 -- after a lost reply takes no second permit), or {0, ms} when none is free:
 -- ms until the earliest lease ends, -1 when no lease will (Redisson's
 -- permits without a lease are scored 922337203685477).
-local count, timeouts, channel = KEYS[1], KEYS[2], KEYS[3]
-local id, lease_ms = ARGV[1], tonumber(ARGV[2])
+local count, timeouts, channel, record = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
+local id, lease_ms, request = ARGV[1], tonumber(ARGV[2]), ARGV[3]
 local never = 922337203685477
 
+if request_state(record, request) == 'withdrawn' then
+  return {0, -1}
+end
 if redis.call('zscore', timeouts, id) then
   return {1}
 end

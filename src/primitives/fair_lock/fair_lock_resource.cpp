@@ -31,8 +31,10 @@ Lockable::Attempt FairLockResource::attempt(Connection& connection, const std::s
                                             int64_t lease_ms, int64_t wait_left_ms,
                                             const std::string& request_id) const {
   Argv acquire_keys = queue_keys();
-  const std::string grant = keys.owner_grant(field);  // Argv only points at it
+  const std::string grant = keys.owner_grant(field);  // Argv only points at them
+  const std::string latch = keys.latch + ":" + field;
   acquire_keys.push_back(grant);
+  acquire_keys.push_back(latch);
   const Reply reply = acquire_script().run(
       connection, acquire_keys,
       {std::to_string(lease_ms), field, fair_keys.wake_prefix, wait_left_ms == 0 ? "0" : "1", request_id});

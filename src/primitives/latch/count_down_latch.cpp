@@ -6,6 +6,8 @@
 #include "core/channel_attempts.hpp"
 #include "core/count_key.hpp"
 #include "core/key_names.hpp"
+#include "core/requests_lua.hpp"
+#include "redis/composed_script.hpp"
 #include "primitives/latch/latch_lua.hpp"
 
 namespace dlock {
@@ -20,8 +22,8 @@ Script& try_set_count_script() {
   return script;
 }
 Script& count_down_script() {
-  static Script script("latch count_down", lua::latch::count_down);
-  return script;
+  static ComposedScript script("latch count_down", {lua::requests, lua::latch::count_down});
+  return script.script();
 }
 
 }  // namespace
@@ -45,15 +47,30 @@ bool CountDownLatch::try_set_count(int64_t count) {
 
 int64_t CountDownLatch::count_down(uint64_t owner) {
   core_.throw_if_closed();
-  const std::string latch = keys_->latch + ":" + core_.field(owner);
-  const std::string window = std::to_string(core_.retry_window_ms());
-  const std::string request = core_.request_id();
-  const std::string opened_ms = std::to_string(kOpenedMarkerMs);
-  return core_.execute(keys_->name, [&](Connection& connection) {
+  const std::string record = keys_->latch + ":" + core_.field(owner);
+  const std::string what = "count_down '" + keys_->name + "'";
+  const std::optional<SettledRequest> earlier = core_.settle_pending(record);
+  // The count-down after one that failed is its retry: applied once, now.
+  if (earlier && earlier->finish) return earlier->answer;
+  PendingRequest count_down;
+  count_down.caller = record;
+  count_down.name = keys_->name;
+  count_down.what = what;
+  count_down.finish = true;
+  count_down.settle = [keys = *keys_, record, what, request = core_.request_id(),
+                       window = std::to_string(core_.retry_window_ms())](Connection& connection) {
     return count_down_script()
-        .run(connection, {keys_->name, keys_->channel, latch, keys_->opened}, {request, window, opened_ms})
-        .integer("count_down '" + keys_->name + "'");
-  });
+        .run(connection, {keys.name, keys.channel, record, keys.opened},
+             {request, window, std::to_string(kOpenedMarkerMs)})
+        .integer(what);
+  };
+  try {
+    return core_.execute(keys_->name, count_down.settle);
+  } catch (const ConnectionError&) {
+    // It may have run: finished under its id, never counted twice.
+    core_.settle_later(std::move(count_down));
+    throw;
+  }
 }
 
 int64_t CountDownLatch::count() {

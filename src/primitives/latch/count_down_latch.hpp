@@ -22,7 +22,7 @@ struct LatchKeys {
 
   std::string name;     // the count
   std::string channel;  // redisson_countdownlatch__channel__{name} (always braced, as Redisson names it)
-  std::string latch;    // prefix of the callers' request latches
+  std::string latch;    // prefix of the callers' request records
   std::string opened;   // {name}:dlock_opened, set when a count down opens the latch
 };
 
@@ -33,7 +33,9 @@ class CountDownLatch {
 
   // Sets the count when the latch does not exist; false when it did.
   bool try_set_count(int64_t count);
-  // Returns the count after this call.
+  // Returns the count after this call. After a ConnectionError the
+  // count-down is finished in the background (core/pending_requests.hpp); the
+  // owner's next count_down is its retry and counts nothing more.
   int64_t count_down(uint64_t owner);
   int64_t count();
   // Waits until the count is zero, as wait_ms says (0 one look, -1 forever).

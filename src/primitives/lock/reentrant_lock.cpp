@@ -252,7 +252,11 @@ int64_t ReentrantLock::ttl_ms() {
 }
 
 void ReentrantLock::release_unrecorded(uint64_t owner) {
-  if (core_.holds().find(hold_key(), owner)) return;
+  // A recorded hold is not touched. An attempt that failed with a connection
+  // error left its withdrawal pending (attempt()), retried in the background:
+  // a release sent now to the same stalled server would cost the caller a
+  // second command timeout.
+  if (core_.holds().find(hold_key(), owner) || core_.holds().pending_release(hold_key(), owner)) return;
   try {
     run_release(resource_->hold_field(core_.field(owner)), core_.request_id(), core_.retry_window_ms());
   } catch (const Error&) {

@@ -50,7 +50,7 @@ class ReentrantLock {
 
   // Releases, best effort, a grant `owner` may have been given without
   // hearing of it (its reply was lost); touches nothing when the owner has a
-  // recorded hold.
+  // recorded hold, nor one whose withdrawal is pending already.
   void release_unrecorded(uint64_t owner);
 
   // Releases, best effort, the holds taken through `handle` (it is freed).

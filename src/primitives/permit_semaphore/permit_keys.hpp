@@ -15,7 +15,7 @@ struct PermitKeys {
   std::string name;      // the available count, a string
   std::string timeouts;  // {name}:timeout, a ZSET: permit id -> epoch ms its lease ends
   std::string channel;   // redisson_sc:{name}
-  std::string latch;     // prefix of the permits' release latches
+  std::string latch;     // prefix of the permits' release latches and request records
 };
 
 // A permit id: 16 bytes, stored raw in the ZSET and shown as 32 lowercase

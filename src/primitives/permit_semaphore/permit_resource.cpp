@@ -1,12 +1,18 @@
 #include "primitives/permit_semaphore/permit_resource.hpp"
 
+#include "core/requests_lua.hpp"
 #include "primitives/permit_semaphore/permit_semaphore_lua.hpp"
+#include "redis/composed_script.hpp"
 
 namespace dlock {
 
 Script& PermitScripts::acquire() {
-  static Script script("permit acquire", lua::permit_semaphore::acquire);
-  return script;
+  static ComposedScript script("permit acquire", {lua::requests, lua::permit_semaphore::acquire});
+  return script.script();
+}
+Script& PermitScripts::withdraw() {
+  static ComposedScript script("permit withdraw", {lua::requests, lua::permit_semaphore::withdraw});
+  return script.script();
 }
 Script& PermitScripts::renew() {
   static Script script("permit renew", lua::permit_semaphore::renew);

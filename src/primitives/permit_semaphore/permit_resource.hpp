@@ -13,6 +13,7 @@ namespace dlock {
 
 struct PermitScripts {
   static Script& acquire();
+  static Script& withdraw();
   static Script& renew();
   static Script& release();
   static Script& available();

@@ -46,7 +46,10 @@ class PermitAcquire final : public ChannelAttempts {
         semaphore_(semaphore),
         request_(request),
         lease_ms_(request.lease_ms < 0 ? semaphore.core_.config().watchdog_timeout_ms : request.lease_ms),
-        what_("acquire a permit of '" + semaphore.keys().name + "'") {}
+        what_("acquire a permit of '" + semaphore.keys().name + "'"),
+        // The permit's request record (src/lua/requests.lua): a withdrawn acquire grants nothing.
+        record_(semaphore.keys().latch + ":" + id_.raw),
+        request_id_(semaphore.core_.request_id()) {}
 
   const PermitId& id() const { return id_; }
   const std::string& what() const { return what_; }
@@ -56,10 +59,19 @@ class PermitAcquire final : public ChannelAttempts {
     const std::string lease = std::to_string(lease_ms_);
     Clock::time_point sent_at;
     // The same id on every retry: acquire.lua grants an id once.
-    const Reply reply = semaphore_.core_.execute(keys.name, [&](Connection& connection) {
-      sent_at = Clock::now();
-      return PermitScripts::acquire().run(connection, {keys.name, keys.timeouts, keys.channel}, {id_.raw, lease});
-    });
+    const Reply reply = [&] {
+      try {
+        return semaphore_.core_.execute(keys.name, [&](Connection& connection) {
+          sent_at = Clock::now();
+          return PermitScripts::acquire().run(connection, {keys.name, keys.timeouts, keys.channel, record_},
+                                              {id_.raw, lease, request_id_});
+        });
+      } catch (const ConnectionError&) {
+        // The server may still grant it, to nobody: withdrawn, the permit returned.
+        semaphore_.withdraw_later(id_, record_, request_id_, what_);
+        throw;
+      }
+    }();
     // acquire.lua: {1} granted, {0, ms until the earliest lease ends or -1}.
     const std::size_t size = reply.array_size(what_);
     if (size < 1) throw ProtocolError(what_ + ": unexpected reply " + reply.describe());
@@ -79,6 +91,8 @@ class PermitAcquire final : public ChannelAttempts {
   const PermitId id_ = PermitId::fresh();
   const int64_t lease_ms_;
   const std::string what_;
+  const std::string record_;
+  const std::string request_id_;
 };
 
 PermitSemaphore::Wait PermitSemaphore::acquire_wait(const PermitRequest& request) {
@@ -92,6 +106,22 @@ std::optional<std::string> PermitSemaphore::acquire(const PermitRequest& request
   const Wait wait = acquire_wait(request);
   if (!wait.process->run()) return std::nullopt;
   return wait.permit_id;
+}
+
+void PermitSemaphore::withdraw_later(const PermitId& id, const std::string& record, const std::string& request,
+                                     const std::string& what) {
+  PendingRequest withdrawal;
+  withdrawal.caller = record;  // the permit's own: a new acquire has a new id
+  withdrawal.name = keys().name;
+  withdrawal.what = what;
+  withdrawal.settle = [resource = resource_, raw = id.raw, record, request,
+                       window = std::to_string(core_.retry_window_ms())](Connection& connection) {
+    const PermitKeys& keys = resource->keys;
+    return PermitScripts::withdraw()
+        .run(connection, {keys.name, keys.channel, keys.timeouts, record}, {raw, request, window})
+        .integer("withdraw a permit acquire of '" + keys.name + "'");
+  };
+  core_.settle_later(std::move(withdrawal));
 }
 
 bool PermitSemaphore::run_release(const std::string& raw_id) {

@@ -63,6 +63,9 @@ class PermitSemaphore {
   void record_grant(const PermitRequest& request, const PermitId& id, int64_t lease_ms,
                     Clock::time_point sent_at);
   bool run_release(const std::string& raw_id);
+  // An acquire that failed ambiguously is withdrawn: the permit returned if it was granted.
+  void withdraw_later(const PermitId& id, const std::string& record, const std::string& request,
+                      const std::string& what);
 
   ClientCore& core_;
   std::shared_ptr<const PermitResource> resource_;

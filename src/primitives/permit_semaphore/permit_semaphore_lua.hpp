@@ -5,6 +5,7 @@
 namespace dlock::lua::permit_semaphore {
 
 extern const char* const acquire;
+extern const char* const withdraw;
 extern const char* const renew;
 extern const char* const release;
 extern const char* const available;

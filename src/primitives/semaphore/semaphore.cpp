@@ -4,18 +4,24 @@
 #include "core/channel_attempts.hpp"
 #include "core/count_key.hpp"
 #include "core/key_names.hpp"
+#include "core/requests_lua.hpp"
+#include "redis/composed_script.hpp"
 #include "primitives/semaphore/semaphore_lua.hpp"
 
 namespace dlock {
 namespace {
 
 Script& acquire_script() {
-  static Script script("semaphore acquire", lua::semaphore::acquire);
-  return script;
+  static ComposedScript script("semaphore acquire", {lua::requests, lua::semaphore::acquire});
+  return script.script();
 }
 Script& release_script() {
-  static Script script("semaphore release", lua::semaphore::release);
-  return script;
+  static ComposedScript script("semaphore release", {lua::requests, lua::semaphore::release});
+  return script.script();
+}
+Script& withdraw_script() {
+  static ComposedScript script("semaphore withdraw", {lua::requests, lua::semaphore::withdraw});
+  return script.script();
 }
 Script& try_set_permits_script() {
   static Script script("semaphore try_set_permits", lua::semaphore::try_set_permits);
@@ -30,8 +36,23 @@ SemaphoreKeys::SemaphoreKeys(std::string semaphore_name) : name(std::move(semaph
   latch = prefixed("dlock_semaphore_latch", name);
 }
 
-std::string Semaphore::latch_of(uint64_t owner) const {
+std::string Semaphore::record_of(uint64_t owner) const {
   return keys_->latch + ":" + core_.field(owner);
+}
+
+void Semaphore::withdraw_later(const std::string& record, const std::string& count, const std::string& request,
+                               const std::string& what) {
+  PendingRequest withdrawal;
+  withdrawal.caller = record;
+  withdrawal.name = keys_->name;
+  withdrawal.what = what;
+  withdrawal.settle = [keys = *keys_, record, count, request, window = std::to_string(core_.retry_window_ms())](
+                          Connection& connection) {
+    return withdraw_script()
+        .run(connection, {keys.name, keys.channel, record}, {count, request, window})
+        .integer("withdraw an acquire of '" + keys.name + "'");
+  };
+  core_.settle_later(std::move(withdrawal));
 }
 
 // The semaphore's side of a wait: every release message wakes all its
@@ -43,7 +64,7 @@ class SemaphoreAcquire final : public ChannelAttempts {
         semaphore_(semaphore),
         permits_(permits),
         count_(std::to_string(permits)),
-        latch_(semaphore.latch_of(owner)),
+        record_(semaphore.record_of(owner)),
         what_("acquire " + count_ + " permits of '" + semaphore.keys_->name + "'") {}
 
   const std::string& what() const { return what_; }
@@ -51,12 +72,23 @@ class SemaphoreAcquire final : public ChannelAttempts {
   Outcome attempt(int64_t /*wait_left_ms*/, bool /*woken_by_message*/) override {
     ClientCore& core = semaphore_.core_;
     const SemaphoreKeys& keys = *semaphore_.keys_;
+    if (!settled_) {
+      core.settle_pending(record_);  // a withdrawal, or a release, left by an error
+      settled_ = true;
+    }
     const std::string window = std::to_string(core.retry_window_ms());
     // One request id per attempt, kept across its retries (see acquire.lua).
     const std::string request = core.request_id();
-    const bool taken = core.execute(keys.name, [&](Connection& connection) {
-      return acquire_script().run(connection, {keys.name, latch_}, {count_, request, window}).integer_is_one(what_);
-    });
+    bool taken = false;
+    try {
+      taken = core.execute(keys.name, [&](Connection& connection) {
+        return acquire_script().run(connection, {keys.name, record_}, {count_, request, window}).integer_is_one(what_);
+      });
+    } catch (const ConnectionError&) {
+      // The server may still run it: the caller must not have its permits.
+      semaphore_.withdraw_later(record_, count_, request, what_);
+      throw;
+    }
     if (!taken) return {false, std::nullopt};
     ClientStats::count(core.stats().grants);
     semaphore_.state_->taken += permits_;
@@ -67,8 +99,9 @@ class SemaphoreAcquire final : public ChannelAttempts {
   Semaphore semaphore_;
   const int permits_;
   const std::string count_;
-  const std::string latch_;
+  const std::string record_;
   const std::string what_;
+  bool settled_ = false;
 };
 
 std::shared_ptr<WaitProcess> Semaphore::acquire_wait(uint64_t owner, int permits, int64_t wait_ms,
@@ -87,17 +120,39 @@ bool Semaphore::give_back_taken(int permits) {
 void Semaphore::release(uint64_t owner, int permits) {
   core_.throw_if_closed();
   const std::string count = std::to_string(permits);
-  const std::string latch = latch_of(owner);
-  const std::string window = std::to_string(core_.retry_window_ms());
-  const std::string request = core_.request_id();
+  const std::string record = record_of(owner);
   const std::string what = "release " + count + " permits of '" + keys_->name + "'";
+  const std::optional<SettledRequest> earlier = core_.settle_pending(record);
+  if (earlier && earlier->finish && earlier->what == what) {
+    // The same release after it failed: it was that one's retry, now applied once.
+    throw_if_lost(earlier->answer, what);
+    return;
+  }
   // Taken off before the call, whatever its outcome: they are this handle's to return once.
   const std::string taken = give_back_taken(permits) ? "1" : "0";
-  const int64_t released = core_.execute(keys_->name, [&](Connection& connection) {
+  PendingRequest release;
+  release.caller = record;
+  release.name = keys_->name;
+  release.what = what;
+  release.finish = true;
+  release.settle = [keys = *keys_, record, count, request = core_.request_id(),
+                    window = std::to_string(core_.retry_window_ms()), taken, what](Connection& connection) {
     return release_script()
-        .run(connection, {keys_->name, keys_->channel, latch}, {count, request, window, taken})
+        .run(connection, {keys.name, keys.channel, record}, {count, request, window, taken})
         .integer(what);
-  });
+  };
+  int64_t released = 0;
+  try {
+    released = core_.execute(keys_->name, release.settle);
+  } catch (const ConnectionError&) {
+    // It may have run: finished under its id, never applied twice.
+    core_.settle_later(std::move(release));
+    throw;
+  }
+  throw_if_lost(released, what);
+}
+
+void Semaphore::throw_if_lost(int64_t released, const std::string& what) {
   if (released == 2) {
     throw LostError(what + ": the semaphore's key vanished while they were taken (a restart without "
                     "persistence, or a failover, lost it); nothing was added: try_set_permits sets it again");

@@ -21,7 +21,7 @@ struct SemaphoreKeys {
 
   std::string name;     // the available count
   std::string channel;  // redisson_sc:{name}
-  std::string latch;    // prefix of the callers' request latches
+  std::string latch;    // prefix of the callers' request records
 };
 
 // What a handle keeps: its keys, and the permits taken through it and not
@@ -41,7 +41,8 @@ class Semaphore {
 
   // Takes `permits` (> 0) permits, waiting as wait_ms says (0 one attempt,
   // -1 forever). Returns false when the wait ran out. Throws
-  // InterruptedError, ClosedError, ConnectionError, ProtocolError.
+  // InterruptedError, ClosedError, ConnectionError, ProtocolError. After a
+  // ConnectionError the acquire is withdrawn (core/pending_requests.hpp).
   bool acquire(uint64_t owner, int permits, int64_t wait_ms, Cancel* cancel) {
     return acquire_wait(owner, permits, wait_ms, cancel)->run();
   }
@@ -51,6 +52,8 @@ class Semaphore {
   // Returns `permits`. Throws LostError, touching nothing, when they were
   // taken through this handle and the semaphore's key has vanished since (a
   // restart without persistence): try_set_permits can then set it again.
+  // After a ConnectionError the release is finished in the background; the
+  // owner's next identical release is its retry and adds nothing more.
   void release(uint64_t owner, int permits);
   // Sets the permits when the semaphore does not exist yet (never set, or
   // vanished); false when it did.
@@ -59,7 +62,14 @@ class Semaphore {
 
  private:
   friend class SemaphoreAcquire;
-  std::string latch_of(uint64_t owner) const;
+  // The caller's request record (src/lua/requests.lua), which also names its
+  // pending request (core/pending_requests.hpp).
+  std::string record_of(uint64_t owner) const;
+  // An acquire that failed ambiguously is withdrawn: its permits given back if it ran.
+  void withdraw_later(const std::string& record, const std::string& count, const std::string& request,
+                      const std::string& what);
+  // Throws LostError when release.lua answered 2.
+  static void throw_if_lost(int64_t released, const std::string& what);
   // Whether this handle took `permits` it has not returned; takes them off.
   bool give_back_taken(int permits);
 
