@@ -3,7 +3,10 @@ package io.dlock;
 import java.lang.ref.Cleaner;
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
 
@@ -16,9 +19,13 @@ import java.util.concurrent.locks.Lock;
  * frees the native group and releases the holds still taken through it; an
  * unreachable group is freed the same way by a {@link Cleaner}.
  *
- * <p>Waits block in native code, cut short by {@link Thread#interrupt()} in
- * {@link #lockInterruptibly()} and {@code tryLock}; a virtual thread pins its
- * carrier while it waits.
+ * <p>Waits are cut short by {@link Thread#interrupt()} in
+ * {@link #lockInterruptibly()} and {@code tryLock}. A virtual thread parks in
+ * Java while it waits (it unmounts from its carrier), and the {@code ...Async}
+ * methods return a {@link CompletableFuture} that no thread waits for: the
+ * async thread of the first member's client completes it, its stages run on
+ * that client's callback executor, and cancelling it cancels the wait (a
+ * grant that raced the cancellation is released).
  */
 abstract class DLockGroup implements Lock, AutoCloseable {
   private static final Cleaner CLEANER = Cleaner.create();
@@ -26,6 +33,7 @@ abstract class DLockGroup implements Lock, AutoCloseable {
   private final NativeLockGroup handle;
   private volatile boolean closed;
   private final String names;
+  private final Executor callbacks;
   private final Cleaner.Cleanable cleanable;
   private final LostListenerBridge lostBridge = new LostListenerBridge();
   private boolean lostBridgeRegistered;
@@ -47,6 +55,7 @@ abstract class DLockGroup implements Lock, AutoCloseable {
     }
     this.handle = group;
     this.names = String.join(",", Arrays.stream(locks).map(DLock::getName).toArray(String[]::new));
+    this.callbacks = locks[0].callbacks();
     LostListenerBridge bridge = lostBridge;
     this.cleanable = CLEANER.register(this, () -> {
       group.delete();
@@ -68,7 +77,33 @@ abstract class DLockGroup implements Lock, AutoCloseable {
   /** As {@link #lock()}; the holds end after {@code leaseTime} (-1: watchdog). */
   public void lock(long leaseTime, TimeUnit unit) {
     long leaseMs = DLock.leaseMillis(leaseTime, unit);
-    live().acquire(DLock.currentOwner(), DLock.WAIT_FOREVER, leaseMs, null);
+    long owner = DLock.currentOwner();
+    if (VirtualThreads.isCurrentVirtual()) {
+      PendingAcquire.start(start(owner, DLock.WAIT_FOREVER, leaseMs)).awaitUninterruptibly();
+    } else {
+      live().acquire(owner, DLock.WAIT_FOREVER, leaseMs, null);
+    }
+  }
+
+  /** {@link #lock()} without blocking, for the calling thread: completes once held. */
+  public CompletableFuture<Void> lockAsync() {
+    return lockAsync(DLock.WATCHDOG_LEASE, TimeUnit.MILLISECONDS);
+  }
+
+  /** {@link #lock(long, TimeUnit)} without blocking, for the calling thread. */
+  public CompletableFuture<Void> lockAsync(long leaseTime, TimeUnit unit) {
+    return acquireAsync(DLock.WAIT_FOREVER, DLock.leaseMillis(leaseTime, unit), NativeWaits::grantedOrThrow);
+  }
+
+  /** {@link #tryLock(long, TimeUnit)} without blocking: true held, false the wait ran out. */
+  public CompletableFuture<Boolean> tryLockAsync(long time, TimeUnit unit) {
+    return acquireAsync(DLock.waitMillis(time, unit), DLock.WATCHDOG_LEASE, NativeOutcome::acquiredOrThrow);
+  }
+
+  /** {@link #tryLock(long, long, TimeUnit)} without blocking, for the calling thread. */
+  public CompletableFuture<Boolean> tryLockAsync(long waitTime, long leaseTime, TimeUnit unit) {
+    return acquireAsync(DLock.waitMillis(waitTime, unit), DLock.leaseMillis(leaseTime, unit),
+        NativeOutcome::acquiredOrThrow);
   }
 
   @Override
@@ -159,7 +194,17 @@ abstract class DLockGroup implements Lock, AutoCloseable {
     if (waitMs == 0) {
       return live().acquire(owner, 0, leaseMs, null);
     }
-    return InterruptibleWait.run(
-        cancel -> live().acquire(owner, waitMs, leaseMs, cancel), acquired -> acquired, false);
+    return NativeWaits.interruptibly(cancel -> live().acquire(owner, waitMs, leaseMs, cancel),
+        acquired -> acquired, false, start(owner, waitMs, leaseMs), NativeOutcome::acquiredOrThrow);
+  }
+
+  private <T> CompletableFuture<T> acquireAsync(long waitMs, long leaseMs, Function<NativeOutcome, T> result) {
+    long owner = DLock.currentOwner();
+    // The group stays reachable until the outcome: the give-back holds it.
+    return NativeWaits.future(callbacks, start(owner, waitMs, leaseMs), result, granted -> live().release(owner));
+  }
+
+  private PendingAcquire.Start start(long owner, long waitMs, long leaseMs) {
+    return (cancel, callback, call) -> live().acquireAsync(owner, waitMs, leaseMs, cancel, callback, call);
   }
 }
