@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test suite against redis-server processes the tests start
 # themselves: C++ core, command and packaging (CTest), Python binding
-# (pytest), Java binding (JUnit through Maven). Installs what is missing.
+# (pytest), the docs' code blocks, Java binding (JUnit through Maven). Installs
+# what is missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh all
@@ -17,6 +18,9 @@ python3 -m venv build/venv
 build/venv/bin/pip install -q --upgrade pip
 build/venv/bin/pip install -q ".[test]"
 build/venv/bin/python -m pytest -q bindings/python/tests
+
+echo "== Documentation: the Python, C and shell blocks of README.md and docs/*.md"
+build/venv/bin/python tests/docs/run_doc_blocks.py --python build/venv/bin/python --build build/test
 
 echo "== Java binding (JUnit)"
 bindings/java/build.sh build/java verify

@@ -89,7 +89,7 @@ int run(const Options& options) {
     url = started->url();
   }
   // dlock's own URL grammar, so the benchmark reaches the server dlock reaches.
-  dlock::ClientConfig server = dlock::config_from_options(nullptr);
+  dlock::ClientConfig server;
   dlock::apply_url(url, server);
   RedisConnection link = connect(server);
   Report report;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the Java binding from a clean clone: CMake makes libdlock_jni.so and the
-# SWIG-generated sources, then Maven compiles, tests and packages the jar, and
+# SWIG-generated sources (and, when tests run, the dlock command, which a ShedLock
+# test runs beside a Spring Boot application), then Maven compiles, tests and packages the jar, and
 # after it the integration jars (integrations/: dlock-shedlock, dlock-spring,
 # dlock-micrometer), in one reactor (integrations/pom.xml).
 #   bindings/java/build.sh [BUILD_DIR] [MAVEN_GOALS...]   (defaults: build-java, verify)
@@ -42,10 +43,13 @@ if [[ -z "$java21" && "$tests_run" == 1 ]]; then
   fi
 fi
 
+# The dlock command only when tests run: a ShedLock test runs it beside Spring Boot.
+cli=OFF targets=(dlock_jni)
+if ((tests_run)); then cli=ON targets+=(dlock_cli); fi
 cmake -S "$root" -B "$build_dir" -DCMAKE_BUILD_TYPE=Release -DDLOCK_BUILD_JAVA=ON \
-  -DDLOCK_BUILD_TESTS=OFF -DDLOCK_BUILD_BENCH=OFF -DDLOCK_BUILD_CLI=OFF
-cmake --build "$build_dir" --target dlock_jni -j "${DLOCK_JOBS:-2}"
+  -DDLOCK_BUILD_TESTS=OFF -DDLOCK_BUILD_BENCH=OFF -DDLOCK_BUILD_CLI="$cli"
+cmake --build "$build_dir" --target "${targets[@]}" -j "${DLOCK_JOBS:-2}"
 # The version comes from the header, as CMake and pyproject.toml take it.
 version=$(sed -n 's/^#define DLOCK_VERSION_STRING "\([0-9.]*\)"$/\1/p' "$root/include/dlock.h")
 mvn -B -f "$root/bindings/java/integrations/pom.xml" -Drevision="$version" -Ddlock.build.dir="$build_dir/bindings/java" \
-  -Ddlock.java21="$java21" "${goals[@]}"
+  -Ddlock.java21="$java21" -Ddlock.cli="$build_dir/cli/dlock" "${goals[@]}"

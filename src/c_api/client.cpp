@@ -4,7 +4,7 @@
 #include "c_api/guarded.hpp"
 #include "c_api/handles.hpp"
 #include "redis/tls_context.hpp"
-#include "redis/url.hpp"
+#include "c_api/client_options.hpp"
 
 using dlock::c_api::guarded;
 using dlock::c_api::require;
@@ -33,7 +33,7 @@ int dlock_client_open(const char* url, const dlock_client_options* opts, dlock_c
     require(out, "out");
     *out = nullptr;
     require(url, "url");
-    dlock::ClientConfig config = dlock::config_from_options(opts);
+    dlock::ClientConfig config = dlock::c_api::config_from_options(opts);
     dlock::apply_url(url, config);
     dlock::attach_tls_context(config);
     *out = new dlock_client{std::make_shared<dlock::Client>(config)};

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "core/cancel.hpp"
@@ -11,6 +12,18 @@
 #include "primitives/lock/lock_resource.hpp"
 #include "primitives/multi/multi_lock.hpp"
 #include "primitives/multi/red_lock.hpp"
+
+namespace dlock::c_api {
+
+// A C lost callback as the core calls it; empty for NULL.
+inline LostCallback::Fn lost_fn(dlock_lost_fn fn, void* ctx) {
+  if (fn == nullptr) return nullptr;
+  return [fn, ctx](const std::string& name, uint64_t owner, uint64_t token) {
+    fn(name.c_str(), owner, token, ctx);
+  };
+}
+
+}  // namespace dlock::c_api
 
 struct dlock_client {
   std::shared_ptr<dlock::Client> client;

@@ -94,7 +94,7 @@ int dlock_lock_new(dlock_client* client, const char* name, dlock_lock** out) {
 
 void dlock_lock_free(dlock_lock* lock) {
   if (lock == nullptr) return;
-  lock->on_lost->set(nullptr, nullptr);
+  lock->on_lost->clear();
   guarded([&] {
     return with_ops(lock, [&](dlock::ReentrantLock& ops, dlock::ClientCore&) {
       ops.release_taken_through(lock);
@@ -210,7 +210,7 @@ int dlock_lock_set_lost_callback(dlock_lock* lock, dlock_lost_fn fn, void* ctx) 
   return guarded([&] {
     require(lock, "lock");
     lock->client->core();  // DLOCK_E_CLOSED for a closed client
-    lock->on_lost->set(fn, ctx);
+    lock->on_lost->set(dlock::c_api::lost_fn(fn, ctx));
     return DLOCK_OK;
   });
 }

@@ -45,7 +45,7 @@ int group_is_held(MemberGroup& group, uint64_t owner, int* out) {
 }
 
 int group_set_lost_callback(MemberGroup& group, dlock_lost_fn fn, void* ctx) {
-  group.on_lost().set(fn, ctx);
+  group.on_lost().set(lost_fn(fn, ctx));
   return DLOCK_OK;
 }
 

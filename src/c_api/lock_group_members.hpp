@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "c_api/async_calls.hpp"
 #include "c_api/guarded.hpp"
 #include "core/lock_member.hpp"
 #include "dlock.h"
@@ -20,6 +21,20 @@ std::vector<std::shared_ptr<LockMember>> members_from(dlock_lock* const* members
 
 // A checked group request (wait, lease, owner, cancel).
 GroupRequest group_request(uint64_t owner, int64_t wait_ms, int64_t lease_ms, dlock_cancel* cancel);
+
+// The asynchronous acquire of a group's handle (a MultiLock's, a RedLock's,
+// named `argument`): on the runner of its first member's client.
+template <typename Handle>
+int group_acquire_async(Handle* handle, const char* argument, uint64_t owner, int64_t wait_ms, int64_t lease_ms,
+                        dlock_cancel* cancel, dlock_done_fn done, void* ctx) {
+  return guarded([&] {
+    require(handle, argument);
+    require_callback(done);
+    const GroupRequest request = group_request(owner, wait_ms, lease_ms, cancel);
+    submit_reporting(handle->lock->group().async_runner(), handle->lock->acquire_wait(request), done, ctx);
+    return DLOCK_OK;
+  });
+}
 
 int group_hold_count(MemberGroup& group, uint64_t owner, int* out);
 int group_is_held(MemberGroup& group, uint64_t owner, int* out);

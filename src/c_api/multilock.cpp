@@ -1,7 +1,6 @@
 // The MultiLock's entry points.
 #include <memory>
 
-#include "c_api/async_calls.hpp"
 #include "c_api/guarded.hpp"
 #include "c_api/handles.hpp"
 #include "c_api/lock_group_members.hpp"
@@ -45,7 +44,7 @@ int dlock_multilock_new(dlock_lock* const* members, size_t count, dlock_multiloc
 
 void dlock_multilock_free(dlock_multilock* multilock) {
   if (multilock == nullptr) return;
-  multilock->lock->group().on_lost().set(nullptr, nullptr);
+  multilock->lock->group().on_lost().clear();
   multilock->lock->group().release_all();
   delete multilock;
 }
@@ -90,13 +89,7 @@ int dlock_multilock_set_lost_callback(dlock_multilock* multilock, dlock_lost_fn 
 
 int dlock_multilock_acquire_async(dlock_multilock* multilock, uint64_t owner, int64_t wait_ms, int64_t lease_ms,
                                  dlock_cancel* cancel, dlock_done_fn done, void* ctx) {
-  return guarded([&] {
-    require(multilock, "multilock");
-    dlock::c_api::require_callback(done);
-    const dlock::GroupRequest request = dlock::c_api::group_request(owner, wait_ms, lease_ms, cancel);
-    dlock::c_api::submit_reporting(multilock->lock->group().async_runner(), multilock->lock->acquire_wait(request), done, ctx);
-    return DLOCK_OK;
-  });
+  return dlock::c_api::group_acquire_async(multilock, "multilock", owner, wait_ms, lease_ms, cancel, done, ctx);
 }
 
 }  // extern "C"

@@ -18,14 +18,6 @@ int with_permits(dlock_permit_semaphore* semaphore, Work&& work) {
   return dlock::c_api::with_primitive<dlock::PermitSemaphore>(semaphore, "semaphore", work);
 }
 
-// The handle's LostCallback calls this with the hold's owner and token, the
-// two halves of the permit id.
-void deliver_lost_permit(const char* name, uint64_t owner, uint64_t token, void* ctx) {
-  const auto* sink = static_cast<const dlock_permit_lost_sink*>(ctx);
-  const std::string id = dlock::PermitId::text(owner, token);
-  sink->fn(name, id.c_str(), sink->ctx);
-}
-
 dlock::PermitRequest permit_request(dlock_permit_semaphore* semaphore, int64_t wait, int64_t lease_ms,
                                    dlock_cancel* cancel) {
   dlock::PermitRequest request;
@@ -47,7 +39,7 @@ int dlock_permit_semaphore_new(dlock_client* client, const char* name, dlock_per
 
 void dlock_permit_semaphore_free(dlock_permit_semaphore* semaphore) {
   if (semaphore == nullptr) return;
-  semaphore->on_lost->set(nullptr, nullptr);
+  semaphore->on_lost->clear();
   guarded([&] {
     return with_permits(semaphore, [&](dlock::PermitSemaphore& ops) {
       ops.release_taken_through(semaphore);
@@ -146,11 +138,14 @@ int dlock_permit_semaphore_set_lost_callback(dlock_permit_semaphore* semaphore, 
   return guarded([&] {
     require(semaphore, "semaphore");
     semaphore->client->core();  // DLOCK_E_CLOSED for a closed client
-    // Cleared first: set() waits for a call in progress, so the sink is not
-    // changed under it.
-    semaphore->on_lost->set(nullptr, nullptr);
-    semaphore->lost_sink = {fn, ctx};
-    if (fn != nullptr) semaphore->on_lost->set(deliver_lost_permit, &semaphore->lost_sink);
+    if (fn == nullptr) {
+      semaphore->on_lost->clear();
+    } else {
+      // A permit's hold is keyed by the two halves of its id (owner, token).
+      semaphore->on_lost->set([fn, ctx](const std::string& name, uint64_t owner, uint64_t token) {
+        fn(name.c_str(), dlock::PermitId::text(owner, token).c_str(), ctx);
+      });
+    }
     return DLOCK_OK;
   });
 }

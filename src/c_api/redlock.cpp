@@ -2,7 +2,6 @@
 #include <memory>
 #include <optional>
 
-#include "c_api/async_calls.hpp"
 #include "c_api/guarded.hpp"
 #include "c_api/handles.hpp"
 #include "c_api/lock_group_members.hpp"
@@ -58,7 +57,7 @@ int dlock_redlock_new(dlock_lock* const* members, size_t count, dlock_redlock** 
 
 void dlock_redlock_free(dlock_redlock* redlock) {
   if (redlock == nullptr) return;
-  redlock->lock->group().on_lost().set(nullptr, nullptr);
+  redlock->lock->group().on_lost().clear();
   redlock->lock->group().release_all();
   delete redlock;
 }
@@ -112,13 +111,7 @@ int dlock_redlock_set_lost_callback(dlock_redlock* redlock, dlock_lost_fn fn, vo
 
 int dlock_redlock_acquire_async(dlock_redlock* redlock, uint64_t owner, int64_t wait_ms, int64_t lease_ms,
                                  dlock_cancel* cancel, dlock_done_fn done, void* ctx) {
-  return guarded([&] {
-    require(redlock, "redlock");
-    dlock::c_api::require_callback(done);
-    const dlock::GroupRequest request = dlock::c_api::group_request(owner, wait_ms, lease_ms, cancel);
-    dlock::c_api::submit_reporting(redlock->lock->group().async_runner(), redlock->lock->acquire_wait(request), done, ctx);
-    return DLOCK_OK;
-  });
+  return dlock::c_api::group_acquire_async(redlock, "redlock", owner, wait_ms, lease_ms, cancel, done, ctx);
 }
 
 }  // extern "C"

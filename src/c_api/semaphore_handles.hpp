@@ -19,18 +19,10 @@ struct dlock_semaphore {
   std::shared_ptr<dlock::SemaphoreState> state;
 };
 
-// The user's lost-permit callback; the handle's LostCallback calls it through
-// a trampoline that turns the hold's (owner, token) back into the permit id.
-struct dlock_permit_lost_sink {
-  dlock_permit_lost_fn fn = nullptr;
-  void* ctx = nullptr;
-};
-
 struct dlock_permit_semaphore {
   std::shared_ptr<dlock::Client> client;
   std::shared_ptr<const dlock::PermitResource> state;
   std::shared_ptr<dlock::LostCallback> on_lost = std::make_shared<dlock::LostCallback>();
-  dlock_permit_lost_sink lost_sink;
 };
 
 struct dlock_count_down_latch {

@@ -39,7 +39,9 @@ class ClientCore {
   Subscriber& subscriber() { return subscriber_; }
   Watchdog& watchdog() { return watchdog_; }
   ClientStats& stats() { return stats_; }
-  dlock_client_stats stats_snapshot() const { return stats_.snapshot(router_.reconnects()); }
+  const ClientStats& stats() const { return stats_; }
+  // Connections the pools had to make again (the subscriber counts its own in stats()).
+  uint64_t pool_reconnects() const { return router_.reconnects(); }
   Router& router() { return router_; }
   AsyncRunner& async_runner() { return async_runner_; }
   WaitHeartbeat& wait_heartbeat() { return wait_heartbeat_; }

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "core/held_resource.hpp"
 #include "core/wait_heartbeat.hpp"
@@ -43,6 +44,9 @@ class Lockable : public HeldResource {
   // the read-write lock's write intent): they heartbeat it while they wait and
   // leave it when they stop without the hold.
   virtual const ServerQueue* server_queue() const { return nullptr; }
+  // The payload of a release message that may admit several waiters at once,
+  // so it wakes them all (Waiter::wakes_all); empty: each message wakes one.
+  virtual std::string_view wake_all_message() const { return {}; }
 
  protected:
   // An acquire script's reply, as every kind's gives it: the token when

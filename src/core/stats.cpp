@@ -56,24 +56,4 @@ int64_t WaitHistogram::percentile_us(double p) const noexcept {
   return std::min(static_cast<int64_t>(bucket_upper_bound(bucket)), max_us());
 }
 
-dlock_client_stats ClientStats::snapshot(uint64_t pool_reconnects) const noexcept {
-  dlock_client_stats out{};
-  out.size = sizeof out;
-  out.grants = load(grants);
-  out.reentries = load(reentries);
-  out.waits = load(waits);
-  out.handoffs = load(handoffs);
-  out.renewals = load(renewals);
-  out.renewal_round_trips = load(renewal_round_trips);
-  out.locks_lost = load(locks_lost);
-  out.reconnects = load(reconnects) + pool_reconnects;
-  out.transient_retries = load(transient_retries);
-  out.wait_p50_us = wait_times.percentile_us(0.50);
-  out.wait_p99_us = wait_times.percentile_us(0.99);
-  out.wait_max_us = wait_times.max_us();
-  out.failovers = load(failovers);
-  out.expiries = load(expiries);
-  return out;
-}
-
 }  // namespace dlock

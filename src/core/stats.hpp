@@ -1,4 +1,4 @@
-// A client's counters (dlock_client_stats). Counting is always on, so it must
+// A client's counters (what dlock_client_stats reports). Counting is always on, so it must
 // cost next to nothing: relaxed atomic increments, and the wait times in a
 // fixed log-scale histogram of atomics (no lock, no allocation).
 #pragma once
@@ -7,8 +7,6 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
-
-#include "dlock.h"
 
 namespace dlock {
 
@@ -52,10 +50,6 @@ class ClientStats {
   std::atomic<uint64_t> failovers{0};  // Sentinel: master moves followed
   std::atomic<uint64_t> expiries{0};   // fixed leases that ran out as asked (not losses)
   WaitHistogram wait_times;            // acquires that waited and were granted
-
-  // Every field of the C struct (size set to sizeof); `pool_reconnects` is
-  // added to the subscriber's.
-  dlock_client_stats snapshot(uint64_t pool_reconnects) const noexcept;
 };
 
 }  // namespace dlock

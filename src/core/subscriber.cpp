@@ -24,10 +24,6 @@ constexpr int housekeeping_interval_ms = 1000;
 constexpr auto first_reconnect_delay = std::chrono::milliseconds(20);
 constexpr auto longest_reconnect_delay = std::chrono::milliseconds(500);
 
-// Redisson's READ_UNLOCK_MESSAGE: a read-write lock was let go in a way that
-// may admit several waiters (readers) at once, so it wakes every waiter.
-constexpr std::string_view every_waiter_message = "1";
-
 // A release message wakes one waiter (or is passed on to the next one).
 void signal_first_unsignalled(std::deque<Waiter*>& waiters) {
   for (Waiter* waiter : waiters) {
@@ -231,13 +227,11 @@ void Subscriber::handle(const ReplyView& reply, const std::string& node) {
     reconnect_delay_ = first_reconnect_delay;
     it->second.active = true;
     for (Waiter* waiter : it->second.waiters) waiter->signal();
-  } else if ((kind == "message" || kind == "smessage") &&
-             reply.element(2).text("subscriber push payload") == every_waiter_message) {
-    for (Waiter* waiter : it->second.waiters) waiter->signal(true);
   } else if (kind == "message" || kind == "smessage") {
+    const std::string_view payload = reply.element(2).text("subscriber push payload");
     bool broadcast = false;
     for (Waiter* waiter : it->second.waiters) {
-      if (!waiter->every_message) continue;
+      if (!waiter->every_message && (waiter->wakes_all.empty() || waiter->wakes_all != payload)) continue;
       waiter->signal(true);
       broadcast = true;
     }

@@ -9,7 +9,8 @@
 // failed attempt. It is signalled when the subscription becomes active (so a
 // release between the failed attempt and the subscription is never missed),
 // once per release message (one waiter per message, first come first served;
-// a message "1", Redisson's read-write unlock, wakes them all),
+// a waiter may ask to be woken by every message, or by every message with a
+// given payload: Waiter::every_message, Waiter::wakes_all),
 // and after a reconnect, when messages may have been missed.
 #pragma once
 

@@ -9,6 +9,7 @@
 #include <condition_variable>
 #include <functional>
 #include <mutex>
+#include <string>
 
 namespace dlock {
 
@@ -22,6 +23,10 @@ struct Waiter {
   // by primitives whose one release can satisfy several waiters (semaphores,
   // a latch reaching zero). Set before the waiter is registered.
   bool every_message = false;
+  // A message with this payload wakes every waiter registering it on the
+  // channel, not one: the lock kind's release that may admit several waiters
+  // at once (the read-write lock's "1"). Empty: none. Set before registered.
+  std::string wakes_all;
 
   void signal(bool release_message = false) {
     {

@@ -69,11 +69,6 @@ std::string percent_decode(const std::string& text, const std::string& what) {
   return out;
 }
 
-bool parse_tls_verify(const std::string& value, const std::string& where) {
-  if (value == "full") return true;
-  if (value == "none") return false;
-  throw InvalidArgument(where + ": tls_verify must be full or none, got " + quote(value));
-}
 
 // Applies a tls_* option; false when `key` is not one.
 bool apply_tls_option(const std::string& key, const std::string& value, TlsSettings& tls) {
@@ -279,43 +274,16 @@ std::string ClientConfig::describe() const {
   return scheme + (seeds.size() > 1 ? host_list(seeds) : host_and_port(host, port));
 }
 
-ClientConfig config_from_options(const dlock_client_options* opts) {
-  ClientConfig config;
-  if (opts == nullptr) {
-    return config;
-  }
-  if (opts->size < sizeof(size_t)) {
-    throw InvalidArgument("opts: size is not set; initialise it with dlock_client_options_init()");
-  }
-  // Read only the fields the caller's struct has (it may predate later fields).
-  auto has = [&](std::size_t offset, std::size_t width) { return opts->size >= offset + width; };
-  if (has(offsetof(dlock_client_options, connect_timeout_ms), sizeof(int64_t))) {
-    config.connect_timeout_ms = opts->connect_timeout_ms;
-  }
-  if (has(offsetof(dlock_client_options, command_timeout_ms), sizeof(int64_t))) {
-    config.command_timeout_ms = opts->command_timeout_ms;
-  }
-  if (has(offsetof(dlock_client_options, watchdog_timeout_ms), sizeof(int64_t))) {
-    config.watchdog_timeout_ms = opts->watchdog_timeout_ms;
-  }
-  if (has(offsetof(dlock_client_options, pool_size), sizeof(int32_t))) {
-    config.pool_size = opts->pool_size;
-  }
-  auto copy_string = [&](const char* const dlock_client_options::*field, std::size_t offset,
-                         std::string& to) {
-    if (has(offset, sizeof(const char*)) && opts->*field != nullptr) to = opts->*field;
-  };
-  copy_string(&dlock_client_options::tls_ca, offsetof(dlock_client_options, tls_ca), config.tls.ca);
-  copy_string(&dlock_client_options::tls_cert, offsetof(dlock_client_options, tls_cert), config.tls.cert);
-  copy_string(&dlock_client_options::tls_key, offsetof(dlock_client_options, tls_key), config.tls.key);
-  copy_string(&dlock_client_options::tls_sni, offsetof(dlock_client_options, tls_sni), config.tls.sni);
-  std::string verify;
-  copy_string(&dlock_client_options::tls_verify, offsetof(dlock_client_options, tls_verify), verify);
-  if (!verify.empty()) config.tls.verify = parse_tls_verify(verify, "opts");
-  // The same bounds as the URL's query options.
-  auto require_range = [](int64_t value, int64_t min, int64_t max, const char* field) {
+bool parse_tls_verify(const std::string& value, const std::string& where) {
+  if (value == "full") return true;
+  if (value == "none") return false;
+  throw InvalidArgument(where + ": tls_verify must be full or none, got " + quote(value));
+}
+
+void check_option_ranges(const ClientConfig& config, const std::string& where) {
+  auto require_range = [&](int64_t value, int64_t min, int64_t max, const char* field) {
     if (value < min || value > max) {
-      throw InvalidArgument(std::string("opts: ") + field + " must be in [" + std::to_string(min) + ", " +
+      throw InvalidArgument(where + ": " + field + " must be in [" + std::to_string(min) + ", " +
                             std::to_string(max) + "], got " + std::to_string(value));
     }
   };
@@ -323,16 +291,9 @@ ClientConfig config_from_options(const dlock_client_options* opts) {
   require_range(config.command_timeout_ms, 1, day_ms, "command_timeout_ms");
   require_range(config.watchdog_timeout_ms, 30, day_ms, "watchdog_timeout_ms");
   require_range(config.pool_size, 1, 1024, "pool_size");
-  if (has(offsetof(dlock_client_options, sync_replicas), sizeof(int32_t))) {
-    config.sync_replicas = opts->sync_replicas;
-  }
-  if (has(offsetof(dlock_client_options, sync_timeout_ms), sizeof(int64_t))) {
-    config.sync_timeout_ms = opts->sync_timeout_ms;
-  }
   require_range(config.sync_replicas, 0, max_sync_replicas, "sync_replicas");
   require_range(config.sync_timeout_ms, 1, day_ms, "sync_timeout_ms");
-  require_sync_timeout_within_command_timeout(config, "opts");
-  return config;
+  require_sync_timeout_within_command_timeout(config, where);
 }
 
 void apply_url(const std::string& url, ClientConfig& config) {

@@ -7,8 +7,6 @@
 #include <string>
 #include <vector>
 
-#include "dlock.h"
-
 namespace dlock {
 
 class TlsContext;
@@ -89,8 +87,12 @@ struct ClientConfig {
 // host:port, an IPv6 host in brackets: how messages name a server.
 std::string host_and_port(const std::string& host, int port);
 
-// Copies the first opts->size bytes' worth of fields over the defaults.
-ClientConfig config_from_options(const dlock_client_options* opts);
+// "full" or "none"; anything else is an InvalidArgument naming `where`.
+bool parse_tls_verify(const std::string& value, const std::string& where);
+
+// The options' bounds, the same whether they came from a URL or elsewhere
+// (the C ABI's options struct); InvalidArgument naming `where` and the field.
+void check_option_ranges(const ClientConfig& config, const std::string& where);
 
 // Parses redis://[user[:password]@]host[:port][/db][?k=v&...],
 // unix:///path[?db=N&k=v...] (rediss:// for TLS) or

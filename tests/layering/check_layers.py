@@ -9,6 +9,9 @@ Rules (docs/ARCHITECTURE.md):
   reference client).
 - Inside src/, arrows point one way: c_api -> primitives -> core -> redis, all
   on common/; a primitive never includes another primitive's folder.
+- dlock.h's types stay in c_api/ (and common/, whose errors carry its
+  statuses): redis/, core/ and primitives/ never see them, save the one
+  constant every name check needs.
 
 Usage: check_layers.py [ROOT]    exits 1 and lists the violations, if any
        check_layers.py --self-test
@@ -32,6 +35,10 @@ FORBIDDEN_IN_SRC = {
 # Primitives that are another primitive with something added, and may include it:
 # the fair lock is the reentrant lock's hash, scripts and acquire steps plus a queue.
 BUILT_ON = {"fair_lock": {"lock"}}
+# The layers of src/ that may include dlock.h, and the one file elsewhere that
+# does: DLOCK_NAME_MAX is the limit every primitive's name check applies.
+DLOCK_H_LAYERS = {"c_api", "common"}
+DLOCK_H_ALSO = {"src/core/key_names.cpp"}
 
 
 def is_test_path(relative):
@@ -74,6 +81,8 @@ def src_violation(relative, header):
     target = header.split("/")
     if "hiredis" in header and layer != "redis":
         return "hiredis belongs to src/redis/ alone"
+    if header == "dlock.h" and layer not in DLOCK_H_LAYERS and relative.as_posix() not in DLOCK_H_ALSO:
+        return "dlock.h's types belong to src/c_api/"
     if target[0] in FORBIDDEN_IN_SRC.get(layer, set()):
         return "src/" + layer + "/ is below " + target[0] + "/"
     if layer == "primitives" and target[0] == "primitives" and len(target) > 2:
@@ -111,7 +120,7 @@ def self_test():
         "src/core/holds.hpp": "#include \"redis/reply.hpp\"\n",
         "src/primitives/lock/lock.hpp": "#include \"core/holds.hpp\"\n#include \"primitives/lock/keys.hpp\"\n",
         "src/primitives/lock/keys.hpp": "",
-        "src/c_api/lock.cpp": "#include \"primitives/lock/lock.hpp\"\n",
+        "src/c_api/lock.cpp": "#include \"primitives/lock/lock.hpp\"\n#include \"dlock.h\"\n",
         "cli/main.cpp": "#include <cstdio>\n#include \"dlock.h\"\n#include \"own.hpp\"\n",
         "cli/own.hpp": "",
         "cli/tests/helper.cpp": "#include \"redis/reply.hpp\"\n",
@@ -131,6 +140,7 @@ def self_test():
         "src/common/bad_up.hpp": '#include "redis/reply.hpp"\n',
         "src/primitives/lock/bad_up.cpp": '#include "c_api/lock.cpp"\n',
         "src/primitives/semaphore/bad_sibling.cpp": '#include "primitives/lock/keys.hpp"\n',
+        "src/core/bad_c_types.hpp": '#include "dlock.h"\n',
     }
     with tempfile.TemporaryDirectory() as directory:
         root = pathlib.Path(directory)

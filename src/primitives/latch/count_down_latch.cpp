@@ -3,9 +3,9 @@
 #include <chrono>
 
 #include "common/error.hpp"
+#include "core/channel_attempts.hpp"
 #include "core/count_key.hpp"
 #include "core/key_names.hpp"
-#include "core/wait_registration.hpp"
 #include "primitives/latch/latch_lua.hpp"
 
 namespace dlock {
@@ -75,9 +75,9 @@ CountDownLatch::Gone CountDownLatch::why_gone() {
 }
 
 // The latch's side of a wait: its "zero" message wakes every waiter.
-class LatchAwait final : public WaitAttempts {
+class LatchAwait final : public ChannelAttempts {
  public:
-  explicit LatchAwait(const CountDownLatch& latch) : latch_(latch) {}
+  explicit LatchAwait(const CountDownLatch& latch) : ChannelAttempts(latch.core_, latch.keys_->channel), latch_(latch) {}
 
   Outcome attempt(int64_t /*wait_left_ms*/, bool woken_by_message) override {
     const bool open = latch_.count() <= 0;
@@ -99,19 +99,10 @@ class LatchAwait final : public WaitAttempts {
     if (gone == CountDownLatch::Gone::set_again) return {false, std::chrono::milliseconds(0)};
     return {true, std::nullopt};
   }
-  void watch(Waiter& waiter) override {
-    if (registration_) return;
-    waiter.every_message = true;
-    registration_.emplace(latch_.core_.subscriber(), latch_.keys_->channel, waiter);
-  }
-  void stop(bool /*granted*/) noexcept override { registration_.reset(); }
-  bool closed() override { return latch_.core_.closed(); }
-  void throw_if_closed() override { latch_.core_.throw_if_closed(); }
 
  private:
   CountDownLatch latch_;
   bool saw_count_ = false;
-  std::optional<WaitRegistration> registration_;
 };
 
 std::shared_ptr<WaitProcess> CountDownLatch::await_wait(int64_t wait_ms, Cancel* cancel) {

@@ -41,6 +41,7 @@ void AcquireProcess::watch(Waiter& waiter) {
   if (registration_) return;
   ClientCore& core = lock_.core_;
   channel_ = lock_.resource_->wake_channel(field_);
+  waiter.wakes_all = std::string(lock_.resource_->wake_all_message());
   registration_.emplace(core.subscriber(), channel_, waiter);
   if (const ServerQueue* queue = lock_.resource_->server_queue()) {
     // A release by another kind of lock on the name (Redisson's RLock, say)

@@ -23,20 +23,16 @@ MemberGroup::MemberGroup(std::vector<std::shared_ptr<LockMember>> members, Neede
   for (size_t i = 0; i < members_.size(); ++i) {
     if (i > 0) name_ += ',';
     name_ += members_[i]->name();
-    relays_.push_back(std::make_unique<Relay>(Relay{this, i}));
-    relays_.back()->callback->set(&MemberGroup::relay_loss, relays_.back().get());
+    member_callbacks_.push_back(std::make_shared<LostCallback>());
+    member_callbacks_.back()->set(
+        [this, i](const std::string&, uint64_t owner, uint64_t) { member_lost(i, owner); });
   }
 }
 
 MemberGroup::~MemberGroup() {
   // Waits for a call in progress; member holds outliving the group then find
   // an empty callback.
-  for (const auto& relay : relays_) relay->callback->set(nullptr, nullptr);
-}
-
-void MemberGroup::relay_loss(const char*, uint64_t owner, uint64_t, void* ctx) {
-  const Relay* relay = static_cast<const Relay*>(ctx);
-  relay->group->member_lost(relay->index, owner);
+  for (const auto& callback : member_callbacks_) callback->clear();
 }
 
 size_t MemberGroup::count_held(const Hold& hold) const {

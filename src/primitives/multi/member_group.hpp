@@ -42,7 +42,7 @@ class MemberGroup {
   // callback gets.
   const std::string& name() const { return name_; }
   // The callback handed to member i's grants: it reports their loss here.
-  const std::shared_ptr<LostCallback>& member_callback(size_t i) const { return relays_[i]->callback; }
+  const std::shared_ptr<LostCallback>& member_callback(size_t i) const { return member_callbacks_[i]; }
   // The runner of the first member's client: the group's async acquires
   // run there. Throws ClosedError.
   AsyncRunner& async_runner() { return members_.front()->async_runner(); }
@@ -109,12 +109,6 @@ class MemberGroup {
   std::optional<Clock::time_point> valid_until(uint64_t owner);
 
  private:
-  struct Relay {
-    MemberGroup* group;
-    size_t index;
-    std::shared_ptr<LostCallback> callback = std::make_shared<LostCallback>();
-  };
-  static void relay_loss(const char* name, uint64_t owner, uint64_t token, void* ctx);
   void member_lost(size_t index, uint64_t owner);
   size_t count_held(const Hold& hold) const;
   // The error of a group hold that ended: ExpiredError when it expired.
@@ -124,7 +118,8 @@ class MemberGroup {
   const size_t needed_;
   const char* kind_;
   std::string name_;
-  std::vector<std::unique_ptr<Relay>> relays_;
+  // Member i's holds call member_callbacks_[i], which reports to the group.
+  std::vector<std::shared_ptr<LostCallback>> member_callbacks_;
   std::shared_ptr<LostCallback> on_lost_ = std::make_shared<LostCallback>();
   std::mutex mutex_;
   std::map<uint64_t, Hold> holds_;

@@ -1,8 +1,8 @@
 #include "primitives/permit_semaphore/permit_semaphore.hpp"
 
 #include "common/error.hpp"
+#include "core/channel_attempts.hpp"
 #include "core/handle_holds.hpp"
-#include "core/wait_registration.hpp"
 
 namespace dlock {
 namespace {
@@ -39,10 +39,11 @@ void PermitSemaphore::record_grant(const PermitRequest& request, const PermitId&
 // The permit semaphore's side of a wait: every release message wakes all its
 // waiters, and a refusal says when the earliest lease ends (a crashed
 // holder's permit returns then, and nothing publishes it).
-class PermitAcquire final : public WaitAttempts {
+class PermitAcquire final : public ChannelAttempts {
  public:
   PermitAcquire(const PermitSemaphore& semaphore, const PermitRequest& request)
-      : semaphore_(semaphore),
+      : ChannelAttempts(semaphore.core_, semaphore.keys().channel),
+        semaphore_(semaphore),
         request_(request),
         lease_ms_(request.lease_ms < 0 ? semaphore.core_.config().watchdog_timeout_ms : request.lease_ms),
         what_("acquire a permit of '" + semaphore.keys().name + "'") {}
@@ -71,14 +72,6 @@ class PermitAcquire final : public WaitAttempts {
     }
     return {false, std::nullopt};
   }
-  void watch(Waiter& waiter) override {
-    if (registration_) return;
-    waiter.every_message = true;
-    registration_.emplace(semaphore_.core_.subscriber(), semaphore_.keys().channel, waiter);
-  }
-  void stop(bool /*granted*/) noexcept override { registration_.reset(); }
-  bool closed() override { return semaphore_.core_.closed(); }
-  void throw_if_closed() override { semaphore_.core_.throw_if_closed(); }
 
  private:
   PermitSemaphore semaphore_;
@@ -86,7 +79,6 @@ class PermitAcquire final : public WaitAttempts {
   const PermitId id_ = PermitId::fresh();
   const int64_t lease_ms_;
   const std::string what_;
-  std::optional<WaitRegistration> registration_;
 };
 
 PermitSemaphore::Wait PermitSemaphore::acquire_wait(const PermitRequest& request) {

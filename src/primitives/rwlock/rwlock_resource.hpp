@@ -36,6 +36,9 @@ class RwLockSide : public Lockable {
   bool force_release(Connection& connection) const override;
   bool is_locked(Connection& connection) const override;
   int64_t ttl_ms(Connection& connection) const override;
+  // Redisson's READ_UNLOCK_MESSAGE: the lock was let go in a way that may
+  // admit several waiters (readers) at once.
+  std::string_view wake_all_message() const override { return "1"; }
 
   const RwLockKeys& keys() const { return keys_; }
 

@@ -1,9 +1,9 @@
 #include "primitives/semaphore/semaphore.hpp"
 
 #include "common/error.hpp"
+#include "core/channel_attempts.hpp"
 #include "core/count_key.hpp"
 #include "core/key_names.hpp"
-#include "core/wait_registration.hpp"
 #include "primitives/semaphore/semaphore_lua.hpp"
 
 namespace dlock {
@@ -36,10 +36,11 @@ std::string Semaphore::latch_of(uint64_t owner) const {
 
 // The semaphore's side of a wait: every release message wakes all its
 // waiters (one release may satisfy several).
-class SemaphoreAcquire final : public WaitAttempts {
+class SemaphoreAcquire final : public ChannelAttempts {
  public:
   SemaphoreAcquire(const Semaphore& semaphore, uint64_t owner, int permits)
-      : semaphore_(semaphore),
+      : ChannelAttempts(semaphore.core_, semaphore.keys_->channel),
+        semaphore_(semaphore),
         permits_(permits),
         count_(std::to_string(permits)),
         latch_(semaphore.latch_of(owner)),
@@ -61,14 +62,6 @@ class SemaphoreAcquire final : public WaitAttempts {
     semaphore_.state_->taken += permits_;
     return {true, std::nullopt};
   }
-  void watch(Waiter& waiter) override {
-    if (registration_) return;
-    waiter.every_message = true;
-    registration_.emplace(semaphore_.core_.subscriber(), semaphore_.keys_->channel, waiter);
-  }
-  void stop(bool /*granted*/) noexcept override { registration_.reset(); }
-  bool closed() override { return semaphore_.core_.closed(); }
-  void throw_if_closed() override { semaphore_.core_.throw_if_closed(); }
 
  private:
   Semaphore semaphore_;
@@ -76,7 +69,6 @@ class SemaphoreAcquire final : public WaitAttempts {
   const std::string count_;
   const std::string latch_;
   const std::string what_;
-  std::optional<WaitRegistration> registration_;
 };
 
 std::shared_ptr<WaitProcess> Semaphore::acquire_wait(uint64_t owner, int permits, int64_t wait_ms,
