@@ -54,6 +54,11 @@ class Blocked:
         return True
 
 
+def lock_timeout(timeout: Optional[float]) -> float:
+    """A lock's ``timeout`` (-1: forever) for a wait's (None: forever)."""
+    return -1 if timeout is None else timeout
+
+
 def semaphore(client: dlock.Client, name: str) -> Blocked:
     made = client.semaphore(name)
     made.try_set_permits(1)
@@ -65,12 +70,14 @@ def permit_semaphore(client: dlock.Client, name: str) -> Blocked:
     made = client.permit_expirable_semaphore(name)
     made.try_set_permits(1)
     held: list[dlock.Permit] = []
-    return Blocked(
-        lambda: held.append(made.acquire()),
-        lambda timeout: made.acquire_async(timeout),
-        lambda: held.pop().release(),
-        lambda permit: permit.release(),
-    )
+
+    def hold() -> None:
+        permit = made.acquire()
+        assert permit is not None
+        held.append(permit)
+
+    return Blocked(hold, lambda timeout: made.acquire_async(timeout), lambda: held.pop().release(),
+                   lambda permit: permit.release())
 
 
 def latch(client: dlock.Client, name: str) -> Blocked:
@@ -79,10 +86,9 @@ def latch(client: dlock.Client, name: str) -> Blocked:
 
 
 def lock_side(held: dlock.Lock, waited: dlock.Lock) -> Blocked:
-    timeout_of = lambda timeout: -1 if timeout is None else timeout  # noqa: E731
     return Blocked(
         held.acquire,
-        lambda timeout: waited.acquire_async(timeout=timeout_of(timeout)),
+        lambda timeout: waited.acquire_async(timeout=lock_timeout(timeout)),
         held.release,
         lambda granted: waited.release(),
     )
@@ -105,8 +111,7 @@ def fair_lock(client: dlock.Client, name: str) -> Blocked:
 def multilock(client: dlock.Client, name: str) -> Blocked:
     group = dlock.MultiLock(client.lock(name + "a"), client.lock(name + "b"))
     member = client.lock(name + "b")
-    timeout_of = lambda timeout: -1 if timeout is None else timeout  # noqa: E731
-    return Blocked(member.acquire, lambda timeout: group.acquire_async(timeout=timeout_of(timeout)),
+    return Blocked(member.acquire, lambda timeout: group.acquire_async(timeout=lock_timeout(timeout)),
                    member.release, lambda granted: group.release())
 
 
@@ -123,13 +128,17 @@ def redlock(clients: list[dlock.Client], name: str) -> Blocked:
     group = dlock.RedLock(*(client.lock(name) for client in clients))
     # A majority of the members held by someone else keeps the RedLock from anyone.
     members = [client.lock(name) for client in clients[:2]]
-    timeout_of = lambda timeout: -1 if timeout is None else timeout  # noqa: E731
-    return Blocked(
-        lambda: [member.acquire() for member in members],
-        lambda timeout: group.acquire_async(timeout=timeout_of(timeout)),
-        lambda: [member.release() for member in members],
-        lambda granted: group.release(),
-    )
+
+    def hold() -> None:
+        for member in members:
+            assert member.acquire()
+
+    def let_go() -> None:
+        for member in members:
+            member.release()
+
+    return Blocked(hold, lambda timeout: group.acquire_async(timeout=lock_timeout(timeout)), let_go,
+                   lambda granted: group.release())
 
 
 async def waiting_threads(blocked: Blocked, waiters: int) -> tuple[tuple[int, int], list[asyncio.Task[bool]]]:

@@ -11,7 +11,7 @@ import sys
 import textwrap
 import threading
 import time
-from typing import Callable, Iterator
+from typing import Callable
 
 import pytest
 import redis
