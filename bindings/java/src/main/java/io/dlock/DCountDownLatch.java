@@ -4,6 +4,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * A count-down latch on Redis, in Redisson's RCountDownLatch layout: a
@@ -102,8 +103,9 @@ public final class DCountDownLatch {
     }, opened -> { });
   }
 
-  private PendingAcquire.Start start(long waitMs) {
-    return (cancel, callback, call) -> guard.run(() -> handle.awaitZeroAsync(waitMs, cancel, callback, call));
+  private Supplier<PendingAcquire> start(long waitMs) {
+    return () -> PendingAcquire.start(
+        (cancel, callback, call) -> guard.run(() -> handle.awaitZeroAsync(waitMs, cancel, callback, call)));
   }
 
   /** The core's E_LOST for a latch: its key vanished (dlock.h). */

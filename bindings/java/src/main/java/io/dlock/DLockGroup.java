@@ -3,6 +3,8 @@ package io.dlock;
 import java.lang.ref.Cleaner;
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
@@ -36,6 +38,8 @@ abstract class DLockGroup implements Lock, AutoCloseable {
   private final Executor callbacks;
   private final Cleaner.Cleanable cleanable;
   private final LostListenerBridge lostBridge = new LostListenerBridge();
+  /** Asynchronous acquires not reported yet: the native group must outlive them. */
+  private final Set<PendingAcquire> pending = ConcurrentHashMap.newKeySet();
   private boolean lostBridgeRegistered;
 
   DLockGroup(boolean majority, DLock... locks) {
@@ -79,7 +83,7 @@ abstract class DLockGroup implements Lock, AutoCloseable {
     long leaseMs = DLock.leaseMillis(leaseTime, unit);
     long owner = DLock.currentOwner();
     if (VirtualThreads.isCurrentVirtual()) {
-      PendingAcquire.start(start(owner, DLock.WAIT_FOREVER, leaseMs)).awaitUninterruptibly();
+      begin(owner, DLock.WAIT_FOREVER, leaseMs).awaitUninterruptibly();
     } else {
       live().acquire(owner, DLock.WAIT_FOREVER, leaseMs, null);
     }
@@ -171,10 +175,18 @@ abstract class DLockGroup implements Lock, AutoCloseable {
     throw new UnsupportedOperationException(getClass().getSimpleName() + " does not support conditions");
   }
 
-  /** Frees the native group, releasing the holds still taken through it. */
+  /**
+   * Frees the native group, releasing the holds still taken through it. Waits
+   * in progress through the asynchronous call (futures, virtual threads) are
+   * cancelled first, and their outcomes awaited: the core reports to the group.
+   */
   @Override
   public void close() {
     closed = true;
+    for (PendingAcquire wait : pending) {
+      wait.cancelWait();
+      wait.outcome().join();
+    }
     cleanable.clean();
   }
 
@@ -195,16 +207,22 @@ abstract class DLockGroup implements Lock, AutoCloseable {
       return live().acquire(owner, 0, leaseMs, null);
     }
     return NativeWaits.interruptibly(cancel -> live().acquire(owner, waitMs, leaseMs, cancel),
-        acquired -> acquired, false, start(owner, waitMs, leaseMs), NativeOutcome::acquiredOrThrow);
+        acquired -> acquired, false, () -> begin(owner, waitMs, leaseMs), NativeOutcome::acquiredOrThrow);
   }
 
   private <T> CompletableFuture<T> acquireAsync(long waitMs, long leaseMs, Function<NativeOutcome, T> result) {
     long owner = DLock.currentOwner();
     // The group stays reachable until the outcome: the give-back holds it.
-    return NativeWaits.future(callbacks, start(owner, waitMs, leaseMs), result, granted -> live().release(owner));
+    return NativeWaits.future(callbacks, () -> begin(owner, waitMs, leaseMs), result,
+        granted -> live().release(owner));
   }
 
-  private PendingAcquire.Start start(long owner, long waitMs, long leaseMs) {
-    return (cancel, callback, call) -> live().acquireAsync(owner, waitMs, leaseMs, cancel, callback, call);
+  /** Starts an asynchronous acquire, counted in {@link #pending} until its outcome. */
+  private PendingAcquire begin(long owner, long waitMs, long leaseMs) {
+    PendingAcquire wait = PendingAcquire.start(
+        (cancel, callback, call) -> live().acquireAsync(owner, waitMs, leaseMs, cancel, callback, call));
+    pending.add(wait);
+    wait.outcome().whenComplete((outcome, never) -> pending.remove(wait));
+    return wait;
   }
 }

@@ -3,6 +3,7 @@ package io.dlock;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * A semaphore of leased permits on Redis, in Redisson's
@@ -101,8 +102,9 @@ public final class DPermitExpirableSemaphore {
         granted -> tryRelease(granted.permitId()));
   }
 
-  private PendingAcquire.Start start(long waitMs, long leaseMs) {
-    return (cancel, callback, call) -> guard.run(() -> handle.acquireAsync(waitMs, leaseMs, cancel, callback, call));
+  private Supplier<PendingAcquire> start(long waitMs, long leaseMs) {
+    return () -> PendingAcquire.start(
+        (cancel, callback, call) -> guard.run(() -> handle.acquireAsync(waitMs, leaseMs, cancel, callback, call)));
   }
 
   /** The permit's id, null when the wait ran out; throws the outcome's error. */

@@ -4,6 +4,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * A counting semaphore on Redis, in Redisson's RSemaphore layout: a Redisson
@@ -93,8 +94,9 @@ public final class DSemaphore {
     return NativeWaits.future(callbacks, start(permits, waitMs), result, granted -> release(permits));
   }
 
-  private PendingAcquire.Start start(int permits, long waitMs) {
-    return (cancel, callback, call) -> guard.run(() -> handle.takeAsync(permits, waitMs, cancel, callback, call));
+  private Supplier<PendingAcquire> start(int permits, long waitMs) {
+    return () -> PendingAcquire.start(
+        (cancel, callback, call) -> guard.run(() -> handle.takeAsync(permits, waitMs, cancel, callback, call)));
   }
 
   public void release() {

@@ -5,6 +5,7 @@ import java.util.concurrent.Executor;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
+import java.util.function.Supplier;
 
 /**
  * The waits of the semaphores, the latch and the lock groups, in the two forms
@@ -18,7 +19,7 @@ final class NativeWaits {
   private NativeWaits() {}
 
   /**
-   * Waits until {@code start}'s outcome or an interrupt: a platform thread in
+   * Waits until the outcome of the wait {@code begin} starts, or an interrupt: a platform thread in
    * the core's own wait ({@code blocking}, as {@link InterruptibleWait#run}
    * takes it), a virtual thread parked in Java on the asynchronous form.
    * {@code result} maps the asynchronous outcome (it throws the error); a
@@ -26,25 +27,25 @@ final class NativeWaits {
    * Both calls check that their handle is still open.
    */
   static <T> T interruptibly(Function<NativeCancel, T> blocking, Predicate<T> succeeded, T cutShort,
-      PendingAcquire.Start start, Function<NativeOutcome, T> result) throws InterruptedException {
+      Supplier<PendingAcquire> begin, Function<NativeOutcome, T> result) throws InterruptedException {
     if (!VirtualThreads.isCurrentVirtual()) {
       return InterruptibleWait.run(blocking, succeeded, cutShort);
     }
     if (Thread.interrupted()) {
       throw new InterruptedException("interrupted while waiting on dlock");
     }
-    return result.apply(PendingAcquire.start(start).awaitOutcomeInterruptibly());
+    return result.apply(begin.get().awaitOutcomeInterruptibly());
   }
 
   /**
-   * Starts {@code start} and returns its future, whose stages run on
+   * Starts a wait with {@code begin} and returns its future, whose stages run on
    * {@code executor}. Cancelling the future cancels the wait; a grant that
    * raced the cancellation is given back by {@code giveBack}, run on
    * {@code executor} (giving back may block; dlock's async thread must not).
    */
-  static <T> CompletableFuture<T> future(Executor executor, PendingAcquire.Start start,
+  static <T> CompletableFuture<T> future(Executor executor, Supplier<PendingAcquire> begin,
       Function<NativeOutcome, T> result, Consumer<NativeOutcome> giveBack) {
-    PendingAcquire pending = PendingAcquire.start(start);
+    PendingAcquire pending = begin.get();
     DLockFuture<T> future = new DLockFuture<>(executor, pending::cancelWait);
     pending.outcome().thenAccept(outcome -> complete(future, outcome, result,
         () -> executor.execute(() -> giveBackQuietly(giveBack, outcome))));

@@ -2,10 +2,12 @@ package io.dlock;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -172,6 +174,19 @@ class AsyncWaitsTest {
     // A majority held by another owner keeps the RedLock from anyone.
     grantedTimedOutCancelled(lockGroup(group, List.of(clients.get(0).getLock(name), clients.get(1).getLock(name))));
     assertFalse(clients.get(2).getLock(name).isLocked());
+  }
+
+  @Test
+  void closingAGroupEndsItsWaitInProgress() throws Exception {
+    DLock member = client.getLock(name + "-b");
+    member.lockAsync(OTHER).get(10, TimeUnit.SECONDS);
+    DMultiLock group = new DMultiLock(client.getLock(name + "-a"), client.getLock(name + "-b"));
+    CompletableFuture<Void> waiting = group.lockAsync();
+    Thread.sleep(100);
+    group.close();
+    assertThrows(ExecutionException.class, () -> waiting.get(10, TimeUnit.SECONDS));
+    member.unlockAsync(OTHER).get(10, TimeUnit.SECONDS);
+    assertFalse(client.getLock(name + "-a").isLocked());
   }
 
   /** {@code waited} for the test's thread, refused while {@code held} is held by OTHER. */
