@@ -265,6 +265,21 @@ class AsyncWaits : public RedisFixture {
     EXPECT_TRUE(status_is(result.status, DLOCK_E_CLOSED)) << result.message;
     EXPECT_FALSE(result.message.empty());
   }
+
+  // A MultiLock's or a RedLock's async acquire, given a NULL group, no
+  // callback, a bad wait or lease: DLOCK_E_INVALID naming it, no callback.
+  template <typename Group>
+  static void expect_group_refuses_bad_arguments(int (*acquire_async)(Group*, uint64_t, int64_t, int64_t,
+                                                                      dlock_cancel*, dlock_done_fn, void*),
+                                                 Group* group, const char* name) {
+    Completion never;
+    EXPECT_TRUE(invalid_naming(acquire_async(nullptr, 1, 0, -1, nullptr, Completion::on_done, &never), name));
+    EXPECT_TRUE(invalid_naming(acquire_async(group, 1, 0, -1, nullptr, nullptr, &never), "done"));
+    EXPECT_TRUE(invalid_naming(acquire_async(group, 1, -5, -1, nullptr, Completion::on_done, &never), "wait_ms"));
+    EXPECT_TRUE(invalid_naming(acquire_async(group, 1, 0, 0, nullptr, Completion::on_done, &never), "lease_ms"));
+    std::this_thread::sleep_for(milliseconds(50));
+    EXPECT_EQ(never.calls(), 0);
+  }
 };
 
 // ---- semaphore
@@ -436,17 +451,7 @@ TEST_F(AsyncWaits, MultiLockClose) {
 }
 TEST_F(AsyncWaits, MultiLockBadArguments) {
   MultiLockSubject subject(server().url());
-  Completion never;
-  EXPECT_TRUE(invalid_naming(dlock_multilock_acquire_async(nullptr, 1, 0, -1, nullptr, Completion::on_done, &never),
-                             "multilock"));
-  EXPECT_TRUE(
-      invalid_naming(dlock_multilock_acquire_async(subject.multilock(), 1, 0, -1, nullptr, nullptr, &never), "done"));
-  EXPECT_TRUE(invalid_naming(
-      dlock_multilock_acquire_async(subject.multilock(), 1, -5, -1, nullptr, Completion::on_done, &never), "wait_ms"));
-  EXPECT_TRUE(invalid_naming(
-      dlock_multilock_acquire_async(subject.multilock(), 1, 0, 0, nullptr, Completion::on_done, &never), "lease_ms"));
-  std::this_thread::sleep_for(milliseconds(50));
-  EXPECT_EQ(never.calls(), 0);
+  expect_group_refuses_bad_arguments(dlock_multilock_acquire_async, subject.multilock(), "multilock");
 }
 
 // ---- RedLock
@@ -473,17 +478,7 @@ TEST_F(AsyncWaits, RedLockClose) {
 }
 TEST_F(AsyncWaits, RedLockBadArguments) {
   RedLockSubject subject;
-  Completion never;
-  EXPECT_TRUE(invalid_naming(dlock_redlock_acquire_async(nullptr, 1, 0, -1, nullptr, Completion::on_done, &never),
-                             "redlock"));
-  EXPECT_TRUE(
-      invalid_naming(dlock_redlock_acquire_async(subject.redlock(), 1, 0, -1, nullptr, nullptr, &never), "done"));
-  EXPECT_TRUE(invalid_naming(
-      dlock_redlock_acquire_async(subject.redlock(), 1, -5, -1, nullptr, Completion::on_done, &never), "wait_ms"));
-  EXPECT_TRUE(invalid_naming(
-      dlock_redlock_acquire_async(subject.redlock(), 1, 0, 0, nullptr, Completion::on_done, &never), "lease_ms"));
-  std::this_thread::sleep_for(milliseconds(50));
-  EXPECT_EQ(never.calls(), 0);
+  expect_group_refuses_bad_arguments(dlock_redlock_acquire_async, subject.redlock(), "redlock");
 }
 
 // ---- the lock kinds that already wait through dlock_lock_acquire_async
