@@ -117,7 +117,8 @@ static void throwJava(JNIEnv *jenv, int status) {
 
 /* Text from the core to the callbacks (directors), as UTF-8 too. */
 %typemap(directorin, descriptor="Ljava/lang/String;", noblock=1)
-    const char *lockName, const char *semaphoreName, const char *lostPermitId, const char *message {
+    const char *lockName, const char *semaphoreName, const char *lostPermitId, const char *grantedPermitId,
+    const char *message {
   $input = 0;
   if ($1) {
     $input = dlock_jni::javaString(jenv, $1);
@@ -298,8 +299,10 @@ struct NativeStats {
 %inline %{
 struct NativeDoneCallback {
   virtual ~NativeDoneCallback() {}
-  /* expiry: a DLOCK_E_LOST that dlock_last_error_is_expiry() called an expiry. */
-  virtual void done(int64_t call, int status, uint64_t token, const char *message, bool expiry) = 0;
+  /* expiry: a DLOCK_E_LOST that dlock_last_error_is_expiry() called an expiry;
+     grantedPermitId: a leased permit's id (its acquire granted), else null. */
+  virtual void done(int64_t call, int status, uint64_t token, const char *grantedPermitId, const char *message,
+                    bool expiry) = 0;
 };
 %}
 
@@ -311,13 +314,12 @@ struct PendingCall {
   int64_t call;
 };
 
-/* The dlock_done_fn of every asynchronous call; runs once per call. */
-static void forwardDone(int status, uint64_t token, const char *message, void *ctx) {
-  PendingCall *pending = static_cast<PendingCall *>(ctx);
+/* Hands one outcome to Java and frees the call's ctx; runs once per call. */
+static void deliver(PendingCall *pending, int status, uint64_t token, const char *permit_id, const char *message) {
   try {
     /* Read on the thread the call failed on, as dlock_done_fn allows. */
     const bool expiry = status < 0 && dlock_last_error_is_expiry() == 1;
-    pending->callback->done(pending->call, status, token, message, expiry);
+    pending->callback->done(pending->call, status, token, permit_id, message, expiry);
   } catch (...) {
     /* Nothing may unwind into the core's async thread; the Java side
        handles its own exceptions (NativeCompletions). */
@@ -325,12 +327,22 @@ static void forwardDone(int status, uint64_t token, const char *message, void *c
   delete pending;
 }
 
+/* The dlock_done_fn of every asynchronous call. */
+static void forwardDone(int status, uint64_t token, const char *message, void *ctx) {
+  deliver(static_cast<PendingCall *>(ctx), status, token, nullptr, message);
+}
+
+/* The dlock_permit_done_fn of a leased permit's acquire. */
+static void forwardPermitDone(int status, const char *permit_id, const char *message, void *ctx) {
+  deliver(static_cast<PendingCall *>(ctx), status, 0, status == DLOCK_OK ? permit_id : nullptr, message);
+}
+
 /* Starts one asynchronous call with `start(done, ctx)`; throws its status
    when it did not start (then `done` is never called). */
-template <typename Start>
-static void startAsync(NativeDoneCallback *callback, int64_t call, Start start) {
+template <typename Start, typename Done = dlock_done_fn>
+static void startAsync(NativeDoneCallback *callback, int64_t call, Start start, Done done = forwardDone) {
   PendingCall *pending = new PendingCall{callback, call};
-  int status = start(forwardDone, pending);
+  int status = start(done, pending);
   if (status != DLOCK_OK) {
     delete pending;
     check(status);
@@ -381,6 +393,14 @@ class NativeLockGroup {
     return dlock_jni::check(red_ ? dlock_redlock_acquire_owner(red_, owner, waitMs, leaseMs, cancel, nullptr)
                                  : dlock_multilock_acquire_owner(multi_, owner, waitMs, leaseMs, cancel)) ==
            DLOCK_OK;
+  }
+  /* The acquire without blocking: the outcome goes to callback.done(call, ...). */
+  void acquireAsync(uint64_t owner, int64_t waitMs, int64_t leaseMs, dlock_cancel *cancel,
+                    NativeDoneCallback *callback, int64_t call) {
+    dlock_jni::startAsync(callback, call, [&](dlock_done_fn done, void *ctx) {
+      return red_ ? dlock_redlock_acquire_async(red_, owner, waitMs, leaseMs, cancel, done, ctx)
+                  : dlock_multilock_acquire_async(multi_, owner, waitMs, leaseMs, cancel, done, ctx);
+    });
   }
   void release(uint64_t owner) {
     dlock_jni::check(red_ ? dlock_redlock_release_owner(red_, owner) : dlock_multilock_release_owner(multi_, owner));
@@ -639,6 +659,12 @@ struct dlock_count_down_latch {};
   bool take(int permits, int64_t waitMs, dlock_cancel *cancel) {
     return dlock_jni::check(dlock_semaphore_acquire($self, permits, waitMs, cancel)) == DLOCK_OK;
   }
+  /* take() without blocking: the outcome goes to callback.done(call, ...). */
+  void takeAsync(int permits, int64_t waitMs, dlock_cancel *cancel, NativeDoneCallback *callback, int64_t call) {
+    dlock_jni::startAsync(callback, call, [&](dlock_done_fn done, void *ctx) {
+      return dlock_semaphore_acquire_async($self, permits, waitMs, cancel, done, ctx);
+    });
+  }
   void give(int permits) { dlock_jni::check(dlock_semaphore_release($self, permits)); }
   bool trySetPermits(int permits) {
     int set = 0;
@@ -661,6 +687,16 @@ struct dlock_count_down_latch {};
     const int status =
         dlock_jni::check(dlock_permit_semaphore_acquire($self, waitMs, leaseMs, cancel, id, sizeof id));
     return status == DLOCK_OK ? id : nullptr;
+  }
+  /* acquire() without blocking: callback.done(call, ...) gets the permit's id. */
+  void acquireAsync(int64_t waitMs, int64_t leaseMs, dlock_cancel *cancel, NativeDoneCallback *callback,
+                    int64_t call) {
+    dlock_jni::startAsync(
+        callback, call,
+        [&](dlock_permit_done_fn done, void *ctx) {
+          return dlock_permit_semaphore_acquire_async($self, waitMs, leaseMs, cancel, done, ctx);
+        },
+        dlock_jni::forwardPermitDone);
   }
   void releasePermit(const char *permitId) {
     dlock_jni::check(dlock_permit_semaphore_release($self, permitId));
@@ -702,6 +738,12 @@ struct dlock_count_down_latch {};
   /* true: open; false: the wait ran out. cancel may be null. */
   bool awaitZero(int64_t waitMs, dlock_cancel *cancel) {
     return dlock_jni::check(dlock_count_down_latch_await($self, waitMs, cancel)) == DLOCK_OK;
+  }
+  /* awaitZero() without blocking: the outcome goes to callback.done(call, ...). */
+  void awaitZeroAsync(int64_t waitMs, dlock_cancel *cancel, NativeDoneCallback *callback, int64_t call) {
+    dlock_jni::startAsync(callback, call, [&](dlock_done_fn done, void *ctx) {
+      return dlock_count_down_latch_await_async($self, waitMs, cancel, done, ctx);
+    });
   }
 }
 

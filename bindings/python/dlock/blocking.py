@@ -1,9 +1,9 @@
-"""Waits of the semaphores and the latch that Ctrl-C and asyncio cancellation cut short.
+"""Blocking waits of the semaphores and the latch that Ctrl-C cuts short (asyncio tasks and
+greenlets wait without a thread: in_task.py, in_greenlet.py).
 
 The native wait runs in a thread of its own (one per wait, not a pool: a queued wait would
 not be waiting at all) with a cancel token. A blocking caller in the main thread waits for
-it interruptibly, so Ctrl-C ends the wait; a coroutine awaits it, so the event loop never
-waits. When the caller gives up, the token cancels the native wait (it returns within
+it interruptibly, so Ctrl-C ends the wait. When the caller gives up, the token cancels the native wait (it returns within
 50 ms) and, if the wait won the race and took something, ``undo`` gives it back.
 """
 
@@ -65,17 +65,6 @@ def wait_interruptibly(wait: NativeWait[T], undo: Optional[Callable[[T], None]] 
     future = _start(wait, cancel)
     try:
         return future.result()
-    except BaseException:
-        _abandon(future, cancel, undo)
-        raise
-
-
-async def wait_in_task(wait: NativeWait[T], undo: Optional[Callable[[T], None]] = None) -> T:
-    """Runs ``wait`` off the event loop; cancelling the task cancels the wait."""
-    cancel = _dlock.Cancel()
-    future = _start(wait, cancel)
-    try:
-        return await asyncio.shield(asyncio.wrap_future(future))
     except BaseException:
         _abandon(future, cancel, undo)
         raise

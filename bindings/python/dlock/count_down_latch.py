@@ -7,8 +7,11 @@ from contextlib import contextmanager
 
 from dlock import _dlock, timeouts
 from dlock.arguments import require_int
-from dlock.blocking import wait_in_task, wait_interruptibly
+from dlock.blocking import wait_interruptibly
 from dlock.errors import LatchLostError, LockLostError
+from dlock.in_greenlet import running_hub, wait_in_greenlet
+from dlock.in_task import wait_in_task
+from dlock.native_calls import NativeWait
 
 
 @contextmanager
@@ -18,6 +21,10 @@ def _latch_losses() -> Iterator[None]:
         yield
     except LockLostError as lost:
         raise LatchLostError(str(lost), lost.status) from lost
+
+
+def _nothing_taken(value: int) -> None:
+    """An open latch seen by a waiter that gave up: nothing to give back."""
 
 
 class CountDownLatch:
@@ -52,9 +59,13 @@ class CountDownLatch:
         """Waits until the count is zero, at most ``timeout`` seconds (None: forever);
         False when the time ran out. In the main thread Ctrl-C ends the wait. Raises
         :class:`dlock.LatchLostError` when a count it saw vanished without a count-down
-        to zero (a Redis restart without persistence, or a failover, lost it)."""
+        to zero (a Redis restart without persistence, or a failover, lost it). Under
+        gevent or eventlet the wait yields to the hub."""
         wait_ms = timeouts.wait_ms(True, -1 if timeout is None else timeout)
+        hub = running_hub()
         with _latch_losses():
+            if hub is not None:
+                return wait_in_greenlet(hub, self._wait(wait_ms)) is not None
             # A look first: an open latch costs no thread.
             if self._native.await_(0):
                 return True
@@ -63,11 +74,17 @@ class CountDownLatch:
             return wait_interruptibly(lambda cancel: self._native.await_(wait_ms, cancel))
 
     async def wait_async(self, timeout: float | None = None) -> bool:
-        """As :meth:`wait`, without blocking the event loop; cancelling the task cancels
-        the wait."""
+        """As :meth:`wait`, on the event loop without blocking it and without a thread: the
+        wait is the C library's asynchronous one. Cancelling the task cancels the wait."""
         wait_ms = timeouts.wait_ms(True, -1 if timeout is None else timeout)
         with _latch_losses():
-            return await wait_in_task(lambda cancel: self._native.await_(wait_ms, cancel))
+            return await wait_in_task(self._wait(wait_ms)) is not None
+
+    def _wait(self, wait_ms: int) -> NativeWait:
+        return NativeWait(
+            lambda cancel, done: self._native.await_async(wait_ms, cancel, done),
+            _nothing_taken,
+        )
 
     def __repr__(self) -> str:
         return f"<dlock.CountDownLatch {self.name!r}>"

@@ -1,4 +1,4 @@
-"""Acquire and release for a greenlet under gevent or eventlet: the wait yields to the hub,
+"""Waits and releases for a greenlet under gevent or eventlet: the wait yields to the hub,
 so the thread's other greenlets keep running, and never blocks the OS thread on Redis.
 
 The native asynchronous call (native_calls.py) posts its outcome to the hub from the
@@ -18,7 +18,7 @@ from contextlib import contextmanager, nullcontext
 from typing import Any, Callable, ContextManager, Iterator, Optional, Union
 
 from dlock.handles import SharedLock
-from dlock.native_calls import Post, acquiring, releasing
+from dlock.native_calls import NativeWait, Post, lock_wait, releasing, waiting
 
 
 class _HubFuture:
@@ -29,7 +29,7 @@ class _HubFuture:
         self._wake = wake
         self._sleep = sleep
         self._done = False
-        self._result: Optional[int] = None
+        self._result: Any = None
         self._exception: Optional[BaseException] = None
 
     def cancelled(self) -> bool:
@@ -38,13 +38,13 @@ class _HubFuture:
     def done(self) -> bool:
         return self._done
 
-    def result(self) -> Optional[int]:
+    def result(self) -> Any:
         return self._result
 
     def exception(self) -> Optional[BaseException]:
         return self._exception
 
-    def set_result(self, result: Optional[int]) -> None:
+    def set_result(self, result: Any) -> None:
         self._result = result
         self._settled()
 
@@ -56,7 +56,7 @@ class _HubFuture:
         self._done = True
         self._wake()
 
-    def wait(self) -> Optional[int]:
+    def wait(self) -> Any:
         """The outcome, the calling greenlet yielding to the hub until it comes."""
         self._sleep()
         if self._exception is not None:
@@ -153,14 +153,18 @@ def running_hub() -> Optional[Hub]:
     return None
 
 
+def wait_in_greenlet(hub: Hub, wait: NativeWait) -> Any:
+    """The wait's value, or None when it ran out."""
+    with hub.kept_running(), waiting(hub.post(), hub.future(), wait) as future:
+        return future.wait()
+
+
 def acquire_in_greenlet(
     hub: Hub, shared: SharedLock, owner: int, wait_ms: int, lease_ms: int
 ) -> Optional[int]:
     """The fencing token, or None when the wait ran out."""
-    with hub.kept_running(), acquiring(
-        hub.post(), hub.future(), shared, owner, wait_ms, lease_ms
-    ) as future:
-        return future.wait()
+    token: Optional[int] = wait_in_greenlet(hub, lock_wait(shared, owner, wait_ms, lease_ms))
+    return token
 
 
 def release_in_greenlet(hub: Hub, shared: SharedLock, owner: int) -> None:

@@ -6,9 +6,9 @@ MultiLocks over overlapping sets never deadlock. ``RedLock(a, b, c, ...)`` holds
 of N >= 3 members on N independent servers (locks from clients of different URLs), with a
 validity shorter than the lease; it gives no fencing token. See docs/multilock-redlock.md.
 
-Owned per thread, or per asyncio task in one, as Lock is. ``async with`` runs the
-blocking acquire in a thread of its own, cancelled with the task (the C library has no
-asynchronous group acquire yet); the event loop never waits on Redis.
+Owned per thread, or per asyncio task in one, as Lock is. ``async with`` and
+:meth:`acquire_async` wait on the event loop through the C library's asynchronous group
+acquire, without a thread, cancelled with the task; the event loop never waits on Redis.
 """
 
 from __future__ import annotations
@@ -19,9 +19,12 @@ from typing import Callable, Optional
 from dlock import _dlock, timeouts
 from dlock.arguments import require_callable_or_none
 from dlock.blocks import HeldInBlocks
+from dlock.in_greenlet import running_hub, wait_in_greenlet
+from dlock.in_task import wait_in_task
 from dlock.lock import Lock
+from dlock.native_calls import NativeWait, give_back_in_thread
 from dlock.owner import current_owner
-from dlock.waiting import wait_in_thread, wait_in_thread_async
+from dlock.waiting import wait_in_thread
 
 GroupLostCallback = Callable[[str, int], object]
 
@@ -61,10 +64,14 @@ class _LockGroup(HeldInBlocks):
         """Takes the group for the calling thread (or task), waiting at most ``timeout``
         seconds (-1: forever); False if it could not, holding nothing then. ``lease``: None
         keeps the one given at construction (None there: the watchdog renews every member).
-        The wait releases the GIL and never polls; in the main thread Ctrl-C ends it."""
+        The wait releases the GIL and never polls; in the main thread Ctrl-C ends it. Under
+        gevent or eventlet it yields to the hub."""
         wait_ms = timeouts.wait_ms(blocking, timeout)
         lease_ms = self._lease(lease)
         owner = current_owner()
+        hub = running_hub()
+        if hub is not None:
+            return wait_in_greenlet(hub, self._wait(owner, wait_ms, lease_ms)) is not None
         granted = self._native.acquire(owner, 0, lease_ms)
         if granted is None and wait_ms != 0:
             granted = wait_in_thread(self._native, owner, wait_ms, lease_ms)
@@ -73,10 +80,18 @@ class _LockGroup(HeldInBlocks):
     async def acquire_async(
         self, blocking: bool = True, timeout: float = -1, lease: float | None = None
     ) -> bool:
-        """As :meth:`acquire`, for the current task, off the event loop."""
+        """As :meth:`acquire`, for the current task, on the event loop without blocking it
+        and without a thread. Cancelling the task cancels the wait, and a grant that won the
+        race with the cancellation is released again."""
         wait_ms = timeouts.wait_ms(blocking, timeout)
-        granted = await wait_in_thread_async(self._native, current_owner(), wait_ms, self._lease(lease))
+        granted = await wait_in_task(self._wait(current_owner(), wait_ms, self._lease(lease)))
         return granted is not None
+
+    def _wait(self, owner: int, wait_ms: int, lease_ms: int) -> NativeWait:
+        return NativeWait(
+            lambda cancel, done: self._native.acquire_async(owner, wait_ms, lease_ms, cancel, done),
+            lambda granted: give_back_in_thread(lambda: self._native.release(owner)),
+        )
 
     def release(self) -> None:
         """Releases one hold of the caller; LockNotOwnedError (a RuntimeError) when it holds

@@ -8,8 +8,11 @@ from typing import Optional, Tuple
 
 from dlock import _dlock, timeouts
 from dlock.arguments import INT32, require_int, require_str
-from dlock.blocking import call_in_thread, wait_in_task, wait_interruptibly
+from dlock.blocking import call_in_thread, wait_interruptibly
 from dlock.holding import Holding
+from dlock.in_greenlet import running_hub, wait_in_greenlet
+from dlock.in_task import wait_in_task
+from dlock.native_calls import NativeWait, give_back_in_thread
 
 
 class Permit(Holding["Permit"]):
@@ -78,27 +81,38 @@ class PermitExpirableSemaphore(Holding["Permit"]):
     def acquire(self, timeout: float | None = None, lease: float | None = None) -> Optional[Permit]:
         """A permit, waiting at most ``timeout`` seconds (None: forever, 0: one attempt);
         None when none could be had. ``lease``: None renews it until release, else a fixed
-        lease in seconds. The wait never polls; in the main thread Ctrl-C ends it."""
+        lease in seconds. The wait never polls; in the main thread Ctrl-C ends it. Under
+        gevent or eventlet it yields to the hub."""
         wait_ms = timeouts.wait_ms(True, -1 if timeout is None else timeout)
         lease_ms = timeouts.lease_ms(lease)
+        hub = running_hub()
+        if hub is not None:
+            return self._permit(wait_in_greenlet(hub, self._wait(wait_ms, lease_ms)))
         # An attempt first: a free permit costs no thread.
         permit_id = self._native.acquire(0, lease_ms)
         if permit_id is None and wait_ms != 0:
             permit_id = wait_interruptibly(
                 lambda cancel: self._native.acquire(wait_ms, lease_ms, cancel), self._release_taken
             )
-        return None if permit_id is None else Permit(self, permit_id)
+        return self._permit(permit_id)
 
     async def acquire_async(
         self, timeout: float | None = None, lease: float | None = None
     ) -> Optional[Permit]:
-        """As :meth:`acquire`, without blocking the event loop; cancelling the task cancels
-        the wait, and a permit that won the race with the cancellation is released."""
+        """As :meth:`acquire`, on the event loop without blocking it and without a thread:
+        the wait is the C library's asynchronous one. Cancelling the task cancels the wait,
+        and a permit that won the race with the cancellation is released."""
         wait_ms = timeouts.wait_ms(True, -1 if timeout is None else timeout)
         lease_ms = timeouts.lease_ms(lease)
-        permit_id = await wait_in_task(
-            lambda cancel: self._native.acquire(wait_ms, lease_ms, cancel), self._release_taken
+        return self._permit(await wait_in_task(self._wait(wait_ms, lease_ms)))
+
+    def _wait(self, wait_ms: int, lease_ms: int) -> NativeWait:
+        return NativeWait(
+            lambda cancel, done: self._native.acquire_async(wait_ms, lease_ms, cancel, done),
+            lambda permit_id: give_back_in_thread(lambda: self._native.release(permit_id)),
         )
+
+    def _permit(self, permit_id: Optional[str]) -> Optional[Permit]:
         return None if permit_id is None else Permit(self, permit_id)
 
     def release(self, permit_id: str) -> None:

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from dlock import _dlock, timeouts
 from dlock.arguments import INT32, require_int
-from dlock.blocking import call_in_thread, wait_in_task, wait_interruptibly
+from dlock.blocking import call_in_thread, wait_interruptibly
 from dlock.holding import Holding
+from dlock.in_greenlet import running_hub, wait_in_greenlet
+from dlock.in_task import wait_in_task
+from dlock.native_calls import NativeWait, give_back_in_thread
 
 
 def _wait_ms(blocking: bool, timeout: float | None) -> int:
@@ -36,9 +39,12 @@ class Semaphore(Holding["Semaphore"]):
     def acquire(self, blocking: bool = True, timeout: float | None = None, permits: int = 1) -> bool:
         """Takes ``permits`` permits, waiting at most ``timeout`` seconds (None: forever);
         False if they could not be had. The wait never polls: a release wakes it; in the
-        main thread Ctrl-C ends it."""
+        main thread Ctrl-C ends it. Under gevent or eventlet it yields to the hub."""
         wait_ms = _wait_ms(blocking, timeout)
         count = require_int(permits, "permits", INT32)
+        hub = running_hub()
+        if hub is not None:
+            return wait_in_greenlet(hub, self._wait(count, wait_ms)) is not None
         # An attempt first: free permits cost no thread.
         if self._native.acquire(count, 0):
             return True
@@ -50,13 +56,17 @@ class Semaphore(Holding["Semaphore"]):
         )
 
     async def acquire_async(self, timeout: float | None = None, permits: int = 1) -> bool:
-        """As :meth:`acquire`, without blocking the event loop; cancelling the task cancels
-        the wait, and permits that won the race with the cancellation are given back."""
+        """As :meth:`acquire`, on the event loop without blocking it and without a thread:
+        the wait is the C library's asynchronous one. Cancelling the task cancels the wait,
+        and permits that won the race with the cancellation are given back."""
         wait_ms = _wait_ms(True, timeout)
         count = require_int(permits, "permits", INT32)
-        return await wait_in_task(
-            lambda cancel: self._native.acquire(count, wait_ms, cancel),
-            lambda taken: self._native.release(count),
+        return await wait_in_task(self._wait(count, wait_ms)) is not None
+
+    def _wait(self, count: int, wait_ms: int) -> NativeWait:
+        return NativeWait(
+            lambda cancel, done: self._native.acquire_async(count, wait_ms, cancel, done),
+            lambda taken: give_back_in_thread(lambda: self._native.release(count)),
         )
 
     def release(self, permits: int = 1) -> None:

@@ -8,7 +8,6 @@ cancelled and, if it won the race, the hold it took is released again.
 
 from __future__ import annotations
 
-import asyncio
 import concurrent.futures
 import threading
 from typing import Optional, Protocol
@@ -71,14 +70,3 @@ def wait_in_thread(shared: Waitable, owner: int, wait_ms: int, lease_ms: int) ->
         wait.abandon()
         raise
 
-
-
-async def wait_in_thread_async(shared: Waitable, owner: int, wait_ms: int, lease_ms: int) -> Optional[int]:
-    """As wait_in_thread, awaited by an asyncio task: the event loop never waits. Cancelling
-    the task cancels the wait, and a grant that won the race is released again."""
-    wait = _NativeWait(shared, owner, wait_ms, lease_ms)
-    try:
-        return await asyncio.wrap_future(wait.future)
-    except BaseException:
-        wait.abandon()
-        raise

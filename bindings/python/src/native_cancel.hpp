@@ -23,6 +23,9 @@ class NativeCancel {
   dlock_cancel* cancel_ = nullptr;
 };
 
+// The token's dlock_cancel, or null for no token.
+inline dlock_cancel* native_token(NativeCancel* cancel) { return cancel == nullptr ? nullptr : cancel->get(); }
+
 void bind_native_cancel(pybind11::module_& module);
 
 }  // namespace dlock_python

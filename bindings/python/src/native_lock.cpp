@@ -50,9 +50,8 @@ NativeLock::~NativeLock() {
 }
 
 py::object NativeLock::acquire(uint64_t owner, int64_t wait_ms, int64_t lease_ms, NativeCancel* cancel) {
-  dlock_cancel* native_cancel = cancel == nullptr ? nullptr : cancel->get();
   return token_of([&](uint64_t* token) {
-    return dlock_lock_acquire_owner(lock_, owner, wait_ms, lease_ms, native_cancel, token);
+    return dlock_lock_acquire_owner(lock_, owner, wait_ms, lease_ms, native_token(cancel), token);
   });
 }
 
@@ -84,27 +83,24 @@ void NativeLock::count_release(int status) {
   if (status == DLOCK_OK || status == DLOCK_E_LOST) holds_.fetch_sub(1);
 }
 
-// Neither call waits, so both keep the GIL: `done` needs it, so it cannot run
-// before the completion is handed over.
 void NativeLock::acquire_async(uint64_t owner, int64_t wait_ms, int64_t lease_ms, NativeCancel* cancel,
                                py::object on_done) {
-  py::object self = py::cast(this, py::return_value_policy::reference);
-  py::object cancel_object =
-      cancel == nullptr ? py::none() : py::cast(cancel, py::return_value_policy::reference);
-  auto completion = std::make_unique<AsyncCompletion>(
-      [this](int status) { count_acquire(status); }, py::make_tuple(self, cancel_object), std::move(on_done));
-  check_status(dlock_lock_acquire_async(lock_, owner, wait_ms, lease_ms,
-                                        cancel == nullptr ? nullptr : cancel->get(), &AsyncCompletion::done,
-                                        completion.get()));
-  static_cast<void>(completion.release());
+  start_async(
+      [&](AsyncCompletion* completion) {
+        return dlock_lock_acquire_async(lock_, owner, wait_ms, lease_ms, native_token(cancel),
+                                        &AsyncCompletion::done, completion);
+      },
+      py::cast(this, py::return_value_policy::reference), cancel, std::move(on_done),
+      [this](int status) { count_acquire(status); });
 }
 
 void NativeLock::release_async(uint64_t owner, py::object on_done) {
-  py::object self = py::cast(this, py::return_value_policy::reference);
-  auto completion = std::make_unique<AsyncCompletion>([this](int status) { count_release(status); },
-                                                      std::move(self), std::move(on_done));
-  check_status(dlock_lock_release_async(lock_, owner, &AsyncCompletion::done, completion.get()));
-  static_cast<void>(completion.release());
+  start_async(
+      [&](AsyncCompletion* completion) {
+        return dlock_lock_release_async(lock_, owner, &AsyncCompletion::done, completion);
+      },
+      py::cast(this, py::return_value_policy::reference), nullptr, std::move(on_done),
+      [this](int status) { count_release(status); });
 }
 
 void NativeLock::extend(uint64_t owner, int64_t lease_ms) {

@@ -3,6 +3,7 @@
 #include <thread>
 #include <vector>
 
+#include "async_completion.hpp"
 #include "dlock_callback.hpp"
 #include "native_cancel.hpp"
 #include "native_lock.hpp"
@@ -46,7 +47,7 @@ NativeLockGroup::~NativeLockGroup() {
 }
 
 py::object NativeLockGroup::acquire(uint64_t owner, int64_t wait_ms, int64_t lease_ms, NativeCancel* cancel) {
-  dlock_cancel* native_cancel = cancel == nullptr ? nullptr : cancel->get();
+  dlock_cancel* native_cancel = native_token(cancel);
   int64_t validity = 0;
   const int status = without_gil([&] {
     return red_ != nullptr
@@ -56,6 +57,19 @@ py::object NativeLockGroup::acquire(uint64_t owner, int64_t wait_ms, int64_t lea
   if (status == DLOCK_NOT_ACQUIRED) return py::none();
   check_status(status);
   return py::int_(validity);
+}
+
+void NativeLockGroup::acquire_async(uint64_t owner, int64_t wait_ms, int64_t lease_ms, NativeCancel* cancel,
+                                    py::object on_done) {
+  start_async(
+      [&](AsyncCompletion* completion) {
+        return red_ != nullptr ? dlock_redlock_acquire_async(red_, owner, wait_ms, lease_ms, native_token(cancel),
+                                                             &AsyncCompletion::done, completion)
+                               : dlock_multilock_acquire_async(multi_, owner, wait_ms, lease_ms,
+                                                               native_token(cancel), &AsyncCompletion::done,
+                                                               completion);
+      },
+      py::cast(this, py::return_value_policy::reference), cancel, std::move(on_done));
 }
 
 void NativeLockGroup::release(uint64_t owner) {
@@ -92,6 +106,8 @@ void bind_native_lock_group(py::module_& module) {
            py::arg("on_lost"))
       .def("acquire", &NativeLockGroup::acquire, py::arg("owner"), py::arg("wait_ms"), py::arg("lease_ms"),
            py::arg("cancel") = nullptr)
+      .def("acquire_async", &NativeLockGroup::acquire_async, py::arg("owner"), py::arg("wait_ms"),
+           py::arg("lease_ms"), py::arg("cancel"), py::arg("on_done"))
       .def("release", &NativeLockGroup::release, py::arg("owner"))
       .def("hold_count", &NativeLockGroup::hold_count, py::arg("owner"))
       .def("is_held", &NativeLockGroup::is_held, py::arg("owner"))

@@ -25,6 +25,11 @@ class NativeLockGroup {
 
   // The grant's validity in ms (0 for a MultiLock), or None when the wait ran out.
   pybind11::object acquire(uint64_t owner, int64_t wait_ms, int64_t lease_ms, NativeCancel* cancel);
+  // As acquire(), without blocking: on_done(status, 0, message, expiry) on
+  // the async thread of the first member's client. The group and `cancel`
+  // stay alive until then.
+  void acquire_async(uint64_t owner, int64_t wait_ms, int64_t lease_ms, NativeCancel* cancel,
+                     pybind11::object on_done);
   void release(uint64_t owner);
   int hold_count(uint64_t owner);
   // Held and still valid: no member lost beyond what the group allows, the lease not over.

@@ -4,13 +4,14 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <thread>
 #include <utility>
 
+#include "async_completion.hpp"
 #include "dlock.h"
 #include "dlock_callback.hpp"
 #include "native_cancel.hpp"
 #include "native_client.hpp"
+#include "off_thread.hpp"
 #include "status.hpp"
 #include "without_gil.hpp"
 
@@ -18,10 +19,6 @@ namespace py = pybind11;
 
 namespace dlock_python {
 namespace {
-
-dlock_cancel* native(NativeCancel* cancel) {
-  return cancel == nullptr ? nullptr : cancel->get();
-}
 
 // A handle of one of the three, made on the Python object of a NativeClient,
 // which it keeps alive (not open: close() still closes).
@@ -34,6 +31,12 @@ class NativeHandle {
     name_ = name;
   }
   ~NativeHandle() {
+    if (InDlockCallback::on_this_thread()) {
+      // Dropped inside a callback from dlock (an asynchronous call's
+      // completion, a lost callback): freeing waits for that call to return.
+      run_off_thread([handle = handle_] { release(handle); });
+      return;
+    }
     py::gil_scoped_release nogil;
     release(handle_);
   }
@@ -54,10 +57,20 @@ class NativeSemaphore : public NativeHandle<dlock_semaphore, dlock_semaphore_new
 
   bool acquire(int permits, int64_t wait_ms, NativeCancel* cancel) {
     const int status =
-        without_gil([&] { return dlock_semaphore_acquire(handle_, permits, wait_ms, native(cancel)); });
+        without_gil([&] { return dlock_semaphore_acquire(handle_, permits, wait_ms, native_token(cancel)); });
     if (status == DLOCK_NOT_ACQUIRED) return false;
     check_status(status);
     return true;
+  }
+  // As acquire(), without blocking: on_done(status, 0, message, expiry) on
+  // the client's async thread.
+  void acquire_async(int permits, int64_t wait_ms, NativeCancel* cancel, py::object on_done) {
+    start_async(
+        [&](AsyncCompletion* completion) {
+          return dlock_semaphore_acquire_async(handle_, permits, wait_ms, native_token(cancel),
+                                               &AsyncCompletion::done, completion);
+        },
+        py::cast(this, py::return_value_policy::reference), cancel, std::move(on_done));
   }
   void release(int permits) {
     check_status(without_gil([&] { return dlock_semaphore_release(handle_, permits); }));
@@ -107,24 +120,30 @@ class NativePermitSemaphore
     }));
   }
   ~NativePermitSemaphore() {
-    if (InDlockCallback::on_this_thread()) {
-      // Dropped inside its own lost callback: freeing waits for that call to
-      // return, so it is done on a thread of its own, and the callable stays
-      // alive for good rather than die mid-call.
-      dlock_permit_semaphore* handle = std::exchange(handle_, nullptr);
-      std::thread([handle] { dlock_permit_semaphore_free(handle); }).detach();
-      static_cast<void>(on_lost_.release());
-    }
+    // Dropped inside a callback from dlock, perhaps its own lost callback: the
+    // base frees the handle on a thread of its own, and the callable stays
+    // alive for good rather than die mid-call.
+    if (InDlockCallback::on_this_thread()) static_cast<void>(on_lost_.release());
   }
 
   py::object acquire(int64_t wait_ms, int64_t lease_ms, NativeCancel* cancel) {
     char id[DLOCK_PERMIT_ID_SIZE];
     const int status = without_gil([&] {
-      return dlock_permit_semaphore_acquire(handle_, wait_ms, lease_ms, native(cancel), id, sizeof id);
+      return dlock_permit_semaphore_acquire(handle_, wait_ms, lease_ms, native_token(cancel), id, sizeof id);
     });
     if (status == DLOCK_NOT_ACQUIRED) return py::none();
     check_status(status);
     return py::str(id);
+  }
+  // As acquire(), without blocking: on_done(status, permit id or "", message,
+  // expiry) on the client's async thread.
+  void acquire_async(int64_t wait_ms, int64_t lease_ms, NativeCancel* cancel, py::object on_done) {
+    start_async(
+        [&](AsyncCompletion* completion) {
+          return dlock_permit_semaphore_acquire_async(handle_, wait_ms, lease_ms, native_token(cancel),
+                                                      &AsyncCompletion::permit_done, completion);
+        },
+        py::cast(this, py::return_value_policy::reference), cancel, std::move(on_done));
   }
   void release(const std::string& id) {
     const char* permit_id = c_string(id, "permit_id");
@@ -172,10 +191,20 @@ class NativeCountDownLatch
   }
   bool await(int64_t wait_ms, NativeCancel* cancel) {
     const int status =
-        without_gil([&] { return dlock_count_down_latch_await(handle_, wait_ms, native(cancel)); });
+        without_gil([&] { return dlock_count_down_latch_await(handle_, wait_ms, native_token(cancel)); });
     if (status == DLOCK_NOT_ACQUIRED) return false;
     check_status(status);
     return true;
+  }
+  // As await(), without blocking: on_done(status, 0, message, expiry) on the
+  // client's async thread.
+  void await_async(int64_t wait_ms, NativeCancel* cancel, py::object on_done) {
+    start_async(
+        [&](AsyncCompletion* completion) {
+          return dlock_count_down_latch_await_async(handle_, wait_ms, native_token(cancel),
+                                                    &AsyncCompletion::done, completion);
+        },
+        py::cast(this, py::return_value_policy::reference), cancel, std::move(on_done));
   }
 };
 
@@ -187,6 +216,8 @@ void bind_native_semaphores(py::module_& module) {
       .def_property_readonly("name", &NativeSemaphore::name)
       .def("acquire", &NativeSemaphore::acquire, py::arg("permits"), py::arg("wait_ms"),
            py::arg("cancel") = nullptr)
+      .def("acquire_async", &NativeSemaphore::acquire_async, py::arg("permits"), py::arg("wait_ms"),
+           py::arg("cancel"), py::arg("on_done"))
       .def("release", &NativeSemaphore::release, py::arg("permits"))
       .def("try_set_permits", &NativeSemaphore::try_set_permits, py::arg("permits"))
       .def("available_permits", &NativeSemaphore::available_permits);
@@ -196,6 +227,8 @@ void bind_native_semaphores(py::module_& module) {
       .def_property_readonly("name", &NativePermitSemaphore::name)
       .def("acquire", &NativePermitSemaphore::acquire, py::arg("wait_ms"), py::arg("lease_ms"),
            py::arg("cancel") = nullptr)
+      .def("acquire_async", &NativePermitSemaphore::acquire_async, py::arg("wait_ms"), py::arg("lease_ms"),
+           py::arg("cancel"), py::arg("on_done"))
       .def("release", &NativePermitSemaphore::release, py::arg("permit_id"))
       .def("try_release", &NativePermitSemaphore::try_release, py::arg("permit_id"))
       .def("try_set_permits", &NativePermitSemaphore::try_set_permits, py::arg("permits"))
@@ -206,7 +239,9 @@ void bind_native_semaphores(py::module_& module) {
       .def("try_set_count", &NativeCountDownLatch::try_set_count, py::arg("count"))
       .def("count_down", &NativeCountDownLatch::count_down)
       .def("count", &NativeCountDownLatch::count)
-      .def("await_", &NativeCountDownLatch::await, py::arg("wait_ms"), py::arg("cancel") = nullptr);
+      .def("await_", &NativeCountDownLatch::await, py::arg("wait_ms"), py::arg("cancel") = nullptr)
+      .def("await_async", &NativeCountDownLatch::await_async, py::arg("wait_ms"), py::arg("cancel"),
+           py::arg("on_done"));
 }
 
 }  // namespace dlock_python

@@ -4,12 +4,14 @@
 
 namespace dlock_python {
 
+void run_off_thread(std::function<void()> work) { std::thread(std::move(work)).detach(); }
+
 void free_lock_off_thread(dlock_lock* lock) {
-  std::thread([lock] { dlock_lock_free(lock); }).detach();
+  run_off_thread([lock] { dlock_lock_free(lock); });
 }
 
 void close_client_off_thread(dlock_client* client) {
-  std::thread([client] { dlock_client_close(client); }).detach();
+  run_off_thread([client] { dlock_client_close(client); });
 }
 
 }  // namespace dlock_python

@@ -30,6 +30,25 @@ def redis_cluster() -> Iterator[ClusterSet]:
         yield cluster
 
 
+@pytest.fixture(scope="module")
+def three_servers() -> Iterator[list[RedisServer]]:
+    """Three independent servers, for RedLocks."""
+    servers = [RedisServer() for _ in range(3)]
+    for server in servers:
+        server.__enter__()
+    yield servers
+    for server in servers:
+        server.__exit__(None, None, None)
+
+
+@pytest.fixture
+def three_clients(three_servers: list[RedisServer]) -> Iterator[list[dlock.Client]]:
+    clients = [dlock.Client(server.url) for server in three_servers]
+    yield clients
+    for client in clients:
+        client.close()
+
+
 @pytest.fixture
 def raw(redis_server: RedisServer) -> Iterator[redis.Redis]:
     """Plain redis-py, for Redisson-layout commands and for looking at the keys."""

@@ -124,6 +124,52 @@ _WAITING = _PATCHED + textwrap.dedent(
     """
 )
 
+# A semaphore's and a latch's waits yield to the hub as the lock's do: while the main
+# greenlet holds the one permit and the latch is closed, one greenlet waits for a permit,
+# one for the latch, one gives up its wait for a permit, and a ticker counts 10 ms ticks.
+_WAITING_ON_OTHERS = _PATCHED + textwrap.dedent(
+    """
+    HOLD = 0.5
+    semaphore = client.semaphore(sys.argv[2] + ":semaphore")
+    semaphore.try_set_permits(1)
+    latch = client.count_down_latch(sys.argv[2] + ":latch")
+    latch.try_set_count(1)
+    ticks = []
+    outcome = {}
+
+    def ticker():
+        while True:
+            ticks.append(time.monotonic())
+            sleep(0.01)
+
+    def permit_waiter():
+        outcome["permit"] = semaphore.acquire(timeout=10)
+        semaphore.release()
+
+    def latch_waiter():
+        outcome["latch"] = latch.wait(timeout=10)
+
+    def giving_up():
+        try:
+            with Timeout(0.1):
+                semaphore.acquire()
+        except Timeout:
+            outcome["gave up"] = True
+
+    semaphore.acquire()
+    started = time.monotonic()
+    helpers = [spawn(ticker), spawn(permit_waiter), spawn(latch_waiter), spawn(giving_up)]
+    sleep(HOLD)
+    outcome["ticks while waiting"] = sum(1 for tick in ticks if tick - started < HOLD)
+    semaphore.release()
+    latch.count_down()
+    join_all(helpers[1:])
+    sleep(0.3)  # a permit granted to the greenlet that gave up would be back by now
+    outcome["permits at the end"] = semaphore.available_permits()
+    print(json.dumps(outcome))
+    """
+)
+
 
 def run_child(script: str, *args: str) -> Any:
     """The JSON the child printed; fails instead of hanging when it never ends."""
@@ -169,3 +215,14 @@ def test_a_waiting_greenlet_lets_the_others_run_and_greenlets_share_no_hold(
         assert outcome[other] == [False, 0, "not owned"]
     assert outcome["gave up"] == 0
     assert outcome["locked at the end"] is False
+
+
+@LIBRARIES
+def test_greenlets_waiting_on_a_semaphore_or_a_latch_let_the_others_run(
+    redis_server: RedisServer, name: str, library: str
+) -> None:
+    outcome = run_child(_WAITING_ON_OTHERS, redis_server.url, name, library, "before")
+    assert outcome["ticks while waiting"] >= 10
+    assert outcome["permit"] is True and outcome["latch"] is True
+    assert outcome["gave up"] is True
+    assert outcome["permits at the end"] == 1

@@ -11,7 +11,7 @@ import sys
 import textwrap
 import threading
 import time
-from typing import Callable, Iterator
+from typing import Callable
 
 import pytest
 import redis
@@ -19,24 +19,6 @@ import redis
 import dlock
 from checker import Section, assert_exclusive
 from redis_server import RedisServer
-
-
-@pytest.fixture(scope="module")
-def three_servers() -> Iterator[list[RedisServer]]:
-    servers = [RedisServer() for _ in range(3)]
-    for server in servers:
-        server.__enter__()
-    yield servers
-    for server in servers:
-        server.__exit__(None, None, None)
-
-
-@pytest.fixture
-def three_clients(three_servers: list[RedisServer]) -> Iterator[list[dlock.Client]]:
-    clients = [dlock.Client(server.url) for server in three_servers]
-    yield clients
-    for client in clients:
-        client.close()
 
 
 def holders(servers: list[RedisServer], name: str) -> int:

@@ -47,6 +47,7 @@ public final class DLock implements Lock {
   private final HandleGuard guard;
   private final KeptWhileHeld keeper;
   private final LockFutures futures;
+  private final Executor callbacks;
   private final LostListenerBridge lostBridge = new LostListenerBridge();
   private final Natives natives;
   private boolean lostBridgeRegistered;
@@ -58,6 +59,7 @@ public final class DLock implements Lock {
     this.guard = guard;
     this.keeper = new KeptWhileHeld(this, kept, handle, guard);
     this.futures = new LockFutures(handle, guard, callbacks, keeper);
+    this.callbacks = callbacks;
     this.natives = new Natives(handle, lostBridge);
   }
 
@@ -92,6 +94,11 @@ public final class DLock implements Lock {
   /** Adds this lock's native handle to a MultiLock or RedLock being made (IllegalStateException once closed). */
   void addTo(NativeLockGroup group) {
     guard.run(() -> group.add(handle));
+  }
+
+  /** The client's callback executor, where the stages of its futures run. */
+  Executor callbacks() {
+    return callbacks;
   }
 
   /** Waits for the lock, ignoring interrupts; the watchdog keeps the hold alive. */

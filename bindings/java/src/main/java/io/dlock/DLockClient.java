@@ -151,7 +151,7 @@ public final class DLockClient implements AutoCloseable {
    * @throws DLockException INVALID for a bad name
    */
   public DSemaphore getSemaphore(String name) {
-    return primitive("semaphore", name, n -> new DSemaphore(n, handle.newSemaphore(n), guard),
+    return primitive("semaphore", name, n -> new DSemaphore(n, handle.newSemaphore(n), guard, callbacks),
         DSemaphore::free);
   }
 
@@ -164,7 +164,7 @@ public final class DLockClient implements AutoCloseable {
    */
   public DPermitExpirableSemaphore getPermitExpirableSemaphore(String name) {
     return primitive("permits", name,
-        n -> new DPermitExpirableSemaphore(n, handle.newPermitSemaphore(n), guard),
+        n -> new DPermitExpirableSemaphore(n, handle.newPermitSemaphore(n), guard, callbacks),
         DPermitExpirableSemaphore::free);
   }
 
@@ -175,7 +175,7 @@ public final class DLockClient implements AutoCloseable {
    * @throws DLockException INVALID for a bad name
    */
   public DCountDownLatch getCountDownLatch(String name) {
-    return primitive("latch", name, n -> new DCountDownLatch(n, handle.newCountDownLatch(n), guard),
+    return primitive("latch", name, n -> new DCountDownLatch(n, handle.newCountDownLatch(n), guard, callbacks),
         DCountDownLatch::free);
   }
 

@@ -3,7 +3,12 @@ package io.dlock;
 import java.lang.ref.Cleaner;
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.Lock;
 
@@ -16,9 +21,13 @@ import java.util.concurrent.locks.Lock;
  * frees the native group and releases the holds still taken through it; an
  * unreachable group is freed the same way by a {@link Cleaner}.
  *
- * <p>Waits block in native code, cut short by {@link Thread#interrupt()} in
- * {@link #lockInterruptibly()} and {@code tryLock}; a virtual thread pins its
- * carrier while it waits.
+ * <p>Waits are cut short by {@link Thread#interrupt()} in
+ * {@link #lockInterruptibly()} and {@code tryLock}. A virtual thread parks in
+ * Java while it waits (it unmounts from its carrier), and the {@code ...Async}
+ * methods return a {@link CompletableFuture} that no thread waits for: the
+ * async thread of the first member's client completes it, its stages run on
+ * that client's callback executor, and cancelling it cancels the wait (a
+ * grant that raced the cancellation is released).
  */
 abstract class DLockGroup implements Lock, AutoCloseable {
   private static final Cleaner CLEANER = Cleaner.create();
@@ -26,8 +35,11 @@ abstract class DLockGroup implements Lock, AutoCloseable {
   private final NativeLockGroup handle;
   private volatile boolean closed;
   private final String names;
+  private final Executor callbacks;
   private final Cleaner.Cleanable cleanable;
   private final LostListenerBridge lostBridge = new LostListenerBridge();
+  /** Asynchronous acquires not reported yet: the native group must outlive them. */
+  private final Set<PendingAcquire> pending = ConcurrentHashMap.newKeySet();
   private boolean lostBridgeRegistered;
 
   DLockGroup(boolean majority, DLock... locks) {
@@ -47,6 +59,7 @@ abstract class DLockGroup implements Lock, AutoCloseable {
     }
     this.handle = group;
     this.names = String.join(",", Arrays.stream(locks).map(DLock::getName).toArray(String[]::new));
+    this.callbacks = locks[0].callbacks();
     LostListenerBridge bridge = lostBridge;
     this.cleanable = CLEANER.register(this, () -> {
       group.delete();
@@ -68,7 +81,33 @@ abstract class DLockGroup implements Lock, AutoCloseable {
   /** As {@link #lock()}; the holds end after {@code leaseTime} (-1: watchdog). */
   public void lock(long leaseTime, TimeUnit unit) {
     long leaseMs = DLock.leaseMillis(leaseTime, unit);
-    live().acquire(DLock.currentOwner(), DLock.WAIT_FOREVER, leaseMs, null);
+    long owner = DLock.currentOwner();
+    if (VirtualThreads.isCurrentVirtual()) {
+      begin(owner, DLock.WAIT_FOREVER, leaseMs).awaitUninterruptibly();
+    } else {
+      live().acquire(owner, DLock.WAIT_FOREVER, leaseMs, null);
+    }
+  }
+
+  /** {@link #lock()} without blocking, for the calling thread: completes once held. */
+  public CompletableFuture<Void> lockAsync() {
+    return lockAsync(DLock.WATCHDOG_LEASE, TimeUnit.MILLISECONDS);
+  }
+
+  /** {@link #lock(long, TimeUnit)} without blocking, for the calling thread. */
+  public CompletableFuture<Void> lockAsync(long leaseTime, TimeUnit unit) {
+    return acquireAsync(DLock.WAIT_FOREVER, DLock.leaseMillis(leaseTime, unit), NativeWaits::grantedOrThrow);
+  }
+
+  /** {@link #tryLock(long, TimeUnit)} without blocking: true held, false the wait ran out. */
+  public CompletableFuture<Boolean> tryLockAsync(long time, TimeUnit unit) {
+    return acquireAsync(DLock.waitMillis(time, unit), DLock.WATCHDOG_LEASE, NativeOutcome::acquiredOrThrow);
+  }
+
+  /** {@link #tryLock(long, long, TimeUnit)} without blocking, for the calling thread. */
+  public CompletableFuture<Boolean> tryLockAsync(long waitTime, long leaseTime, TimeUnit unit) {
+    return acquireAsync(DLock.waitMillis(waitTime, unit), DLock.leaseMillis(leaseTime, unit),
+        NativeOutcome::acquiredOrThrow);
   }
 
   @Override
@@ -136,10 +175,18 @@ abstract class DLockGroup implements Lock, AutoCloseable {
     throw new UnsupportedOperationException(getClass().getSimpleName() + " does not support conditions");
   }
 
-  /** Frees the native group, releasing the holds still taken through it. */
+  /**
+   * Frees the native group, releasing the holds still taken through it. Waits
+   * in progress through the asynchronous call (futures, virtual threads) are
+   * cancelled first, and their outcomes awaited: the core reports to the group.
+   */
   @Override
   public void close() {
     closed = true;
+    for (PendingAcquire wait : pending) {
+      wait.cancelWait();
+      wait.outcome().join();
+    }
     cleanable.clean();
   }
 
@@ -159,7 +206,23 @@ abstract class DLockGroup implements Lock, AutoCloseable {
     if (waitMs == 0) {
       return live().acquire(owner, 0, leaseMs, null);
     }
-    return InterruptibleWait.run(
-        cancel -> live().acquire(owner, waitMs, leaseMs, cancel), acquired -> acquired, false);
+    return NativeWaits.interruptibly(cancel -> live().acquire(owner, waitMs, leaseMs, cancel),
+        acquired -> acquired, false, () -> begin(owner, waitMs, leaseMs), NativeOutcome::acquiredOrThrow);
+  }
+
+  private <T> CompletableFuture<T> acquireAsync(long waitMs, long leaseMs, Function<NativeOutcome, T> result) {
+    long owner = DLock.currentOwner();
+    // The group stays reachable until the outcome: the give-back holds it.
+    return NativeWaits.future(callbacks, () -> begin(owner, waitMs, leaseMs), result,
+        granted -> live().release(owner));
+  }
+
+  /** Starts an asynchronous acquire, counted in {@link #pending} until its outcome. */
+  private PendingAcquire begin(long owner, long waitMs, long leaseMs) {
+    PendingAcquire wait = PendingAcquire.start(
+        (cancel, callback, call) -> live().acquireAsync(owner, waitMs, leaseMs, cancel, callback, call));
+    pending.add(wait);
+    wait.outcome().whenComplete((outcome, never) -> pending.remove(wait));
+    return wait;
   }
 }

@@ -1,6 +1,9 @@
 package io.dlock;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 
 /**
  * A semaphore of leased permits on Redis, in Redisson's
@@ -14,6 +17,11 @@ import java.util.concurrent.TimeUnit;
  * ends. Losing a permit is never silent: the {@link PermitLostListener} is
  * told once, and {@link #release(String)} throws {@link LockLostException}.
  * Obtain one from {@link DLockClient#getPermitExpirableSemaphore(String)}.
+ *
+ * <p>Waits park in Java on a virtual thread (it unmounts from its carrier),
+ * and the {@code ...Async} methods return a {@link CompletableFuture} that no
+ * thread waits for (stages run on the client's callback executor); cancelling
+ * one cancels the wait, and a permit that raced the cancellation is released.
  */
 public final class DPermitExpirableSemaphore {
   private static final long WATCHDOG_LEASE = -1;
@@ -21,12 +29,14 @@ public final class DPermitExpirableSemaphore {
   private final String name;
   private final NativePermitSemaphore handle;
   private final HandleGuard guard;
+  private final Executor callbacks;
   private final Bridge bridge = new Bridge();
 
-  DPermitExpirableSemaphore(String name, NativePermitSemaphore handle, HandleGuard guard) {
+  DPermitExpirableSemaphore(String name, NativePermitSemaphore handle, HandleGuard guard, Executor callbacks) {
     this.name = name;
     this.handle = handle;
     this.guard = guard;
+    this.callbacks = callbacks;
     handle.setLostCallback(bridge);
   }
 
@@ -62,9 +72,44 @@ public final class DPermitExpirableSemaphore {
     return take(DLock.waitMillis(waitTime, unit), DLock.leaseMillis(leaseTime, unit));
   }
 
+  /** {@link #acquire()} without blocking: completes with the permit's id. */
+  public CompletableFuture<String> acquireAsync() {
+    return takeAsync(DLock.WAIT_FOREVER, WATCHDOG_LEASE);
+  }
+
+  /** {@link #acquire(long, TimeUnit)} without blocking: completes with the permit's id. */
+  public CompletableFuture<String> acquireAsync(long leaseTime, TimeUnit unit) {
+    return takeAsync(DLock.WAIT_FOREVER, DLock.leaseMillis(leaseTime, unit));
+  }
+
+  /** {@link #tryAcquire(long, TimeUnit)} without blocking: the permit's id, null when none came. */
+  public CompletableFuture<String> tryAcquireAsync(long waitTime, TimeUnit unit) {
+    return takeAsync(DLock.waitMillis(waitTime, unit), WATCHDOG_LEASE);
+  }
+
+  /** {@link #tryAcquire(long, long, TimeUnit)} without blocking. */
+  public CompletableFuture<String> tryAcquireAsync(long waitTime, long leaseTime, TimeUnit unit) {
+    return takeAsync(DLock.waitMillis(waitTime, unit), DLock.leaseMillis(leaseTime, unit));
+  }
+
   private String take(long waitMs, long leaseMs) throws InterruptedException {
-    return guard.call(() -> InterruptibleWait.run(
-        cancel -> handle.acquire(waitMs, leaseMs, cancel), taken -> true, null));
+    return NativeWaits.interruptibly(cancel -> guard.call(() -> handle.acquire(waitMs, leaseMs, cancel)), taken -> true, null,
+        start(waitMs, leaseMs), DPermitExpirableSemaphore::permitId);
+  }
+
+  private CompletableFuture<String> takeAsync(long waitMs, long leaseMs) {
+    return NativeWaits.future(callbacks, start(waitMs, leaseMs), DPermitExpirableSemaphore::permitId,
+        granted -> tryRelease(granted.permitId()));
+  }
+
+  private Supplier<PendingAcquire> start(long waitMs, long leaseMs) {
+    return () -> PendingAcquire.start(
+        (cancel, callback, call) -> guard.run(() -> handle.acquireAsync(waitMs, leaseMs, cancel, callback, call)));
+  }
+
+  /** The permit's id, null when the wait ran out; throws the outcome's error. */
+  private static String permitId(NativeOutcome outcome) {
+    return outcome.acquiredOrThrow() ? outcome.permitId() : null;
   }
 
   /**

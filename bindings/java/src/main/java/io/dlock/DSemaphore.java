@@ -1,6 +1,10 @@
 package io.dlock;
 
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * A counting semaphore on Redis, in Redisson's RSemaphore layout: a Redisson
@@ -12,16 +16,24 @@ import java.util.concurrent.TimeUnit;
  * thread is interrupted. A semaphore that was never set has no permits: set
  * it once with {@link #trySetPermits(int)}. Waits never poll: a release
  * message wakes them. Obtain one from {@link DLockClient#getSemaphore(String)}.
+ *
+ * <p>Waits park in Java on a virtual thread (it unmounts from its carrier),
+ * and the {@code ...Async} methods return a {@link CompletableFuture} that no
+ * thread waits for: the core's async thread completes it, and its stages run
+ * on the client's callback executor. Cancelling such a future cancels the
+ * wait; permits that raced the cancellation are given back.
  */
 public final class DSemaphore {
   private final String name;
   private final NativeSemaphore handle;
   private final HandleGuard guard;
+  private final Executor callbacks;
 
-  DSemaphore(String name, NativeSemaphore handle, HandleGuard guard) {
+  DSemaphore(String name, NativeSemaphore handle, HandleGuard guard, Executor callbacks) {
     this.name = name;
     this.handle = handle;
     this.guard = guard;
+    this.callbacks = callbacks;
   }
 
   public String getName() {
@@ -53,9 +65,38 @@ public final class DSemaphore {
     return take(permits, DLock.waitMillis(timeout, unit));
   }
 
+  /** {@link #acquire()} without blocking: completes once the permit is taken. */
+  public CompletableFuture<Void> acquireAsync() {
+    return acquireAsync(1);
+  }
+
+  /** {@link #acquire(int)} without blocking: completes once the permits are taken. */
+  public CompletableFuture<Void> acquireAsync(int permits) {
+    return takeAsync(permits, DLock.WAIT_FOREVER, NativeWaits::grantedOrThrow);
+  }
+
+  /** {@link #tryAcquire(long, TimeUnit)} without blocking: true taken, false the wait ran out. */
+  public CompletableFuture<Boolean> tryAcquireAsync(long timeout, TimeUnit unit) {
+    return tryAcquireAsync(1, timeout, unit);
+  }
+
+  /** {@link #tryAcquire(int, long, TimeUnit)} without blocking. */
+  public CompletableFuture<Boolean> tryAcquireAsync(int permits, long timeout, TimeUnit unit) {
+    return takeAsync(permits, DLock.waitMillis(timeout, unit), NativeOutcome::acquiredOrThrow);
+  }
+
   private boolean take(int permits, long waitMs) throws InterruptedException {
-    return guard.call(() -> InterruptibleWait.run(
-        cancel -> handle.take(permits, waitMs, cancel), taken -> taken, false));
+    return NativeWaits.interruptibly(cancel -> guard.call(() -> handle.take(permits, waitMs, cancel)), taken -> taken, false,
+        start(permits, waitMs), NativeOutcome::acquiredOrThrow);
+  }
+
+  private <T> CompletableFuture<T> takeAsync(int permits, long waitMs, Function<NativeOutcome, T> result) {
+    return NativeWaits.future(callbacks, start(permits, waitMs), result, granted -> release(permits));
+  }
+
+  private Supplier<PendingAcquire> start(int permits, long waitMs) {
+    return () -> PendingAcquire.start(
+        (cancel, callback, call) -> guard.run(() -> handle.takeAsync(permits, waitMs, cancel, callback, call)));
   }
 
   public void release() {

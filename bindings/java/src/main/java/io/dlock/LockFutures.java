@@ -63,16 +63,8 @@ final class LockFutures {
 
   private <T> void complete(DLockFuture<T> future, NativeOutcome outcome, Function<Boolean, T> result,
       long owner) {
-    T value;
-    try {
-      value = result.apply(outcome.acquiredOrThrow());
-    } catch (RuntimeException failed) {
-      future.completeExceptionally(failed);
-      return;
-    }
-    if (!future.complete(value) && outcome.succeeded()) {
-      releaseUnwanted(owner);
-    }
+    NativeWaits.complete(future, outcome, granted -> result.apply(granted.acquiredOrThrow()),
+        () -> releaseUnwanted(owner));
   }
 
   /** Completes once one hold of {@code owner} is released. */

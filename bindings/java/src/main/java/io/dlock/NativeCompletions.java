@@ -45,10 +45,10 @@ final class NativeCompletions extends NativeDoneCallback {
   }
 
   @Override
-  public void done(long call, int status, long token, String message, boolean expiry) {
+  public void done(long call, int status, long token, String grantedPermitId, String message, boolean expiry) {
     Consumer<NativeOutcome> handler = handlers.remove(call);
     try {
-      handler.accept(new NativeOutcome(status, token, message, expiry));
+      handler.accept(new NativeOutcome(status, token, grantedPermitId, message, expiry));
     } catch (Throwable thrown) {
       // Nothing may propagate into the native async thread.
       LOG.log(System.Logger.Level.ERROR, "dlock: delivering the outcome of an asynchronous call failed",

@@ -2,9 +2,10 @@ package io.dlock;
 
 /**
  * The outcome of one asynchronous native call, as the core reported it;
- * {@code expiry}: a lost hold whose fixed lease ran out as asked.
+ * {@code permitId}: a leased permit's id when its acquire was granted, else
+ * null; {@code expiry}: a lost hold whose fixed lease ran out as asked.
  */
-record NativeOutcome(int status, long token, String message, boolean expiry) {
+record NativeOutcome(int status, long token, String permitId, String message, boolean expiry) {
   boolean succeeded() {
     return status == NativeStatus.OK;
   }

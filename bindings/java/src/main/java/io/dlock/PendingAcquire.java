@@ -4,7 +4,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 
 /**
- * One asynchronous native acquire and the cancel token that cuts it short.
+ * One asynchronous native wait (a lock's, a semaphore's, a leased permit's, a
+ * latch's, a lock group's acquire) and the cancel token that cuts it short.
  * A thread waiting for it parks in Java (a virtual thread unmounts from its
  * carrier) until the core reports the outcome from its own async thread, so
  * waiters never pin the carriers their holders need to unlock.
@@ -16,14 +17,22 @@ final class PendingAcquire {
   /** Guarded by this: once set, the token is freed and must not be triggered. */
   private boolean finished;
 
+  /** Starts a native asynchronous wait that {@code cancel} cuts short. */
+  @FunctionalInterface
+  interface Start {
+    void start(NativeCancel cancel, NativeDoneCallback callback, long call);
+  }
+
   private PendingAcquire() {}
 
   static PendingAcquire start(NativeLock lock, long owner, long waitMs, long leaseMs) {
+    return start((cancel, callback, call) -> lock.acquireAsync(owner, waitMs, leaseMs, cancel, callback, call));
+  }
+
+  static PendingAcquire start(Start start) {
     PendingAcquire pending = new PendingAcquire();
     try {
-      NativeCompletions.start(
-          (callback, call) -> lock.acquireAsync(owner, waitMs, leaseMs, pending.cancel, callback, call),
-          pending::finish);
+      NativeCompletions.start((callback, call) -> start.start(pending.cancel, callback, call), pending::finish);
     } catch (RuntimeException notStarted) {
       pending.cancel.delete();
       throw notStarted;
@@ -54,8 +63,13 @@ final class PendingAcquire {
    * again, as if the interrupt came just after.
    */
   boolean awaitInterruptibly() throws InterruptedException {
+    return awaitOutcomeInterruptibly().acquiredOrThrow();
+  }
+
+  /** {@link #awaitInterruptibly()}, giving the outcome itself (a leased permit's id). */
+  NativeOutcome awaitOutcomeInterruptibly() throws InterruptedException {
     try {
-      return outcome.get().acquiredOrThrow();
+      return outcome.get();
     } catch (InterruptedException interrupt) {
       cancelWait();
       NativeOutcome result = outcome.join();
@@ -64,7 +78,7 @@ final class PendingAcquire {
         throw new InterruptedException("interrupted while waiting for a dlock lock");
       }
       Thread.currentThread().interrupt();
-      return result.acquiredOrThrow();
+      return result;
     } catch (ExecutionException impossible) {
       throw new AssertionError("outcomes complete normally", impossible);
     }

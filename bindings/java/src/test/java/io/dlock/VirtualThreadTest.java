@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,6 +13,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.Jedis;
 import redis.clients.jedis.params.SetParams;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Virtual threads waiting for a lock unmount from their carriers, so with 8
@@ -55,7 +58,32 @@ class VirtualThreadTest {
     assertEquals("true", result.get("tried"), "tryLock() barges");
   }
 
+  @Test
+  void aThousandVirtualThreadsWaitingOnAReadLockAllGetItOnTwoCarriers() throws Exception {
+    Map<String, String> result = runWaitProbe("readers", 1000);
+    assertEquals("1000", result.get("finished"), result.toString());
+  }
+
+  /** The other primitives' waits park in Java too: the holder, a virtual thread, finds a carrier. */
+  @ParameterizedTest
+  @ValueSource(strings = {"semaphore", "permits", "latch", "multilock"})
+  void virtualThreadsWaitingOnEveryPrimitiveLeaveTheCarriersFree(String kind) throws Exception {
+    Map<String, String> result = runWaitProbe(kind, 100);
+    assertEquals("100", result.get("finished"), result.toString());
+  }
+
   private static Map<String, String> runProbe(String mode) throws Exception {
+    return runOnTwoCarriers(VirtualThreadProbe.class, "attempts=", mode, Integer.toString(THREADS),
+        Integer.toString(ROUNDS));
+  }
+
+  private static Map<String, String> runWaitProbe(String kind, int waiters) throws Exception {
+    return runOnTwoCarriers(VirtualWaitProbe.class, "finished=", kind, Integer.toString(waiters));
+  }
+
+  /** Runs {@code probe} on 2 carriers and parses its line starting with {@code report}. */
+  private static Map<String, String> runOnTwoCarriers(Class<?> probe, String report, String mode, String... more)
+      throws Exception {
     Path java = java21();
     Assumptions.assumeTrue(java != null,
         "no Java >= 21 found: set -Ddlock.java21=/path/to/bin/java (bindings/java/build.sh does)");
@@ -64,12 +92,11 @@ class VirtualThreadTest {
             "-Djdk.virtualThreadScheduler.maxPoolSize=2",
             "--enable-native-access=ALL-UNNAMED",
             "-D" + NativeLoader.PATH_PROPERTY + "=" + System.getProperty("dlock.native.library")),
-        VirtualThreadProbe.class.getName(),
-        redis.url(), mode, Integer.toString(THREADS), Integer.toString(ROUNDS));
+        probe.getName(), arguments(redis.url(), mode, more));
     assertEquals(0, run.exitCode(), run.output());
     Map<String, String> result = new HashMap<>();
     for (String line : run.output().split("\n")) {
-      if (line.startsWith("attempts=")) {
+      if (line.startsWith(report)) {
         for (String pair : line.trim().split(" ")) {
           String[] keyValue = pair.split("=", 2);
           result.put(keyValue[0], keyValue[1]);
@@ -78,6 +105,12 @@ class VirtualThreadTest {
     }
     System.out.println("virtual threads, " + mode + ": " + result);
     return result;
+  }
+
+  private static String[] arguments(String url, String mode, String... more) {
+    List<String> all = new ArrayList<>(List.of(url, mode));
+    all.addAll(List.of(more));
+    return all.toArray(String[]::new);
   }
 
   /** A java binary of release 21 or later, or null. */
