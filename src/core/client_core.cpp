@@ -61,6 +61,15 @@ void ClientCore::settle_later(PendingRequest request) {
   watchdog_.nudge(Clock::now());
 }
 
+int64_t ClientCore::execute_once(PendingRequest request) {
+  try {
+    return execute(request.name, request.settle);
+  } catch (const ConnectionError&) {
+    settle_later(std::move(request));
+    throw;
+  }
+}
+
 std::optional<SettledRequest> ClientCore::settle_pending(const std::string& caller) {
   try {
     return pending_requests_.settle_for(

@@ -57,6 +57,10 @@ class ClientCore {
   // background and by settle_pending() (core/pending_requests.hpp), until
   // confirmed or until the retry window ends.
   void settle_later(PendingRequest request);
+  // Runs a request that must take effect once (a release, a count-down) and
+  // returns its answer; when it fails ambiguously (ConnectionError, thrown
+  // on) it is settled later under its id, never applied twice.
+  int64_t execute_once(PendingRequest request);
   // The caller's next call settles `caller`'s pending request first; returns
   // it, settled, when there was one. Throws what settling throws (it stays
   // pending then).

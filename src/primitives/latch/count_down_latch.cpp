@@ -64,13 +64,7 @@ int64_t CountDownLatch::count_down(uint64_t owner) {
              {request, window, std::to_string(kOpenedMarkerMs)})
         .integer(what);
   };
-  try {
-    return core_.execute(keys_->name, count_down.settle);
-  } catch (const ConnectionError&) {
-    // It may have run: finished under its id, never counted twice.
-    core_.settle_later(std::move(count_down));
-    throw;
-  }
+  return core_.execute_once(std::move(count_down));
 }
 
 int64_t CountDownLatch::count() {

@@ -141,15 +141,7 @@ void Semaphore::release(uint64_t owner, int permits) {
         .run(connection, {keys.name, keys.channel, record}, {count, request, window, taken})
         .integer(what);
   };
-  int64_t released = 0;
-  try {
-    released = core_.execute(keys_->name, release.settle);
-  } catch (const ConnectionError&) {
-    // It may have run: finished under its id, never applied twice.
-    core_.settle_later(std::move(release));
-    throw;
-  }
-  throw_if_lost(released, what);
+  throw_if_lost(core_.execute_once(std::move(release)), what);
 }
 
 void Semaphore::throw_if_lost(int64_t released, const std::string& what) {
