@@ -74,19 +74,25 @@ _CONTENDING = _PATCHED + textwrap.dedent(
     """
 )
 
-# The main greenlet holds the lock for HOLD seconds; meanwhile one greenlet waits for it,
-# another counts 10 ms ticks, two more try it and look at their own holds, and one gives up
-# its wait (the library's Timeout).
-_WAITING = _PATCHED + textwrap.dedent(
+# A greenlet that counts 10 ms ticks: they come only while the hub is free to run it.
+_TICKING = _PATCHED + textwrap.dedent(
     """
-    HOLD = 0.5
     ticks = []
-    outcome = {}
 
     def ticker():
         while True:
             ticks.append(time.monotonic())
             sleep(0.01)
+    """
+)
+
+# The main greenlet holds the lock for HOLD seconds; meanwhile one greenlet waits for it,
+# another counts 10 ms ticks, two more try it and look at their own holds, and one gives up
+# its wait (the library's Timeout).
+_WAITING = _TICKING + textwrap.dedent(
+    """
+    HOLD = 0.5
+    outcome = {}
 
     def waiter():
         started = time.monotonic()
@@ -127,20 +133,14 @@ _WAITING = _PATCHED + textwrap.dedent(
 # A semaphore's and a latch's waits yield to the hub as the lock's do: while the main
 # greenlet holds the one permit and the latch is closed, one greenlet waits for a permit,
 # one for the latch, one gives up its wait for a permit, and a ticker counts 10 ms ticks.
-_WAITING_ON_OTHERS = _PATCHED + textwrap.dedent(
+_WAITING_ON_OTHERS = _TICKING + textwrap.dedent(
     """
     HOLD = 0.5
     semaphore = client.semaphore(sys.argv[2] + ":semaphore")
     semaphore.try_set_permits(1)
     latch = client.count_down_latch(sys.argv[2] + ":latch")
     latch.try_set_count(1)
-    ticks = []
     outcome = {}
-
-    def ticker():
-        while True:
-            ticks.append(time.monotonic())
-            sleep(0.01)
 
     def permit_waiter():
         outcome["permit"] = semaphore.acquire(timeout=10)
