@@ -17,7 +17,8 @@
  *
  * Sections, by object: library and client; locks (acquire, asynchronous
  * calls, administration, listing); the fair lock; the read-write lock; the
- * semaphores; the count-down latch; MultiLock and RedLock; observability.
+ * semaphores; the count-down latch; MultiLock and RedLock; leader election;
+ * observability.
  */
 #ifndef DLOCK_H
 #define DLOCK_H
@@ -921,6 +922,117 @@ DLOCK_API int dlock_redlock_is_held_owner(dlock_redlock *redlock, uint64_t owner
  * names joined by ','; token 0.
  */
 DLOCK_API int dlock_redlock_set_lost_callback(dlock_redlock *redlock, dlock_lost_fn fn, void *ctx);
+
+/* ---- Leader election ----
+ *
+ * One leader at a time among the candidates of a name, across processes and
+ * machines, with a term: a fencing token that only grows, given to each
+ * leader, that the resource it drives can check. A candidate is an election
+ * handle (not a thread): any thread may campaign, resign or proclaim for it,
+ * and one handle campaigns for one leadership at a time. Leadership is a
+ * lock held with the watchdog's lease: a leader that crashes is replaced once
+ * its lease runs out; one that is paused or cut off is told it lost (the lost
+ * callback, dlock_election_is_leader() turning 0) by its validity deadline,
+ * before another candidate can be granted, and resumes as a follower. A
+ * resign hands over at once: the next waiting candidate is woken by the
+ * release.
+ *
+ * Data: the leadership is the lock `dlock_election:{<name>}` (its keys in the
+ * lock's layout); the leader's value, term and start are the hash
+ * `dlock_leader:{<name>}`; every new leader and every proclaimed value is
+ * appended to the stream `dlock_leaders:{<name>}` (about the last 1,000
+ * entries are kept), which observers follow. Values are 0 to
+ * DLOCK_ELECTION_VALUE_MAX bytes. */
+
+typedef struct dlock_election dlock_election;
+
+/** The longest value a candidate may publish, in bytes. */
+#define DLOCK_ELECTION_VALUE_MAX 1024
+
+/** A leader as every client sees it. */
+typedef struct dlock_leader {
+  uint64_t term;    /**< the leader's term: its fencing token */
+  int64_t since_ms; /**< when the term began, Unix time in ms by the server's clock */
+  size_t value_len; /**< bytes of value, not counting the NUL after them */
+  char value[DLOCK_ELECTION_VALUE_MAX + 1]; /**< what the leader published, NUL-terminated */
+} dlock_leader;
+
+/**
+ * A candidate for the leadership of `name` (the lock's name rules). No round
+ * trip. DLOCK_E_INVALID naming the argument; DLOCK_E_CLOSED.
+ */
+DLOCK_API int dlock_election_new(dlock_client *client, const char *name, dlock_election **out);
+/** Stops its observer, resigns if it leads, and frees it. NULL is a no-op. */
+DLOCK_API void dlock_election_free(dlock_election *election);
+DLOCK_API const char *dlock_election_name(const dlock_election *election);
+/**
+ * Becomes leader, publishing `value` (NUL-terminated; NULL for none), waiting
+ * up to `wait_ms` (0 one attempt, -1 forever) while another leads. *term_out
+ * (may be NULL) gets the term. A candidate that leads already gets its term
+ * again (its value unchanged: dlock_election_proclaim changes it). DLOCK_OK
+ * leader; DLOCK_NOT_ACQUIRED the wait ran out; DLOCK_E_CLOSED;
+ * DLOCK_E_CONNECTION; DLOCK_E_INVALID (a value over DLOCK_ELECTION_VALUE_MAX
+ * bytes, a bad wait).
+ */
+DLOCK_API int dlock_election_campaign(dlock_election *election, const char *value, int64_t wait_ms,
+                                      uint64_t *term_out);
+/** As dlock_election_campaign, cut short by `cancel` (may be NULL) with DLOCK_E_INTERRUPTED. */
+DLOCK_API int dlock_election_campaign_cancellable(dlock_election *election, const char *value,
+                                                  int64_t wait_ms, dlock_cancel *cancel,
+                                                  uint64_t *term_out);
+/**
+ * dlock_election_campaign() without blocking, by the rules of
+ * dlock_lock_acquire_async(): `done` gets the term as its token.
+ */
+DLOCK_API int dlock_election_campaign_async(dlock_election *election, const char *value,
+                                            int64_t wait_ms, dlock_cancel *cancel, dlock_done_fn done,
+                                            void *ctx);
+/**
+ * Gives the leadership up at once: the next candidate waiting is granted
+ * without waiting for a lease. DLOCK_E_NOT_OWNER when this candidate does not
+ * lead (nothing touched); DLOCK_E_LOST when its leadership had been lost.
+ */
+DLOCK_API int dlock_election_resign(dlock_election *election);
+/**
+ * Publishes a new value for the leader's term (no new term); observers see
+ * it. DLOCK_E_NOT_OWNER when this candidate does not lead; DLOCK_E_INVALID
+ * for a value over DLOCK_ELECTION_VALUE_MAX bytes.
+ */
+DLOCK_API int dlock_election_proclaim(dlock_election *election, const char *value);
+/**
+ * *out = the current leader, as the server has it (one round trip), from any
+ * client: DLOCK_OK; DLOCK_NOT_ACQUIRED when nobody leads (*out zeroed).
+ */
+DLOCK_API int dlock_election_leader(dlock_election *election, dlock_leader *out);
+/**
+ * *out = 1 while this candidate leads and its term is valid (its lease not
+ * lost, by the client's deadline); else 0. No round trip.
+ */
+DLOCK_API int dlock_election_is_leader(dlock_election *election, int *out);
+/** *out = this candidate's term while it leads; DLOCK_E_NOT_OWNER otherwise. No round trip. */
+DLOCK_API int dlock_election_term(dlock_election *election, uint64_t *out);
+/**
+ * Called once when this candidate's leadership is lost (renewals failed or
+ * its lease ran out), before another candidate can be granted: `owner` is 0,
+ * `token` the lost term. Runs as the lock's lost callback does.
+ */
+DLOCK_API int dlock_election_set_lost_callback(dlock_election *election, dlock_lost_fn fn, void *ctx);
+
+/**
+ * Called with each change of leader, in order: first the leader at the time
+ * observing starts (when there is one), then every new term and every
+ * proclaimed value, none twice and none missed (across reconnects too, as
+ * long as the server kept the entries: about the last 1,000). `leader` is
+ * valid only during the call.
+ */
+typedef void (*dlock_leader_fn)(const dlock_leader *leader, void *ctx);
+/**
+ * Starts following the leaders of this election's name on a thread of its
+ * own with its own connection, calling `fn` from that thread; `fn` NULL
+ * stops it (waiting for a call under way to return). A second call replaces
+ * the first's callback. `fn` must not free the election.
+ */
+DLOCK_API int dlock_election_observe(dlock_election *election, dlock_leader_fn fn, void *ctx);
 
 /* ---- Observability: logging and counters ---- */
 
