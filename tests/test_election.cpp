@@ -293,10 +293,12 @@ TEST_F(Election, BadInputIsRefusedNamingTheArgument) {
 // no two leaders' sections overlapping and terms rising in grant order.
 class ElectionAcrossProcesses : public RedisFixture {
  protected:
-  std::unique_ptr<ChildProcess> start_candidate(int index, int cycles, int64_t hold_ms) {
+  std::unique_ptr<ChildProcess> start_candidate(int index, int cycles, int64_t section_us) {
+    const std::string length = std::to_string(section_us);
     return start_worker({"--mode", "election", "--url", server().url(), "--name", kName, "--store",
                          dir_.file("store"), "--log", dir_.file("sections"), "--cycles", std::to_string(cycles),
-                         "--hold-ms", std::to_string(hold_ms), "--watchdog-timeout-ms", std::to_string(kWatchdogMs)},
+                         "--min-sleep-us", length, "--max-sleep-us", length, "--watchdog-timeout-ms",
+                         std::to_string(kWatchdogMs)},
                         dir_.file("out" + std::to_string(index)));
   }
   // The pid in a worker's value, "<pid>.<thread>".
@@ -307,19 +309,19 @@ class ElectionAcrossProcesses : public RedisFixture {
 
 TEST_F(ElectionAcrossProcesses, NoTwoLeadersAndTermsRise) {
   std::vector<std::unique_ptr<ChildProcess>> candidates;
-  for (int i = 0; i < 5; ++i) candidates.push_back(start_candidate(i, 40, 2));
+  for (int i = 0; i < 5; ++i) candidates.push_back(start_candidate(i, 40, 2000));
   for (auto& candidate : candidates) EXPECT_EQ(candidate->wait_for(milliseconds(60000)), 0);
   const SafetyReport report = check_sections(SectionLog::read(dir_.file("sections")));
   EXPECT_EQ(report.sections, 200u);
   EXPECT_TRUE(report.clean()) << report.summary();
-  EXPECT_EQ(FencedStore(dir_.file("store")).state().value, 400) << "two writes per leadership, none lost";
+  EXPECT_EQ(FencedStore(dir_.file("store")).state().value, 200) << "every leader's write kept";
 }
 
 TEST_F(ElectionAcrossProcesses, AKilledOrPausedLeaderIsReplacedWithinItsLease) {
   const ClientHandle client = open();
   const ElectionHandle watched = new_election(client.get());
   std::vector<std::unique_ptr<ChildProcess>> candidates;
-  for (int i = 0; i < 5; ++i) candidates.push_back(start_candidate(i, 1000, 8000));
+  for (int i = 0; i < 5; ++i) candidates.push_back(start_candidate(i, 1000, 1500 * 1000));
   ASSERT_TRUE(wait_until([&] { return leader_of(watched.get()).has_value(); }, milliseconds(10000)));
   auto candidate_of = [&](pid_t pid) -> ChildProcess& {
     for (auto& candidate : candidates) {
@@ -354,13 +356,14 @@ TEST_F(ElectionAcrossProcesses, AKilledOrPausedLeaderIsReplacedWithinItsLease) {
   dlock_leader after_pause{};
   EXPECT_LE(next_leader(after_kill.term, &after_pause), milliseconds(kWatchdogMs + 1000 + 1000));
   EXPECT_GT(after_pause.term, after_kill.term);
-  paused.signal(SIGCONT);  // resumes as a follower: its store write carries the old term
+  // Resumed once the store has seen a later leader's term, the paused one
+  // goes on as a follower: its late write carries its old term.
+  ASSERT_TRUE(wait_until([&] { return FencedStore(dir_.file("store")).state().highest_token > after_kill.term; },
+                         milliseconds(10000)));
+  paused.signal(SIGCONT);
   ASSERT_TRUE(wait_until([&] { return FencedStore(dir_.file("store")).state().stale_rejections == 1; },
-                         milliseconds(15000)))
+                         milliseconds(10000)))
       << "the paused leader's late write is refused by its term";
-  const std::optional<dlock_leader> now = leader_of(watched.get());
-  ASSERT_TRUE(now.has_value());
-  EXPECT_EQ(now->term, after_pause.term) << "the paused leader did not take over again";
   for (auto& candidate : candidates) candidate->kill_and_reap();
   const SafetyReport report = check_sections(SectionLog::read(dir_.file("sections")));
   EXPECT_EQ(report.overlaps, report.fenced_overlaps) << report.summary();

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <memory>
+#include <random>
 #include <string>
 #include <thread>
 
@@ -32,6 +33,8 @@ void run_candidate(Shared& shared, int index) {
   dlock_test::require_ok(dlock_election_new(shared.client, options.name.c_str(), &raw), "dlock_election_new");
   const std::unique_ptr<dlock_election, void (*)(dlock_election*)> election(raw, dlock_election_free);
   const std::string me = std::to_string(getpid()) + "." + std::to_string(index);
+  std::mt19937_64 random(static_cast<uint64_t>(getpid()) * 1000 + static_cast<uint64_t>(index));
+  std::uniform_int_distribution<int64_t> section_us(options.min_sleep_us, options.max_sleep_us);
   for (int cycle = 0; cycle < options.cycles; ++cycle) {
     dlock_test::Section section;
     section.owner = me;
@@ -40,12 +43,9 @@ void run_candidate(Shared& shared, int index) {
     if (campaigned != DLOCK_OK) return shared.failures.fail("campaign: " + describe_status(campaigned));
     section.start_ns = dlock_test::monotonic_ns();
     announce_section(options, cycle);
-    // A leader writes under its term as it starts and as it ends: the store
-    // has seen a new leader's term before a paused old one writes again.
-    const bool started = shared.store.write(section.token, shared.store.read() + 1);
     const long long value = shared.store.read();
-    std::this_thread::sleep_for(std::chrono::milliseconds(options.hold_ms));
-    section.write_accepted = shared.store.write(section.token, value + 1) && started;
+    std::this_thread::sleep_for(std::chrono::microseconds(section_us(random)));
+    section.write_accepted = shared.store.write(section.token, value + 1);
     section.end_ns = dlock_test::monotonic_ns();
     shared.log.append(section);  // before the resign: a kill inside it is no overlap
     section.release_status = dlock_election_resign(election.get());
