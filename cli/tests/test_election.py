@@ -66,8 +66,9 @@ class Elect(DlockTestCase):
         return self.start_dlock("elect", *options, name, "--", sys.executable, JOB, log, str(seconds))
 
     def running(self, log):
-        """{pid: entry} of the commands that started and did not stop."""
-        return {pid: e for pid, e in read_terms(log).items() if e["start"] is not None and e["stop"] is None}
+        """{pid: entry} of the commands that started and did not stop (nor die killed)."""
+        return {pid: e for pid, e in read_terms(log).items()
+                if e["start"] is not None and e["stop"] is None and is_running(pid)}
 
     def test_a_command_that_ends_by_itself_ends_dlock_with_its_status_and_resigns(self):
         log = self.path("terms")
@@ -142,7 +143,7 @@ class Elect(DlockTestCase):
 
         command_pid, leader = current_leader()
         leader.send_signal(signal.SIGINT)
-        self.assertEqual(leader.wait(timeout=10), STOPPED_EXIT)
+        self.assertEqual(leader.wait(timeout=10), 128 + signal.SIGINT, "forwarded: the command's status")
         self.assertEqual(self.dlock("leader", "jobs")[0], 3, "the last one resigned")
 
         terms = read_terms(log)
