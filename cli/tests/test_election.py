@@ -52,6 +52,14 @@ class Leader(DlockTestCase):
         leader = json.loads(self.dlock("leader", "--json", "jobs")[1])
         self.assertEqual(leader["value"], f"{socket.gethostname()}:{process.pid}")
 
+    def test_unreachable_redis(self):
+        self.env["DLOCK_URL"] = "redis://127.0.0.1:1"
+        for args in (("leader", "jobs"), ("elect", "jobs", "--", "true")):
+            with self.subTest(args=args):
+                code, _, err = self.dlock(*args)
+                self.assertEqual(code, 69)
+                self.assert_clean_error(err)
+
     def test_usage_errors(self):
         for args in (("leader",), ("leader", "a", "b"), ("elect",), ("elect", "jobs"), ("elect", "jobs", "--"),
                      ("elect", "--bogus", "jobs", "--", "true"), ("elect", "--grace", "soon", "jobs", "--", "true")):
@@ -77,6 +85,12 @@ class Elect(DlockTestCase):
         self.assertEqual(self.dlock("leader", "jobs")[0], 3, "resigned")
         entry, = read_terms(log).values()
         self.assertIsNotNone(entry["stop"])
+
+    def test_a_command_not_found_gives_the_leadership_up(self):
+        code, _, err = self.dlock("elect", "--lease", "30s", "jobs", "--", "no-such-command-dlock")
+        self.assertEqual(code, 127)
+        self.assert_clean_error(err)
+        self.assertEqual(self.dlock("leader", "jobs")[0], 3, "resigned, not left to lapse")
 
     def test_a_resign_hands_over_at_once(self):
         log = self.path("terms")
