@@ -78,8 +78,7 @@ struct Leadership {
 
 void report_lost(const ElectOptions& options, const Leadership& leadership) {
   std::fprintf(stderr,
-               "dlock: lost the leadership of '%s' (term %llu) while '%s' ran: %s; stopping it and "
-               "campaigning again\n",
+               "dlock: lost the leadership of '%s' (term %llu) while '%s' ran: %s\n",
                options.name.c_str(), static_cast<unsigned long long>(leadership.term),
                options.command[0].c_str(), describe(loss_cause_seen()));
 }
