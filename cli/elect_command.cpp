@@ -114,7 +114,8 @@ void resign(const ElectionSession& session, const ElectOptions& options) {
   dlock_election_set_lost_callback(session.election(), nullptr, nullptr);
   const int resigned = dlock_election_resign(session.election());
   if (resigned == DLOCK_OK || resigned == DLOCK_E_LOST || resigned == DLOCK_E_NOT_OWNER) return;
-  std::fprintf(stderr, "dlock: warning: resigning the leadership of '%s' failed (%s): it lapses with its lease\n",
+  std::fprintf(stderr,
+               "dlock: warning: resigning the leadership of '%s' failed (%s): it lapses with its lease\n",
                options.name.c_str(), *dlock_last_error() ? dlock_last_error() : dlock_strerror(resigned));
 }
 

@@ -40,7 +40,8 @@ int dispatch(int argc, char** argv) {
   if (command == "release") return release_command(args);
   if (command == "elect") return elect_command(args, signals);
   if (command == "leader") return leader_command(args);
-  throw usage_error("unknown command '" + command + "': expected run, status, list, release, elect or leader");
+  throw usage_error("unknown command '" + command +
+                    "': expected run, status, list, release, elect or leader");
 }
 
 int report(const Failure& failure) {
