@@ -18,6 +18,7 @@ enum class Mode {
   semaphore,  // as cycles, one permit of the plain semaphore --name (set to --permits when missing)
   latch,      // rounds of a count-down latch: a waiter thread awaits while the thread counts down
               // (latch_loop.hpp)
+  election,   // cycles of campaign / read-modify-write for hold_ms / resign (election_loop.hpp)
 };
 
 struct WorkerOptions {
