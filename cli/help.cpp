@@ -8,7 +8,7 @@ const char* const help_text = R"(Usage:
   dlock list [--url URL] [--json] [PREFIX]
   dlock release --force [--url URL] NAME
   dlock elect [options] NAME [options] [--] COMMAND [ARGS...]
-  dlock leader [--url URL] [--json] NAME
+  dlock leader [--url URL] [--json] [--watch] NAME
   dlock --help | --version
 
 Distributed locks on Redis, like flock(1) across machines.
@@ -70,7 +70,8 @@ held, 3 when it is not. dlock list shows every lock whose name starts
 with PREFIX, one line each: name, holder, lease left, last token.
 dlock leader prints the current leader of the election NAME: its value,
 term and since when it leads; it exits 0 when someone leads, 3 when
-nobody does.
+nobody does. With --watch it prints that leader and then every new
+leader and proclaimed value, a line each, until interrupted (exit 0).
 
 Durations: an integer and a unit, ms s m h d, possibly repeated: 500ms,
 30s, 5m, 1h, 1h30m.

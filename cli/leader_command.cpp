@@ -2,6 +2,7 @@
 
 #include <time.h>
 
+#include <csignal>
 #include <cstdio>
 #include <string>
 
@@ -9,6 +10,7 @@
 #include "json_text.hpp"
 #include "lock_session.hpp"
 #include "lock_status.hpp"
+#include "notice.hpp"
 
 namespace dlock_cli {
 namespace {
@@ -55,15 +57,53 @@ void print_text(const std::string& name, const dlock_leader* leader) {
               static_cast<unsigned long long>(leader->term), local_iso_time(leader->since_ms).c_str());
 }
 
+// One line per leader: what --watch prints.
+void print_line(const std::string& name, const dlock_leader* leader, bool json) {
+  if (json) {
+    std::printf("%s\n", json_of(name, leader).c_str());
+  } else {
+    std::printf("%s term %llu leader %s\n", local_iso_time(leader->since_ms).c_str(),
+                static_cast<unsigned long long>(leader->term), std::string(leader->value, leader->value_len).c_str());
+  }
+  std::fflush(stdout);
+}
+
+struct Watch {
+  std::string name;
+  bool json;
+};
+
+// Prints every leader the library's observer tells, until a signal.
+int watch_leaders(const ElectionSession& session, const std::string& name, bool json, SignalWaiter& signals) {
+  Watch watch{name, json};
+  const int observing = dlock_election_observe(
+      session.election(),
+      [](const dlock_leader* leader, void* ctx) {
+        const auto* watch = static_cast<const Watch*>(ctx);
+        print_line(watch->name, leader, watch->json);
+      },
+      &watch);
+  if (observing != DLOCK_OK) fail_with_status(observing, "observing the leaders of '" + name + "'");
+  Notice never;
+  for (;;) {
+    const Wakeup wakeup = signals.wait(never, -1);
+    if (wakeup.signal == SIGINT || wakeup.signal == SIGTERM || wakeup.signal == SIGHUP) break;
+  }
+  dlock_election_observe(session.election(), nullptr, nullptr);
+  return exit_code::ok;
+}
+
 }  // namespace
 
-int leader_command(Arguments& args) {
-  InspectOptions options = read_inspect_options(args, "leader");
+int leader_command(Arguments& args, SignalWaiter& signals) {
+  bool watch = false;
+  InspectOptions options = read_inspect_options(args, "leader", &watch);
   if (args.done()) throw usage_error("dlock leader: missing the election NAME");
   const std::string name = args.next();
-  finish_inspect_options(args, options, "leader");
+  finish_inspect_options(args, options, "leader", &watch);
 
   const ElectionSession session(resolve_url(options.url), name);
+  if (watch) return watch_leaders(session, name, options.json, signals);
   dlock_leader leader;
   const int read = dlock_election_leader(session.election(), &leader);
   if (read != DLOCK_OK && read != DLOCK_NOT_ACQUIRED) {

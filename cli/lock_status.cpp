@@ -72,7 +72,7 @@ std::string json_or_null(const std::string& text) {
 
 }  // namespace
 
-InspectOptions read_inspect_options(Arguments& args, const std::string& command) {
+InspectOptions read_inspect_options(Arguments& args, const std::string& command, bool* watch) {
   InspectOptions options;
   while (args.at_option()) {
     if (args.take_value("--url", options.url) || take_log_option(args)) continue;
@@ -80,14 +80,25 @@ InspectOptions read_inspect_options(Arguments& args, const std::string& command)
       options.json = true;
       continue;
     }
+    if (watch != nullptr && args.take_flag("--watch")) {
+      *watch = true;
+      continue;
+    }
     reject_unknown(args, command);
   }
   return options;
 }
 
-void finish_inspect_options(Arguments& args, InspectOptions& options, const std::string& command) {
-  if (args.take_flag("--json")) options.json = true;
-  if (!args.done()) reject_unknown(args, command);
+void finish_inspect_options(Arguments& args, InspectOptions& options, const std::string& command, bool* watch) {
+  while (!args.done()) {
+    if (args.take_flag("--json")) {
+      options.json = true;
+    } else if (watch != nullptr && args.take_flag("--watch")) {
+      *watch = true;
+    } else {
+      reject_unknown(args, command);
+    }
+  }
 }
 
 LockStatus read_status(dlock_lock* lock, const std::string& name) {

@@ -31,8 +31,10 @@ struct InspectOptions {
   std::string url;
   bool json = false;
 };
-InspectOptions read_inspect_options(Arguments& args, const std::string& command);  // up to the operand
-void finish_inspect_options(Arguments& args, InspectOptions& options, const std::string& command);
+// Up to the operand; `watch` (when given) takes --watch, which only `dlock leader` has.
+InspectOptions read_inspect_options(Arguments& args, const std::string& command, bool* watch = nullptr);
+void finish_inspect_options(Arguments& args, InspectOptions& options, const std::string& command,
+                            bool* watch = nullptr);
 
 // DLOCK_OK with `status` filled, or DLOCK_E_PROTOCOL when the key is not a
 // lock (another type of key, or a hash whose fields are not lock holders);

@@ -39,7 +39,7 @@ int dispatch(int argc, char** argv) {
   if (command == "list") return list_command(args);
   if (command == "release") return release_command(args);
   if (command == "elect") return elect_command(args, signals);
-  if (command == "leader") return leader_command(args);
+  if (command == "leader") return leader_command(args, signals);
   throw usage_error("unknown command '" + command +
                     "': expected run, status, list, release, elect or leader");
 }

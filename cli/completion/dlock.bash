@@ -38,9 +38,13 @@ _dlock() {
           --hold-after-success --max-attempts --permits $logging --help --" -- "$cur"))
       fi
       ;;
-    status | list | leader)
+    status | list)
       [ "$prev" = "--url" ] && return
       COMPREPLY=($(compgen -W "--url --json $logging --help" -- "$cur"))
+      ;;
+    leader)
+      [ "$prev" = "--url" ] && return
+      COMPREPLY=($(compgen -W "--url --json --watch $logging --help" -- "$cur"))
       ;;
     release)
       [ "$prev" = "--url" ] && return

@@ -52,6 +52,21 @@ class Leader(DlockTestCase):
         leader = json.loads(self.dlock("leader", "--json", "jobs")[1])
         self.assertEqual(leader["value"], f"{socket.gethostname()}:{process.pid}")
 
+    def test_watch_prints_every_leader_in_order_until_interrupted(self):
+        watcher = self.start_dlock("leader", "--watch", "--json", "jobs")
+        time.sleep(0.5)  # observing from before the first leader
+        for value in ("first", "second", "third"):
+            code, _, err = self.dlock("elect", "jobs", "--value", value, "--", "true")
+            self.assertEqual((code, err), (0, ""))
+        time.sleep(1)
+        watcher.send_signal(signal.SIGINT)
+        out, err = watcher.communicate(timeout=10)
+        self.assertEqual((watcher.returncode, err), (0, ""))
+        leaders = [json.loads(line) for line in out.splitlines()]
+        self.assertEqual([leader["value"] for leader in leaders], ["first", "second", "third"])
+        terms = [leader["term"] for leader in leaders]
+        self.assertEqual(terms, sorted(set(terms)), "terms rise, none told twice")
+
     def test_unreachable_redis(self):
         self.env["DLOCK_URL"] = "redis://127.0.0.1:1"
         for args in (("leader", "jobs"), ("elect", "jobs", "--", "true")):
