@@ -298,7 +298,7 @@ class ElectionAcrossProcesses : public RedisFixture {
     return start_worker({"--mode", "election", "--url", server().url(), "--name", kName, "--store",
                          dir_.file("store"), "--log", dir_.file("sections"), "--cycles", std::to_string(cycles),
                          "--min-sleep-us", length, "--max-sleep-us", length, "--watchdog-timeout-ms",
-                         std::to_string(kWatchdogMs)},
+                         std::to_string(kWatchdogMs), "--announce", "1"},
                         dir_.file("out" + std::to_string(index)));
   }
   // The pid in a worker's value, "<pid>.<thread>".
@@ -329,6 +329,12 @@ TEST_F(ElectionAcrossProcesses, AKilledOrPausedLeaderIsReplacedWithinItsLease) {
     }
     throw std::runtime_error("no candidate has pid " + std::to_string(pid));
   };
+  auto index_of = [&](const ChildProcess& process) {
+    for (std::size_t i = 0; i < candidates.size(); ++i) {
+      if (candidates[i].get() == &process) return i;
+    }
+    throw std::runtime_error("not a candidate");
+  };
   // Waits for a leader of another term than `term`; how long it took.
   auto next_leader = [&](uint64_t term, dlock_leader* next) {
     const int64_t from = monotonic_ns();
@@ -351,7 +357,11 @@ TEST_F(ElectionAcrossProcesses, AKilledOrPausedLeaderIsReplacedWithinItsLease) {
       << "crash to new leader: within the lease plus a second (and a margin for the host)";
   EXPECT_GT(after_kill.term, killed.term);
 
+  // Paused inside its section: once it has said so (its section's start is
+  // stamped after the campaign returns).
   ChildProcess& paused = candidate_of(leader_pid(after_kill));
+  const std::string output = dir_.file("out" + std::to_string(index_of(paused)));
+  ASSERT_TRUE(wait_for_output(output, "term " + std::to_string(after_kill.term), milliseconds(10000)));
   paused.signal(SIGSTOP);
   dlock_leader after_pause{};
   EXPECT_LE(next_leader(after_kill.term, &after_pause), milliseconds(kWatchdogMs + 1000 + 1000));

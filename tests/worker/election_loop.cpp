@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <memory>
 #include <random>
 #include <string>
@@ -43,6 +44,10 @@ void run_candidate(Shared& shared, int index) {
     if (campaigned != DLOCK_OK) return shared.failures.fail("campaign: " + describe_status(campaigned));
     section.start_ns = dlock_test::monotonic_ns();
     announce_section(options, cycle);
+    if (options.announce) {
+      std::printf("term %llu leading\n", static_cast<unsigned long long>(section.token));
+      std::fflush(stdout);
+    }
     const long long value = shared.store.read();
     std::this_thread::sleep_for(std::chrono::microseconds(section_us(random)));
     section.write_accepted = shared.store.write(section.token, value + 1);

@@ -2,6 +2,7 @@
 // campaigns, publishing "<pid>.<thread>", and while it leads does one
 // read-modify-write of the fenced store under its term (the section lasts
 // min..max_sleep_us), logged as a section, then resigns; `cycles` times.
+// With --announce 1 it also says "term <term> leading" as each section starts.
 #pragma once
 
 #include "worker_options.hpp"
