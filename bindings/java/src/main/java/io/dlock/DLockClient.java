@@ -41,6 +41,8 @@ public final class DLockClient implements AutoCloseable {
   private final LockHandles fairLocks = new LockHandles();
   /** DLocks a hold is taken through: never collected (see KeptWhileHeld). */
   private final Set<DLock> heldLocks = ConcurrentHashMap.newKeySet();
+  /** The elections not yet closed: this client's close frees them. */
+  private final Set<DElection> elections = ConcurrentHashMap.newKeySet();
   private final Executor callbacks;
 
   private DLockClient(NativeClient handle, Executor callbacks) {
@@ -187,6 +189,25 @@ public final class DLockClient implements AutoCloseable {
     return primitives.get(kind, name, make, free);
   }
 
+  /**
+   * A new candidate for the leadership of {@code name} (names as for {@link
+   * #getLock(String)}): every call makes another candidate, so one process
+   * may run several. Makes no round trip. Close it when done (it resigns if
+   * it leads); the client's close closes those still open.
+   *
+   * @throws DLockException INVALID for a bad name
+   */
+  public DElection getElection(String name) {
+    Objects.requireNonNull(name, "name");
+    synchronized (this) {
+      // Under the monitor, so that close() never frees the native client under newElection.
+      guard.checkOpen();
+      DElection election = new DElection(name, handle.newElection(name), guard, callbacks, elections);
+      elections.add(election);
+      return election;
+    }
+  }
+
   public boolean isClosed() {
     return guard.isClosed();
   }
@@ -229,6 +250,8 @@ public final class DLockClient implements AutoCloseable {
       fairLocks.freeAll();
       heldLocks.clear();
       primitives.freeAll();
+      elections.forEach(DElection::closeWithClient);
+      elections.clear();
     });
   }
 }
