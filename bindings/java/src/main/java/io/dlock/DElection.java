@@ -203,7 +203,8 @@ public final class DElection implements AutoCloseable {
    * Calls {@code consumer} with each change of leader of this name, in order,
    * on the client's callback executor: first the current leader (when there
    * is one), then every new term and every proclaimed value, none twice and
-   * none missed. It runs until the election is closed (use {@link #leaders()}
+   * none missed. A resignation or a lapsed lease is no change: the next
+   * leader is. It runs until the election is closed (use {@link #leaders()}
    * for a subscription that can be cancelled); what it throws is logged.
    *
    * @throws IllegalStateException the election or the client is closed
@@ -300,7 +301,7 @@ public final class DElection implements AutoCloseable {
 
   private void subscribe(Flow.Subscriber<? super Leader> subscriber) {
     Objects.requireNonNull(subscriber, "subscriber");
-    fanOut.subscribe(subscriber);
+    fanOut.subscribe(subscriber, this::leader);
     try {
       startObserving();
     } catch (RuntimeException failed) {

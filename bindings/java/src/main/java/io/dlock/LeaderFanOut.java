@@ -3,9 +3,11 @@ package io.dlock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.Executor;
 import java.util.concurrent.Flow;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * The one native observer of a {@link DElection} (the SWIG director that
@@ -13,7 +15,8 @@ import java.util.function.Consumer;
  * out to every subscriber: each change is queued for each subscription
  * ({@link LeaderSubscription}), which delivers it on the client's callback
  * executor. A subscriber that joins later first gets the leader last
- * observed, then every change after it: none twice, none missed.
+ * observed when it still leads, then every change after it: none twice, none
+ * missed.
  *
  * <p>Kept by its DElection for the handle's life: the native side holds only
  * a weak reference to a director.
@@ -54,20 +57,37 @@ final class LeaderFanOut extends NativeLeaderCallback {
   }
 
   /**
-   * Adds a subscriber: it gets onSubscribe, the leader last observed (when
-   * there is one), then every change; onComplete once the election closes.
+   * Adds a subscriber: it gets onSubscribe, the leader last observed if
+   * {@code current} (the server's answer) says it still leads, then every
+   * change; onComplete once the election closes. The answer is read under
+   * this object's monitor, so no change slips between it and the joining.
    */
-  synchronized void subscribe(Flow.Subscriber<? super Leader> subscriber) {
+  synchronized void subscribe(Flow.Subscriber<? super Leader> subscriber, Supplier<Optional<Leader>> current) {
     LeaderSubscription subscription = new LeaderSubscription(subscriber, executor);
     subscription.start();
     if (completed) {
       subscription.complete();
       return;
     }
-    if (latest != null) {
+    if (latest != null && stillLeads(latest, current)) {
       subscription.offer(latest);
     }
     subscriptions.add(subscription);
+  }
+
+  /**
+   * Whether {@code observed} is the leader now: not resigned or expired since,
+   * nor replaced by a change still on its way to the observer (which then
+   * brings it).
+   */
+  private static boolean stillLeads(Leader observed, Supplier<Optional<Leader>> current) {
+    try {
+      return current.get()
+          .filter(now -> now.term() == observed.term() && now.value().equals(observed.value()))
+          .isPresent();
+    } catch (RuntimeException unknown) {
+      return false; // closed, or Redis unreachable: only changes from now on
+    }
   }
 
   /** Fails every subscriber with {@code error} (the observer could not start) and forgets them. */
