@@ -249,7 +249,7 @@ public final class DElection implements AutoCloseable {
     open.remove(this);
   }
 
-  /** The client is closing (its own calls are over): ends the waits and frees the handle. */
+  /** The client has closed (no call on it is in flight or can start): ends the waits, frees the handle. */
   void closeWithClient() {
     guard.shutOut();
     waits.closeAndAwait();

@@ -250,8 +250,10 @@ public final class DLockClient implements AutoCloseable {
       fairLocks.freeAll();
       heldLocks.clear();
       primitives.freeAll();
-      elections.forEach(DElection::closeWithClient);
-      elections.clear();
     });
+    // After the calls in flight (none can start now), and outside the guard: freeing an election
+    // waits for its observer's callback, which must not wait for anything this close holds.
+    elections.forEach(DElection::closeWithClient);
+    elections.clear();
   }
 }

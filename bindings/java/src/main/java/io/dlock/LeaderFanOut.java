@@ -29,6 +29,8 @@ final class LeaderFanOut extends NativeLeaderCallback {
   // Guarded by this.
   private final List<LeaderSubscription> subscriptions = new ArrayList<>();
   private Leader latest;
+  /** How many changes came: tells a subscriber's question from a change after it. */
+  private long published;
   private boolean completed;
 
   LeaderFanOut(String electionName, Executor executor) {
@@ -52,41 +54,54 @@ final class LeaderFanOut extends NativeLeaderCallback {
       return;
     }
     latest = leader;
+    published++;
     subscriptions.removeIf(LeaderSubscription::isCancelled);
     subscriptions.forEach(subscription -> subscription.offer(leader));
   }
 
   /**
-   * Adds a subscriber: it gets onSubscribe, the leader last observed if
-   * {@code current} (the server's answer) says it still leads, then every
-   * change; onComplete once the election closes. The answer is read under
-   * this object's monitor, so no change slips between it and the joining.
+   * Adds a subscriber: it gets onSubscribe, the leader last observed if it
+   * still leads, then every change; onComplete once the election closes.
+   * {@code current} (the server's answer, a round trip) is asked without this
+   * object's monitor, which the observer thread needs to go on (and the
+   * election's close waits for that thread).
    */
-  synchronized void subscribe(Flow.Subscriber<? super Leader> subscriber, Supplier<Optional<Leader>> current) {
-    LeaderSubscription subscription = new LeaderSubscription(subscriber, executor);
-    subscription.start();
-    if (completed) {
-      subscription.complete();
-      return;
+  void subscribe(Flow.Subscriber<? super Leader> subscriber, Supplier<Optional<Leader>> current) {
+    long before;
+    synchronized (this) {
+      before = published;
     }
-    if (latest != null && stillLeads(latest, current)) {
-      subscription.offer(latest);
+    Optional<Leader> now = latest() == null ? Optional.empty() : ask(current);
+    synchronized (this) {
+      LeaderSubscription subscription = new LeaderSubscription(subscriber, executor);
+      subscription.start();
+      if (completed) {
+        subscription.complete();
+        return;
+      }
+      // A change that came after the question is newer than its answer; else
+      // the last change counts only if the server still has it as the leader
+      // (not resigned or lapsed since, nor replaced by a change on its way here).
+      if (latest != null && (published != before || now.filter(this::isLatest).isPresent())) {
+        subscription.offer(latest);
+      }
+      subscriptions.add(subscription);
     }
-    subscriptions.add(subscription);
   }
 
-  /**
-   * Whether {@code observed} is the leader now: not resigned or expired since,
-   * nor replaced by a change still on its way to the observer (which then
-   * brings it).
-   */
-  private static boolean stillLeads(Leader observed, Supplier<Optional<Leader>> current) {
+  private synchronized Leader latest() {
+    return latest;
+  }
+
+  private boolean isLatest(Leader leader) {
+    return leader.term() == latest.term() && leader.value().equals(latest.value());
+  }
+
+  private static Optional<Leader> ask(Supplier<Optional<Leader>> current) {
     try {
-      return current.get()
-          .filter(now -> now.term() == observed.term() && now.value().equals(observed.value()))
-          .isPresent();
+      return current.get();
     } catch (RuntimeException unknown) {
-      return false; // closed, or Redis unreachable: only changes from now on
+      return Optional.empty(); // closed, or Redis unreachable: only changes from now on
     }
   }
 
