@@ -18,6 +18,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Flow;
 import java.util.concurrent.TimeUnit;
+import java.util.logging.Level;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,6 +29,7 @@ import redis.clients.jedis.Jedis;
 /** Leader election (SPEC 13): DElection against a real redis-server. */
 class DElectionTest {
   @RegisterExtension static final RedisServer redis = new RedisServer();
+  @RegisterExtension final LogCapture capture = new LogCapture();
 
   /** Renewed every 300 ms, so a loss shows within a second. */
   private static final String FAST_WATCHDOG = "?watchdog_timeout_ms=900";
@@ -467,6 +469,8 @@ class DElectionTest {
       leader.proclaim("two");
       assertTrue(Threads.eventually(5, () -> calls.size() == 2), calls.toString());
       assertEquals(List.of(new Seen(term, "one"), new Seen(term, "two")), calls);
+      assertTrue(capture.has(Level.SEVERE, "an observer of the leaders of '" + name + "' threw"),
+          capture.messages().toString());
     }
   }
 
