@@ -291,12 +291,16 @@ public final class DElection implements AutoCloseable {
 
   /** The leadership granted to a future cancelled meanwhile: resigned, unless it was taken up since. */
   private void giveBack(long term) {
-    call(() -> {
-      if (handle.leads() && handle.currentTerm() == term) {
-        handle.stepDown();
-      }
-      return null;
-    });
+    try {
+      call(() -> {
+        if (handle.leads() && handle.currentTerm() == term) {
+          handle.stepDown();
+        }
+        return null;
+      });
+    } catch (IllegalStateException closed) {
+      // The election or its client is closed, which resigned it.
+    }
   }
 
   private void subscribe(Flow.Subscriber<? super Leader> subscriber) {
