@@ -6,6 +6,7 @@
 #include <memory>
 #include <sstream>
 
+#include "json_text.hpp"
 #include "lock_session.hpp"
 #include "log_output.hpp"
 
@@ -63,23 +64,6 @@ void read_note(dlock_lock* lock, const std::string& name, LockStatus& status) {
   for (LockHolderStatus& holder : status.holders) {
     if (same_holder(holder.id, noted_holder.get())) apply_note(note.get(), holder);
   }
-}
-
-std::string json_string(const std::string& text) {
-  std::string quoted = "\"";
-  for (const unsigned char c : text) {
-    if (c == '"' || c == '\\') {
-      quoted += '\\';
-      quoted += static_cast<char>(c);
-    } else if (c < 0x20) {
-      char escaped[8];
-      std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
-      quoted += escaped;
-    } else {
-      quoted += static_cast<char>(c);
-    }
-  }
-  return quoted + "\"";
 }
 
 std::string json_or_null(const std::string& text) {
@@ -144,12 +128,16 @@ int try_read_status(dlock_lock* lock, const std::string& name, LockStatus& statu
   return DLOCK_OK;
 }
 
-std::string holder_note_of_this_process() {
+std::string host_name() {
   // 255 bytes is the longest host name Linux and macOS allow (HOST_NAME_MAX
   // is not defined on macOS), and gethostname() may leave out the NUL.
   char host[256] = {};
   if (gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
-  return std::string("host=") + (host[0] ? host : "unknown") + " pid=" + std::to_string(getpid());
+  return host[0] ? host : "unknown";
+}
+
+std::string holder_note_of_this_process() {
+  return "host=" + host_name() + " pid=" + std::to_string(getpid());
 }
 
 std::string json_of(const LockStatus& status) {

@@ -41,6 +41,9 @@ int try_read_status(dlock_lock* lock, const std::string& name, LockStatus& statu
 // As try_read_status, and a key that is not a lock is a Failure too.
 LockStatus read_status(dlock_lock* lock, const std::string& name);
 
+// This machine's host name ("unknown" when it has none).
+std::string host_name();
+
 // What `dlock run` notes beside its hold: "host=<hostname> pid=<its pid>".
 std::string holder_note_of_this_process();
 
