@@ -1,6 +1,7 @@
 /*
  * SWIG interface: the C ABI of include/dlock.h as package-private classes of
- * io.dlock (NativeClient, NativeLock, NativeCancel, NativeLostCallback). The
+ * io.dlock (NativeClient, NativeLock, NativeCancel, NativeLostCallback,
+ * NativeElection...). The
  * public API is the hand-written layer beside them (DLockClient, DLock, ...);
  * nothing generated here is visible outside the package.
  */
@@ -113,12 +114,13 @@ static void throwJava(JNIEnv *jenv, int status) {
   $1 = const_cast<char *>(utf8.c_str());
 }
 %typemap(freearg) const char *TEXT ""
-%apply const char *TEXT { const char *url, const char *name, const char *permitId, const char *periodId };
+%apply const char *TEXT { const char *url, const char *name, const char *permitId, const char *periodId,
+                          const char *value };
 
 /* Text from the core to the callbacks (directors), as UTF-8 too. */
 %typemap(directorin, descriptor="Ljava/lang/String;", noblock=1)
     const char *lockName, const char *semaphoreName, const char *lostPermitId, const char *grantedPermitId,
-    const char *message {
+    const char *message, const char *leaderValue {
   $input = 0;
   if ($1) {
     $input = dlock_jni::javaString(jenv, $1);
@@ -148,6 +150,7 @@ static void throwJava(JNIEnv *jenv, int status) {
 %rename(NativeSemaphore) dlock_semaphore;
 %rename(NativePermitSemaphore) dlock_permit_semaphore;
 %rename(NativeCountDownLatch) dlock_count_down_latch;
+%rename(NativeElection) dlock_election;
 %import "dlock.h"
 
 
@@ -766,5 +769,122 @@ struct dlock_count_down_latch {};
   /* dlock_rwlock_set_writer_preference: a write side's handle only. */
   void setWriterPreference(bool enabled) {
     dlock_jni::check(dlock_rwlock_set_writer_preference($self, enabled ? 1 : 0));
+  }
+}
+
+/* ---- Leader election (dlock_election_*): NativeElection, a candidate ---- */
+
+/* A leader's value, from the core to Java as UTF-8 (a return value, matched
+   by the method's name; the observer's goes through the directorin typemap). */
+%typemap(out, noblock=1) const char *leaderValue {
+  $result = dlock_jni::javaString(jenv, $1 ? $1 : "");
+  if (!$result) return $null;
+}
+
+/* Receives the leaders an observer follows (dlock_election_observe);
+   subclassed in Java (LeaderFanOut), so the director attaches the core's
+   observer thread to the JVM. */
+%feature("director") NativeLeaderCallback;
+%typemap(javaclassmodifiers) NativeLeaderCallback "abstract class"
+%inline %{
+struct NativeLeaderCallback {
+  virtual ~NativeLeaderCallback() {}
+  virtual void leader(uint64_t term, int64_t sinceMs, const char *leaderValue) = 0;
+};
+%}
+
+%{
+namespace dlock_jni {
+/* The dlock_leader_fn registered with the core; ctx is the NativeLeaderCallback. */
+static void forwardLeader(const dlock_leader *leader, void *ctx) {
+  try {
+    static_cast<NativeLeaderCallback *>(ctx)->leader(leader->term, leader->since_ms, leader->value);
+  } catch (...) {
+    /* Nothing may unwind into the core's observer thread; the Java side
+       reports its own exceptions (LeaderFanOut). */
+  }
+}
+}  // namespace dlock_jni
+%}
+
+/* One dlock_election_leader() answer, read by DElection.leader() into a
+   Leader and deleted at once. */
+%ignore NativeLeader::NativeLeader;
+%inline %{
+class NativeLeader {
+ public:
+  explicit NativeLeader(dlock_election *election) {
+    present_ = dlock_jni::check(dlock_election_leader(election, &leader_)) == DLOCK_OK;
+  }
+  /* false: nobody leads. */
+  bool present() const { return present_; }
+  uint64_t term() const { return leader_.term; }
+  int64_t sinceMs() const { return leader_.since_ms; }
+  const char *leaderValue() const { return leader_.value; }
+
+ private:
+  NativeLeader(const NativeLeader &);
+  NativeLeader &operator=(const NativeLeader &);
+  dlock_leader leader_{};
+  bool present_ = false;
+};
+%}
+
+%nodefaultctor;
+%nodefaultdtor;
+struct dlock_election {};
+%clearnodefaultctor;
+%clearnodefaultdtor;
+
+%newobject dlock_client::newElection;
+%newobject dlock_election::readLeader;
+
+%extend dlock_client {
+  /* A new candidate: every call makes another. */
+  dlock_election *newElection(const char *name) {
+    dlock_election *election = nullptr;
+    dlock_jni::check(dlock_election_new($self, name, &election));
+    return election;
+  }
+}
+
+/* Method names differ from the C functions SWIG names the wrappers after
+   (dlock_election_campaign...), so a wrapper never redeclares one. */
+%extend dlock_election {
+  ~dlock_election() { dlock_election_free($self); }
+  /* The term once leader; -1 when the wait ran out. cancel may be null. */
+  int64_t runCampaign(const char *value, int64_t waitMs, dlock_cancel *cancel) {
+    uint64_t term = 0;
+    const int status = dlock_jni::check(dlock_election_campaign_cancellable($self, value, waitMs, cancel, &term));
+    return status == DLOCK_OK ? static_cast<int64_t>(term) : -1;
+  }
+  /* runCampaign() without blocking: callback.done(call, ...) gets the term as its token. */
+  void campaignAsync(const char *value, int64_t waitMs, dlock_cancel *cancel, NativeDoneCallback *callback,
+                     int64_t call) {
+    dlock_jni::startAsync(callback, call, [&](dlock_done_fn done, void *ctx) {
+      return dlock_election_campaign_async($self, value, waitMs, cancel, done, ctx);
+    });
+  }
+  void stepDown() { dlock_jni::check(dlock_election_resign($self)); }
+  void publish(const char *value) { dlock_jni::check(dlock_election_proclaim($self, value)); }
+  /* The caller deletes the answer (NativeLeader.delete()). */
+  NativeLeader *readLeader() { return new NativeLeader($self); }
+  bool leads() {
+    int leads = 0;
+    dlock_jni::check(dlock_election_is_leader($self, &leads));
+    return leads != 0;
+  }
+  uint64_t currentTerm() {
+    uint64_t term = 0;
+    dlock_jni::check(dlock_election_term($self, &term));
+    return term;
+  }
+  void setLostCallback(NativeLostCallback *callback) {
+    dlock_jni::check(dlock_election_set_lost_callback(
+        $self, callback ? dlock_jni::forwardLost : nullptr, callback));
+  }
+  /* Starts the core's observer, reporting to `callback`; null stops it. */
+  void follow(NativeLeaderCallback *callback) {
+    dlock_jni::check(dlock_election_observe($self, callback ? dlock_jni::forwardLeader : nullptr, callback));
   }
 }

@@ -41,6 +41,8 @@ public final class DLockClient implements AutoCloseable {
   private final LockHandles fairLocks = new LockHandles();
   /** DLocks a hold is taken through: never collected (see KeptWhileHeld). */
   private final Set<DLock> heldLocks = ConcurrentHashMap.newKeySet();
+  /** The elections not yet closed: this client's close frees them. */
+  private final Set<DElection> elections = ConcurrentHashMap.newKeySet();
   private final Executor callbacks;
 
   private DLockClient(NativeClient handle, Executor callbacks) {
@@ -187,6 +189,25 @@ public final class DLockClient implements AutoCloseable {
     return primitives.get(kind, name, make, free);
   }
 
+  /**
+   * A new candidate for the leadership of {@code name} (names as for {@link
+   * #getLock(String)}): every call makes another candidate, so one process
+   * may run several. Makes no round trip. Close it when done (it resigns if
+   * it leads); the client's close closes those still open.
+   *
+   * @throws DLockException INVALID for a bad name
+   */
+  public DElection getElection(String name) {
+    Objects.requireNonNull(name, "name");
+    synchronized (this) {
+      // Under the monitor, so that close() never frees the native client under newElection.
+      guard.checkOpen();
+      DElection election = new DElection(name, handle.newElection(name), guard, callbacks, elections);
+      elections.add(election);
+      return election;
+    }
+  }
+
   public boolean isClosed() {
     return guard.isClosed();
   }
@@ -230,5 +251,9 @@ public final class DLockClient implements AutoCloseable {
       heldLocks.clear();
       primitives.freeAll();
     });
+    // After the calls in flight (none can start now), and outside the guard: freeing an election
+    // waits for its observer's callback, which must not wait for anything this close holds.
+    elections.forEach(DElection::closeWithClient);
+    elections.clear();
   }
 }

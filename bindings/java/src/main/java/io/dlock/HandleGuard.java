@@ -3,13 +3,26 @@ package io.dlock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 
 /**
- * Keeps a client's native lock handles alive while calls on them run: calls
+ * Keeps a client's native lock handles (or one handle closed on its own, a
+ * DElection) alive while calls on them run: calls
  * enter and exit; closing rejects new calls, and frees the handles only after
  * the last call in flight has returned.
  */
 final class HandleGuard {
   private final ReentrantReadWriteLock calls = new ReentrantReadWriteLock();
+  /** What a call once closed is told: "the DLockClient is closed". */
+  private final String closedMessage;
   private volatile boolean closed;
+
+  /** A client's guard. */
+  HandleGuard() {
+    this("the DLockClient is closed");
+  }
+
+  /** The guard of a handle closed on its own (a DElection): {@code closedMessage} for calls after. */
+  HandleGuard(String closedMessage) {
+    this.closedMessage = closedMessage;
+  }
 
   /** A call on native handles. */
   @FunctionalInterface
@@ -76,7 +89,7 @@ final class HandleGuard {
     }
   }
 
-  private static IllegalStateException closedError() {
-    return new IllegalStateException("the DLockClient is closed");
+  IllegalStateException closedError() {
+    return new IllegalStateException(closedMessage);
   }
 }

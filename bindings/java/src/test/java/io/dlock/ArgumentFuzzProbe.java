@@ -298,6 +298,26 @@ public final class ArgumentFuzzProbe {
     }
   }
 
+  /** A candidate of its own (its keys are not the victims'), a few hostile calls, then closed. */
+  private void callElection() throws Exception {
+    try (DElection election = client().getElection(name())) {
+      for (int i = 0; i < 3; i++) {
+        switch (random.nextInt(10)) {
+          case 0 -> election.campaign(text(), waitTime(), unit());
+          case 1 -> election.resign();
+          case 2 -> election.proclaim(text());
+          case 3 -> election.leader();
+          case 4 -> election.isLeader();
+          case 5 -> election.term();
+          case 6 -> election.setLostListener(random.nextBoolean() ? null : (name, term) -> { });
+          case 7 -> election.observe(random.nextBoolean() ? null : leader -> { });
+          case 8 -> awaitFuture(election.campaignAsync(text(), waitTime(), unit()));
+          default -> election.leaders().subscribe(null);
+        }
+      }
+    }
+  }
+
   private void call(String label) throws Exception {
     switch (label) {
       case "DLockClient" -> callClient();
@@ -317,6 +337,7 @@ public final class ArgumentFuzzProbe {
       case "DSemaphore" -> callSemaphore();
       case "DPermitExpirableSemaphore" -> callPermitSemaphore();
       case "DCountDownLatch" -> callLatch();
+      case "DElection" -> callElection();
       case "DMultiLock" -> callGroup(false);
       default -> callGroup(true);
     }
@@ -339,7 +360,7 @@ public final class ArgumentFuzzProbe {
   private void run(int calls) {
     String[] labels = {
       "DLockClient", "DLockClient.get*", "DLockClient.getStats", "DLock", "DSemaphore",
-      "DPermitExpirableSemaphore", "DCountDownLatch", "DMultiLock", "DRedLock",
+      "DPermitExpirableSemaphore", "DCountDownLatch", "DMultiLock", "DRedLock", "DElection",
     };
     for (int number = 0; number < calls; number++) {
       String label = labels[random.nextInt(labels.length)];

@@ -21,7 +21,9 @@ class PublicApiTest {
       "DLockStats", "DMultiLock", "DRedLock", "DReadWriteLock",
       // Semaphores and the count-down latch.
       "DSemaphore", "DPermitExpirableSemaphore", "PermitLostListener", "DCountDownLatch",
-      "LatchLostException");
+      "LatchLostException",
+      // Leader election.
+      "DElection", "Leader", "LeadershipLostListener");
 
   @Test
   void onlyTheHandWrittenTypesArePublic() throws Exception {

