@@ -108,7 +108,7 @@ class Election:
             lambda cancel, done: self._native.campaign_async(text, wait_ms, cancel, done), undo
         )
 
-    def _resign_taken(self, term: int) -> None:
+    def _resign_taken(self, term: Optional[int]) -> None:
         self._native.resign()
 
     def _resign_in_thread(self, term: int) -> None:

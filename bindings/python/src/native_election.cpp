@@ -110,9 +110,8 @@ class NativeElection {
   // on the client's async thread.
   void campaign_async(const std::optional<std::string>& value, int64_t wait_ms, NativeCancel* cancel,
                       py::object on_done) {
-    // Kept (with the handle) until `done` has run.
-    auto kept = value ? std::make_shared<std::string>(*value) : nullptr;
-    const char* text = kept ? c_string(*kept, "value") : nullptr;
+    // dlock copies the value before it returns.
+    const char* text = value ? c_string(*value, "value") : nullptr;
     dlock_election* election = enter();
     try {
       start_async(
@@ -121,7 +120,7 @@ class NativeElection {
                                                  &AsyncCompletion::done, completion);
           },
           py::cast(this, py::return_value_policy::reference), cancel, std::move(on_done),
-          [this, kept](int) { leave(); });
+          [this](int) { leave(); });
     } catch (...) {
       leave();  // not started: `done`, and with it the accounting, never comes
       throw;
@@ -163,7 +162,7 @@ class NativeElection {
 
   // Starts (or, `function` None, stops) following the leaders: function(value,
   // term, since_ms) on the observer's thread. A replaced callable is kept until
-  // the handle is freed: dlock may be calling it.
+  // the handle is freed.
   void observe(py::object function) {
     if (function.is_none()) {
       check_status(using_handle([](dlock_election* election) {
