@@ -2,12 +2,15 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
 #include "core/cancel.hpp"
 #include "core/client.hpp"
 #include "core/lost_callback.hpp"
+#include "primitives/election/election_resource.hpp"
+#include "primitives/election/leader_observer.hpp"
 #include "primitives/lock/lock_inspection.hpp"
 #include "primitives/lock/lock_resource.hpp"
 #include "primitives/multi/multi_lock.hpp"
@@ -50,4 +53,14 @@ struct dlock_multilock {
 
 struct dlock_redlock {
   std::unique_ptr<dlock::RedLock> lock;
+};
+
+// A candidate: its leadership is a lock hold of its own owner id, taken and
+// renewed with the lock's calls through `lock`.
+struct dlock_election {
+  dlock_lock lock;
+  std::shared_ptr<const dlock::ElectionResource> resource;
+  uint64_t owner = 0;
+  std::mutex observer_mutex;
+  std::unique_ptr<dlock::LeaderObserver> observer;
 };

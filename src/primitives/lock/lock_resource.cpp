@@ -65,13 +65,17 @@ Lockable::Attempt LockResource::attempt(Connection& connection, const std::strin
                                         int64_t wait_left_ms, const std::string& request_id) const {
   // A single attempt barges; without turns nobody needs to know who waits.
   const char* will_wait = wait_left_ms == 0 || yield_ms == "0" ? "0" : "1";
-  const Reply reply = LockScripts::acquire().run(
+  const Reply reply = run_acquire(
       connection,
       {keys.name, keys.counter, keys.owner_latch(field), keys.turn, keys.waiting, keys.owner_grant(field),
        keys.deadlines},
       {std::to_string(lease_ms), field, request_id, will_wait});
   // acquire.lua: the token when granted, {the holder's PTTL[, the turn's number]} when not.
   return parse_attempt(reply, "acquire '" + keys.name + "'");
+}
+
+Reply LockResource::run_acquire(Connection& connection, const Argv& keys, const Argv& args) const {
+  return LockScripts::acquire().run(connection, keys, args);
 }
 
 bool LockResource::force_release(Connection& connection) const {

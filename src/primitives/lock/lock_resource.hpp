@@ -62,6 +62,11 @@ class LockResource : public Lockable, public ServerQueue {
 
   const LockKeys keys;
   const std::string yield_ms;
+
+ protected:
+  // Runs acquire.lua with the lock's KEYS and ARGV; a kind that does more on
+  // a grant (the election records its leader) runs its own script on them.
+  virtual Reply run_acquire(Connection& connection, const Argv& keys, const Argv& args) const;
 };
 
 }  // namespace dlock

@@ -1,0 +1,46 @@
+#include "primitives/election/election_resource.hpp"
+
+#include "core/tokens_lua.hpp"
+#include "primitives/election/election_lua.hpp"
+#include "primitives/lock/lock_lua.hpp"
+#include "redis/composed_script.hpp"
+
+namespace dlock {
+namespace {
+
+// The lock's acquire (its parts as LockScripts::acquire has them), run as a
+// function whose grant announce.lua records.
+Script& acquire_script() {
+  static ComposedScript script("election_acquire",
+                               {lua::tokens, lua::lock::waiters, "local function acquire_lock()",
+                                lua::lock::acquire, "end", lua::election::announce});
+  return script.script();
+}
+
+}  // namespace
+
+ElectionResource::ElectionResource(const std::string& name, const ClientConfig& config)
+    : ElectionResource(ElectionKeys(name), config) {}
+
+ElectionResource::ElectionResource(ElectionKeys keys, const ClientConfig& config)
+    : LockResource(keys.lock, config), election_keys(std::move(keys)) {}
+
+void ElectionResource::set_value(std::string value) const {
+  std::lock_guard<std::mutex> lock(value_mutex_);
+  value_ = std::move(value);
+}
+
+Reply ElectionResource::run_acquire(Connection& connection, const Argv& lock_keys, const Argv& lock_args) const {
+  std::string value;
+  {
+    std::lock_guard<std::mutex> lock(value_mutex_);
+    value = value_;
+  }
+  Argv keys = lock_keys;
+  keys.insert(keys.end(), {election_keys.leader, election_keys.leaders});
+  Argv args = lock_args;
+  args.push_back(value);
+  return acquire_script().run(connection, keys, args);
+}
+
+}  // namespace dlock

@@ -1,0 +1,33 @@
+// The leadership of an election as the core and the lock's acquire steps see
+// it: a lock (its own keys, the lock's scripts for renewal, release and
+// waiting) whose grant also records the leader and appends it to the stream
+// of leaders (lua/election/announce.lua).
+#pragma once
+
+#include <mutex>
+#include <string>
+
+#include "primitives/election/election_keys.hpp"
+#include "primitives/lock/lock_resource.hpp"
+
+namespace dlock {
+
+class ElectionResource final : public LockResource {
+ public:
+  ElectionResource(const std::string& name, const ClientConfig& config);
+
+  // The value the candidate's next grant publishes.
+  void set_value(std::string value) const;
+
+  const ElectionKeys election_keys;
+
+ protected:
+  Reply run_acquire(Connection& connection, const Argv& keys, const Argv& args) const override;
+
+ private:
+  ElectionResource(ElectionKeys keys, const ClientConfig& config);
+  mutable std::mutex value_mutex_;
+  mutable std::string value_;
+};
+
+}  // namespace dlock
