@@ -1,5 +1,7 @@
 #include "native_election.hpp"
 
+#include <pybind11/stl.h>
+
 #include <cstdint>
 #include <memory>
 #include <mutex>
