@@ -5,6 +5,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <initializer_list>
 
 #include "failure.hpp"
 #include "pipe.hpp"
@@ -79,31 +80,41 @@ std::optional<int> ChildProcess::reap() {
 
 namespace {
 
-// The current environment with DLOCK_NAME and the hold's variable set, and
-// none of dlock's variables inherited from an enclosing run.
-std::vector<std::string> environment_with(const std::string& name, const std::string& hold_variable) {
+// What dlock sets in COMMAND's environment: none is inherited from an
+// enclosing dlock run or dlock elect.
+const char* const dlock_variables[] = {"DLOCK_NAME=", "DLOCK_FENCING_TOKEN=", "DLOCK_PERMIT_ID=",
+                                       "DLOCK_ELECTION=", "DLOCK_TERM="};
+
+bool is_dlock_variable(const std::string& variable) {
+  for (const char* prefix : dlock_variables) {
+    if (variable.rfind(prefix, 0) == 0) return true;
+  }
+  return false;
+}
+
+// The current environment without dlock's variables, and `variables` added.
+std::vector<std::string> environment_with(std::initializer_list<std::string> variables) {
   std::vector<std::string> environment;
   for (char** entry = environ; *entry; ++entry) {
     const std::string variable = *entry;
-    if (variable.rfind("DLOCK_NAME=", 0) == 0 || variable.rfind("DLOCK_FENCING_TOKEN=", 0) == 0 ||
-        variable.rfind("DLOCK_PERMIT_ID=", 0) == 0) {
-      continue;
-    }
-    environment.push_back(variable);
+    if (!is_dlock_variable(variable)) environment.push_back(variable);
   }
-  environment.push_back("DLOCK_NAME=" + name);
-  environment.push_back(hold_variable);
+  environment.insert(environment.end(), variables.begin(), variables.end());
   return environment;
 }
 
 }  // namespace
 
 std::vector<std::string> environment_for_command(const std::string& name, uint64_t token) {
-  return environment_with(name, "DLOCK_FENCING_TOKEN=" + std::to_string(token));
+  return environment_with({"DLOCK_NAME=" + name, "DLOCK_FENCING_TOKEN=" + std::to_string(token)});
 }
 
 std::vector<std::string> environment_for_permit(const std::string& name, const std::string& permit_id) {
-  return environment_with(name, "DLOCK_PERMIT_ID=" + permit_id);
+  return environment_with({"DLOCK_NAME=" + name, "DLOCK_PERMIT_ID=" + permit_id});
+}
+
+std::vector<std::string> environment_for_leader(const std::string& election, uint64_t term) {
+  return environment_with({"DLOCK_ELECTION=" + election, "DLOCK_TERM=" + std::to_string(term)});
 }
 
 }  // namespace dlock_cli

@@ -33,5 +33,7 @@ class ChildProcess {
 std::vector<std::string> environment_for_command(const std::string& name, uint64_t token);
 // The current environment with DLOCK_NAME and DLOCK_PERMIT_ID set (--permits).
 std::vector<std::string> environment_for_permit(const std::string& name, const std::string& permit_id);
+// The current environment with DLOCK_ELECTION and DLOCK_TERM set (dlock elect).
+std::vector<std::string> environment_for_leader(const std::string& election, uint64_t term);
 
 }  // namespace dlock_cli

@@ -7,6 +7,7 @@ namespace dlock_cli::exit_code {
 
 constexpr int ok = 0;
 constexpr int not_held = 3;             // dlock status: nobody holds the lock (as LSB's "not running")
+constexpr int no_leader = 3;            // dlock leader: nobody leads the election (as not_held)
 constexpr int usage = 64;               // EX_USAGE: bad option, duration, URL or name
 constexpr int redis_unavailable = 69;   // EX_UNAVAILABLE: Redis unreachable, refused or failed
 constexpr int internal = 70;            // EX_SOFTWARE: an unexpected failure

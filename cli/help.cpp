@@ -7,6 +7,8 @@ const char* const help_text = R"(Usage:
   dlock status [--url URL] [--json] NAME
   dlock list [--url URL] [--json] [PREFIX]
   dlock release --force [--url URL] NAME
+  dlock elect [options] NAME [options] [--] COMMAND [ARGS...]
+  dlock leader [--url URL] [--json] [--watch] NAME
   dlock --help | --version
 
 Distributed locks on Redis, like flock(1) across machines.
@@ -39,6 +41,23 @@ with COMMAND's status.
                             runs at once; DLOCK_PERMIT_ID in COMMAND's
                             environment instead of DLOCK_FENCING_TOKEN)
 
+dlock elect campaigns for the leadership of the election NAME and runs
+COMMAND only while leader, with DLOCK_ELECTION and DLOCK_TERM (the
+term, a fencing token) in its environment. When the leadership is lost,
+COMMAND gets SIGTERM, then SIGKILL after the grace period, and dlock
+campaigns again. When COMMAND ends by itself, dlock resigns and exits
+with its status. SIGINT or SIGTERM sent to dlock stop COMMAND the same
+way; dlock then resigns and exits with COMMAND's status (128+N when
+signal N ends a campaign's wait).
+  --url URL                 Redis to use (as for run)
+  --value V                 what the leader publishes (default
+                            <hostname>:<pid>)
+  --lease DUR               leadership lease kept alive while leading
+                            (30s): a crashed leader is replaced after it
+  --grace DUR               time between SIGTERM and SIGKILL to COMMAND
+                            once the leadership is lost or dlock is
+                            stopped (10s)
+
 Every command takes these, before its operands:
   -q, --quiet               show none of the library's log records
   -v, --verbose             show its INFO records too (default: warnings
@@ -49,14 +68,19 @@ dlock status shows NAME's holders (host and pid when a dlock run holds
 it), remaining lease and last fencing token; it exits 0 when NAME is
 held, 3 when it is not. dlock list shows every lock whose name starts
 with PREFIX, one line each: name, holder, lease left, last token.
+dlock leader prints the current leader of the election NAME: its value,
+term and since when it leads; it exits 0 when someone leads, 3 when
+nobody does. With --watch it prints that leader and then every new
+leader and proclaimed value, a line each, until interrupted (exit 0).
 
 Durations: an integer and a unit, ms s m h d, possibly repeated: 500ms,
 30s, 5m, 1h, 1h30m.
 
-Exit codes: COMMAND's status (128+N when signal N ended it); 64 usage
-error; 69 Redis unreachable or failing; 70 internal error; 75 lock not
-acquired (see -E); 79 lock lost while COMMAND ran; 80 --max-attempts
-reached; 126 COMMAND not executable; 127 COMMAND not found.
+Exit codes: COMMAND's status (128+N when signal N ended it); 3 not held
+(status) or no leader (leader); 64 usage error; 69 Redis unreachable or
+failing; 70 internal error; 75 lock not acquired (see -E); 79 lock lost
+while COMMAND ran; 80 --max-attempts reached; 126 COMMAND not
+executable; 127 COMMAND not found.
 )";
 
 }  // namespace dlock_cli

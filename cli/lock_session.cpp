@@ -62,6 +62,16 @@ PermitSession::~PermitSession() {
   dlock_permit_semaphore_free(semaphore_);
 }
 
+ElectionSession::ElectionSession(const std::string& url, const std::string& name, int64_t watchdog_lease_ms)
+    : name_(name), client_(open_client(url, watchdog_lease_ms)) {
+  const int status = dlock_election_new(client_.get(), name.c_str(), &election_);
+  if (status != DLOCK_OK) fail_with_status(status, "election name '" + name + "'");
+}
+
+ElectionSession::~ElectionSession() {
+  dlock_election_free(election_);
+}
+
 std::string resolve_url(const std::string& from_option) {
   if (!from_option.empty()) return from_option;
   const char* from_environment = std::getenv("DLOCK_URL");

@@ -58,6 +58,25 @@ class PermitSession {
   dlock_permit_semaphore* semaphore_ = nullptr;
 };
 
+// A client and one election handle on it (dlock elect, dlock leader), closed
+// on scope exit: freeing the handle resigns a leadership it still has.
+class ElectionSession {
+ public:
+  // watchdog_lease_ms: the leadership's lease; 0 for the default.
+  ElectionSession(const std::string& url, const std::string& name, int64_t watchdog_lease_ms = 0);
+  ~ElectionSession();
+  ElectionSession(const ElectionSession&) = delete;
+  ElectionSession& operator=(const ElectionSession&) = delete;
+
+  dlock_election* election() const { return election_; }
+  const std::string& name() const { return name_; }
+
+ private:
+  std::string name_;
+  ClientHandle client_;
+  dlock_election* election_ = nullptr;
+};
+
 // The URL from --url, else $DLOCK_URL, else the local default.
 std::string resolve_url(const std::string& from_option);
 

@@ -6,6 +6,7 @@
 #include <memory>
 #include <sstream>
 
+#include "json_text.hpp"
 #include "lock_session.hpp"
 #include "log_output.hpp"
 
@@ -65,30 +66,13 @@ void read_note(dlock_lock* lock, const std::string& name, LockStatus& status) {
   }
 }
 
-std::string json_string(const std::string& text) {
-  std::string quoted = "\"";
-  for (const unsigned char c : text) {
-    if (c == '"' || c == '\\') {
-      quoted += '\\';
-      quoted += static_cast<char>(c);
-    } else if (c < 0x20) {
-      char escaped[8];
-      std::snprintf(escaped, sizeof escaped, "\\u%04x", c);
-      quoted += escaped;
-    } else {
-      quoted += static_cast<char>(c);
-    }
-  }
-  return quoted + "\"";
-}
-
 std::string json_or_null(const std::string& text) {
   return text.empty() ? "null" : json_string(text);
 }
 
 }  // namespace
 
-InspectOptions read_inspect_options(Arguments& args, const std::string& command) {
+InspectOptions read_inspect_options(Arguments& args, const std::string& command, bool* watch) {
   InspectOptions options;
   while (args.at_option()) {
     if (args.take_value("--url", options.url) || take_log_option(args)) continue;
@@ -96,14 +80,25 @@ InspectOptions read_inspect_options(Arguments& args, const std::string& command)
       options.json = true;
       continue;
     }
+    if (watch != nullptr && args.take_flag("--watch")) {
+      *watch = true;
+      continue;
+    }
     reject_unknown(args, command);
   }
   return options;
 }
 
-void finish_inspect_options(Arguments& args, InspectOptions& options, const std::string& command) {
-  if (args.take_flag("--json")) options.json = true;
-  if (!args.done()) reject_unknown(args, command);
+void finish_inspect_options(Arguments& args, InspectOptions& options, const std::string& command, bool* watch) {
+  while (!args.done()) {
+    if (args.take_flag("--json")) {
+      options.json = true;
+    } else if (watch != nullptr && args.take_flag("--watch")) {
+      *watch = true;
+    } else {
+      reject_unknown(args, command);
+    }
+  }
 }
 
 LockStatus read_status(dlock_lock* lock, const std::string& name) {
@@ -144,12 +139,16 @@ int try_read_status(dlock_lock* lock, const std::string& name, LockStatus& statu
   return DLOCK_OK;
 }
 
-std::string holder_note_of_this_process() {
+std::string host_name() {
   // 255 bytes is the longest host name Linux and macOS allow (HOST_NAME_MAX
   // is not defined on macOS), and gethostname() may leave out the NUL.
   char host[256] = {};
   if (gethostname(host, sizeof host - 1) != 0) host[0] = '\0';
-  return std::string("host=") + (host[0] ? host : "unknown") + " pid=" + std::to_string(getpid());
+  return host[0] ? host : "unknown";
+}
+
+std::string holder_note_of_this_process() {
+  return "host=" + host_name() + " pid=" + std::to_string(getpid());
 }
 
 std::string json_of(const LockStatus& status) {

@@ -31,8 +31,10 @@ struct InspectOptions {
   std::string url;
   bool json = false;
 };
-InspectOptions read_inspect_options(Arguments& args, const std::string& command);  // up to the operand
-void finish_inspect_options(Arguments& args, InspectOptions& options, const std::string& command);
+// Up to the operand; `watch` (when given) takes --watch, which only `dlock leader` has.
+InspectOptions read_inspect_options(Arguments& args, const std::string& command, bool* watch = nullptr);
+void finish_inspect_options(Arguments& args, InspectOptions& options, const std::string& command,
+                            bool* watch = nullptr);
 
 // DLOCK_OK with `status` filled, or DLOCK_E_PROTOCOL when the key is not a
 // lock (another type of key, or a hash whose fields are not lock holders);
@@ -40,6 +42,9 @@ void finish_inspect_options(Arguments& args, InspectOptions& options, const std:
 int try_read_status(dlock_lock* lock, const std::string& name, LockStatus& status);
 // As try_read_status, and a key that is not a lock is a Failure too.
 LockStatus read_status(dlock_lock* lock, const std::string& name);
+
+// This machine's host name ("unknown" when it has none).
+std::string host_name();
 
 // What `dlock run` notes beside its hold: "host=<hostname> pid=<its pid>".
 std::string holder_note_of_this_process();

@@ -76,6 +76,11 @@ bool take_log_option(Arguments& args) {
 
 LossCause loss_cause_seen() { return loss_cause; }
 
+void forget_loss_evidence() {
+  renewals_failing = false;
+  loss_cause = LossCause::unknown;
+}
+
 const char* describe(LossCause cause) {
   switch (cause) {
     case LossCause::redis_unreachable:

@@ -22,6 +22,8 @@ enum class LossCause {
   taken_away,         // a renewal found the lock deleted or held by another owner
 };
 LossCause loss_cause_seen();
+// Starts afresh for the next hold (dlock elect holds one leadership after another).
+void forget_loss_evidence();
 // The cause in words, for "dlock: lost the lock 'NAME' while 'COMMAND' ran: <words>".
 const char* describe(LossCause cause);
 

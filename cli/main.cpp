@@ -4,9 +4,11 @@
 #include <string>
 
 #include "dlock.h"
+#include "elect_command.hpp"
 #include "exit_codes.hpp"
 #include "failure.hpp"
 #include "help.hpp"
+#include "leader_command.hpp"
 #include "list_command.hpp"
 #include "log_output.hpp"
 #include "release_command.hpp"
@@ -21,7 +23,7 @@ int dispatch(int argc, char** argv) {
   // Before any thread starts, so that every thread inherits the signal mask.
   SignalWaiter signals;
   start_library_log();
-  if (argc < 2) throw usage_error("missing a command: run, status, list or release");
+  if (argc < 2) throw usage_error("missing a command: run, status, list, release, elect or leader");
   const std::string command = argv[1];
   Arguments args(argc, argv, 2);
   if (command == "--help" || command == "-h" || command == "help" || args.take_flag("--help", "-h")) {
@@ -36,7 +38,10 @@ int dispatch(int argc, char** argv) {
   if (command == "status") return status_command(args);
   if (command == "list") return list_command(args);
   if (command == "release") return release_command(args);
-  throw usage_error("unknown command '" + command + "': expected run, status, list or release");
+  if (command == "elect") return elect_command(args, signals);
+  if (command == "leader") return leader_command(args, signals);
+  throw usage_error("unknown command '" + command +
+                    "': expected run, status, list, release, elect or leader");
 }
 
 int report(const Failure& failure) {

@@ -1,6 +1,5 @@
 #include "run_command.hpp"
 
-#include <chrono>
 #include <cstdio>
 #include <functional>
 #include <memory>
@@ -15,11 +14,10 @@
 #include "log_output.hpp"
 #include "period_job.hpp"
 #include "run_options.hpp"
+#include "supervision.hpp"
 
 namespace dlock_cli {
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 // An explicit owner id, random so that this process's hold is told apart
 // from every other one on the lock in `dlock status`. Bit 63 stays clear, as
@@ -58,42 +56,13 @@ std::optional<int> exit_unless_held(const Acquisition& acquisition, const RunOpt
   return std::nullopt;
 }
 
-struct Outcome {
-  int status;  // COMMAND's, as a shell reports it
-  bool lost;   // the lock was lost while it ran
-};
-
-// Runs COMMAND to its end: forwards signals sent to dlock, and once the lock
-// is lost stops it with SIGTERM, then SIGKILL after the grace period.
-Outcome supervise(ChildProcess& child, const RunOptions& options, SignalWaiter& signals, Notice& lost) {
-  Outcome outcome{0, false};
-  std::optional<Clock::time_point> kill_at;
-  for (;;) {
-    int64_t timeout_ms = -1;
-    if (kill_at) {
-      timeout_ms = std::max<int64_t>(
-          0, std::chrono::duration_cast<std::chrono::milliseconds>(*kill_at - Clock::now()).count());
-    }
-    const Wakeup wakeup = signals.wait(lost, timeout_ms);
-    if (wakeup.signal == SIGCHLD) {
-      if (const std::optional<int> status = child.reap()) {
-        outcome.status = *status;
-        return outcome;
-      }
-    } else if (wakeup.signal != 0 && !wakeup.from_terminal) {
-      child.signal(wakeup.signal);
-    }
-    if (wakeup.noticed && !outcome.lost) {
-      outcome.lost = true;
-      report_lost(options);
-      child.signal(SIGTERM);
-      kill_at = Clock::now() + std::chrono::milliseconds(options.grace_ms);
-    }
-    if (kill_at && Clock::now() >= *kill_at) {
-      child.signal(SIGKILL);
-      kill_at.reset();
-    }
-  }
+// How COMMAND is supervised under the hold: a lost hold is reported, signals
+// are forwarded (the command decides whether they stop it).
+Supervision supervision_of(const RunOptions& options) {
+  Supervision supervision;
+  supervision.grace_ms = options.grace_ms;
+  supervision.report_lost = [&options] { report_lost(options); };
+  return supervision;
 }
 
 // Ends the hold after COMMAND: kept until the period's end after a success in
@@ -142,7 +111,7 @@ int run_with_permit(const RunOptions& options, SignalWaiter& signals) {
   }
 
   ChildProcess child(options.command, environment_for_permit(options.name, id), signals.signals());
-  const Outcome outcome = supervise(child, options, signals, lost);
+  const Outcome outcome = supervise(child, supervision_of(options), signals, lost);
   dlock_permit_semaphore_set_lost_callback(session.semaphore(), nullptr, nullptr);
   const int released = dlock_permit_semaphore_release(session.semaphore(), id);
   if (outcome.lost || released == DLOCK_E_LOST) {
@@ -207,7 +176,7 @@ int run_command(Arguments& args, SignalWaiter& signals) {
 
   ChildProcess child(options.command, environment_for_command(options.name, acquisition.token),
                      signals.signals());
-  const Outcome outcome = supervise(child, options, signals, lost);
+  const Outcome outcome = supervise(child, supervision_of(options), signals, lost);
   return finish(session, owner, options, job.get(), outcome);
 }
 

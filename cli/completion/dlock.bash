@@ -9,12 +9,12 @@ _dlock() {
   local i
 
   if [ "$COMP_CWORD" -eq 1 ]; then
-    COMPREPLY=($(compgen -W "run status list release --help --version" -- "$cur"))
+    COMPREPLY=($(compgen -W "run status list release elect leader --help --version" -- "$cur"))
     return
   fi
 
   case ${COMP_WORDS[1]} in
-    run)
+    run | elect)
       # After "--", or once NAME is given, the words are COMMAND's.
       for ((i = 2; i < COMP_CWORD; i++)); do
         if [ "${COMP_WORDS[i]}" = "--" ]; then
@@ -28,15 +28,23 @@ _dlock() {
       done
       case $prev in
         --url | --wait | --lease | --grace | --hold-after-success | --max-attempts | --permits | \
-          -E | --conflict-exit-code)
+          -E | --conflict-exit-code | --value)
           return ;;
       esac
-      COMPREPLY=($(compgen -W "--url --wait -n --nonblock -E --conflict-exit-code --lease --grace
-        --hold-after-success --max-attempts --permits $logging --help --" -- "$cur"))
+      if [ "${COMP_WORDS[1]}" = elect ]; then
+        COMPREPLY=($(compgen -W "--url --value --lease --grace $logging --help --" -- "$cur"))
+      else
+        COMPREPLY=($(compgen -W "--url --wait -n --nonblock -E --conflict-exit-code --lease --grace
+          --hold-after-success --max-attempts --permits $logging --help --" -- "$cur"))
+      fi
       ;;
     status | list)
       [ "$prev" = "--url" ] && return
       COMPREPLY=($(compgen -W "--url --json $logging --help" -- "$cur"))
+      ;;
+    leader)
+      [ "$prev" = "--url" ] && return
+      COMPREPLY=($(compgen -W "--url --json --watch $logging --help" -- "$cur"))
       ;;
     release)
       [ "$prev" = "--url" ] && return

@@ -29,6 +29,12 @@ class Completion(unittest.TestCase):
         self.assertEqual(bash_completions("dlock", "list", "--j"), ["--json"])
         self.assertEqual(bash_completions("dlock", "run", "--wait", ""), [], "a duration is not guessed")
         self.assertIn("bash", bash_completions("dlock", "run", "job", "--", "bas"))
+        self.assertEqual(bash_completions("dlock", "l"), ["list", "leader"])
+        self.assertEqual(bash_completions("dlock", "elect", "--va"), ["--value"])
+        self.assertEqual(bash_completions("dlock", "elect", "--value", ""), [], "a value is not guessed")
+        self.assertIn("bash", bash_completions("dlock", "elect", "jobs", "--", "bas"))
+        self.assertEqual(bash_completions("dlock", "leader", "--j"), ["--json"])
+        self.assertEqual(bash_completions("dlock", "leader", "--w"), ["--watch"])
 
     def test_both_shells_offer_every_option_of_the_help(self):
         help_text = subprocess.run([DLOCK, "--help"], capture_output=True, text=True, check=True).stdout

@@ -14,6 +14,8 @@
 #include "primitives/election/election.hpp"
 #include "primitives/lock/acquire_process.hpp"
 
+static_assert(dlock::kLeaderValueMax == DLOCK_ELECTION_VALUE_MAX, "one limit on a leader's value");
+
 namespace {
 
 using dlock::c_api::guarded;

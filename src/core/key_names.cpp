@@ -25,6 +25,8 @@ bool is_only_a_hash_tag(const std::string& name) {
 
 }  // namespace
 
+const std::size_t kNameMaxBytes = DLOCK_NAME_MAX;
+
 void check_name(const std::string& name, const char* derived) {
   if (name.empty()) {
     throw InvalidArgument("name: must not be empty");

@@ -2,6 +2,7 @@
 // shared by every primitive so that all of them refuse the same names.
 #pragma once
 
+#include <cstddef>
 #include <string>
 
 namespace dlock {
@@ -10,6 +11,8 @@ namespace dlock {
 // it contains '{', has a non-empty hash tag, and is more than a hash tag.
 // `derived` says what a bare hash tag would share with the name inside it.
 void check_name(const std::string& name, const char* derived);
+// DLOCK_NAME_MAX, for the primitives whose keys add to a name.
+extern const std::size_t kNameMaxBytes;
 
 // Redisson's prefixName(): "<prefix>:{<name>}", or "<prefix>:<name>" when the
 // name already carries a hash tag.

@@ -33,8 +33,9 @@ FORBIDDEN_IN_SRC = {
     "primitives": {"c_api"},
 }
 # Primitives that are another primitive with something added, and may include it:
-# the fair lock is the reentrant lock's hash, scripts and acquire steps plus a queue.
-BUILT_ON = {"fair_lock": {"lock"}}
+# the fair lock is the reentrant lock's hash, scripts and acquire steps plus a queue;
+# an election's leadership is a lock hold plus the leader's record.
+BUILT_ON = {"fair_lock": {"lock"}, "election": {"lock"}}
 # The layers of src/ that may include dlock.h, and the one file elsewhere that
 # does: DLOCK_NAME_MAX is the limit every primitive's name check applies.
 DLOCK_H_LAYERS = {"c_api", "common"}

@@ -84,6 +84,9 @@ std::vector<std::string> worker_arguments(const Participant& participant, Deploy
     case Primitive::redlock:
       arguments = {"--mode", "redlock", "--urls", deployment.redlock_urls()};
       break;
+    case Primitive::election:
+      arguments = {"--mode", "election"};
+      break;
   }
   arguments.insert(arguments.end(),
                    {"--name", join(participant.names, ","), "--log", participant.log, "--watchdog-timeout-ms",

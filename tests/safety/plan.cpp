@@ -5,7 +5,8 @@ namespace dlock_safety {
 const std::vector<Primitive>& all_primitives() {
   static const std::vector<Primitive> primitives = {
       Primitive::lock,    Primitive::fair_lock, Primitive::rwlock,    Primitive::semaphore,
-      Primitive::permits, Primitive::latch,     Primitive::multilock, Primitive::redlock};
+      Primitive::permits, Primitive::latch,     Primitive::multilock, Primitive::redlock,
+      Primitive::election};
   return primitives;
 }
 
@@ -35,6 +36,8 @@ std::string primitive_name(Primitive primitive) {
       return "multilock";
     case Primitive::redlock:
       return "redlock";
+    case Primitive::election:
+      return "election";
   }
   return "?";
 }
@@ -84,7 +87,7 @@ namespace {
 
 bool is_lock_family(Primitive primitive) {
   return primitive == Primitive::lock || primitive == Primitive::fair_lock ||
-         primitive == Primitive::rwlock || primitive == Primitive::multilock;
+         primitive == Primitive::rwlock || primitive == Primitive::multilock || primitive == Primitive::election;
 }
 
 }  // namespace
@@ -112,8 +115,9 @@ Expectation expectation(Primitive primitive, Fault fault) {
       case Primitive::lock:
       case Primitive::fair_lock:
       case Primitive::rwlock:
+      case Primitive::election:
         return {Claim::safe_with_fencing,
-                "a pause longer than the lease: only the fencing token stops the stale write"};
+                "a pause longer than the lease: only the fencing token (the term) stops the stale write"};
       case Primitive::permits:
         return {Claim::known_unsafe, "a paused holder's lease lapses; permits carry no token"};
       case Primitive::multilock:

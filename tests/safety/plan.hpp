@@ -8,7 +8,7 @@
 
 namespace dlock_safety {
 
-enum class Primitive { lock, fair_lock, rwlock, semaphore, permits, latch, multilock, redlock };
+enum class Primitive { lock, fair_lock, rwlock, semaphore, permits, latch, multilock, redlock, election };
 enum class Fault {
   holder_kill9,
   holder_sigstop,

@@ -119,6 +119,7 @@ CellResult check_cell(Primitive primitive, Fault fault, const CellLogs& logs) {
   switch (primitive) {
     case Primitive::lock:
     case Primitive::fair_lock:
+    case Primitive::election:
       judge_exclusive(result, per_log.front(), true);
       break;
     case Primitive::rwlock:

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "contention_loop.hpp"
+#include "election_loop.hpp"
 #include "group_loop.hpp"
 #include "latch_loop.hpp"
 #include "permit_workers.hpp"
@@ -34,6 +35,8 @@ int main(int argc, char** argv) {
         return dlock_worker::run_semaphore_loop(options);
       case dlock_worker::Mode::latch:
         return dlock_worker::run_latch_loop(options);
+      case dlock_worker::Mode::election:
+        return dlock_worker::run_election_loop(options);
       case dlock_worker::Mode::cycles:
         break;
     }

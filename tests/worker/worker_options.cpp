@@ -16,11 +16,12 @@ WorkerOptions parse_worker_options(int argc, char** argv) {
          const std::map<std::string, Mode> modes = {
              {"cycles", Mode::cycles},           {"hold", Mode::hold},           {"permits", Mode::permits},
              {"permit-hold", Mode::permit_hold}, {"multilock", Mode::multilock}, {"redlock", Mode::redlock},
-             {"semaphore", Mode::semaphore},     {"latch", Mode::latch}};
+             {"semaphore", Mode::semaphore},     {"latch", Mode::latch},
+             {"election", Mode::election}};
          const auto mode = modes.find(v);
          if (mode == modes.end())
            throw std::invalid_argument(
-               "--mode is cycles, hold, permits, permit-hold, multilock, redlock, semaphore or latch");
+               "--mode is cycles, hold, permits, permit-hold, multilock, redlock, semaphore, latch or election");
          options.mode = mode->second;
        }},
       {"--url", [&](const std::string& v) { options.url = v; }},

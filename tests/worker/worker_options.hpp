@@ -18,6 +18,7 @@ enum class Mode {
   semaphore,  // as cycles, one permit of the plain semaphore --name (set to --permits when missing)
   latch,      // rounds of a count-down latch: a waiter thread awaits while the thread counts down
               // (latch_loop.hpp)
+  election,   // as cycles, each section a leadership: campaign / read-modify-write / resign (election_loop.hpp)
 };
 
 struct WorkerOptions {

@@ -1,7 +1,6 @@
 #include "primitives/election/election.hpp"
 
 #include "common/error.hpp"
-#include "dlock.h"
 #include "primitives/election/election_lua.hpp"
 #include "primitives/lock/reentrant_lock.hpp"
 #include "redis/script.hpp"
@@ -31,10 +30,9 @@ uint64_t parse_term(std::string_view text) {
 }  // namespace
 
 void check_leader_value(const std::string& value, const char* argument) {
-  if (value.size() > DLOCK_ELECTION_VALUE_MAX) {
+  if (value.size() > kLeaderValueMax) {
     throw InvalidArgument(std::string(argument) + ": " + std::to_string(value.size()) +
-                          " bytes, longer than DLOCK_ELECTION_VALUE_MAX (" +
-                          std::to_string(DLOCK_ELECTION_VALUE_MAX) + ")");
+                          " bytes, longer than DLOCK_ELECTION_VALUE_MAX (" + std::to_string(kLeaderValueMax) + ")");
   }
 }
 

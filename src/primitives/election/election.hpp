@@ -43,8 +43,11 @@ class Election {
   std::shared_ptr<const ElectionResource> resource_;
 };
 
+// dlock.h's DLOCK_ELECTION_VALUE_MAX (c_api/election.cpp checks they agree).
+constexpr std::size_t kLeaderValueMax = 1024;
+
 // Throws InvalidArgument (naming `argument`) for a value longer than
-// DLOCK_ELECTION_VALUE_MAX bytes.
+// kLeaderValueMax bytes.
 void check_leader_value(const std::string& value, const char* argument);
 
 }  // namespace dlock

@@ -2,7 +2,6 @@
 
 #include "common/error.hpp"
 #include "core/key_names.hpp"
-#include "dlock.h"
 
 namespace dlock {
 
@@ -11,7 +10,7 @@ ElectionKeys::ElectionKeys(std::string election_name) : name(std::move(election_
   // the keys of the election "x" once prefixed.
   check_name(name, "election keys");
   // The leadership's lock takes the name and its prefix, "dlock_election:{}".
-  constexpr std::size_t longest = DLOCK_NAME_MAX - sizeof("dlock_election:{}") + 1;
+  const std::size_t longest = kNameMaxBytes - sizeof("dlock_election:{}") + 1;
   if (name.size() > longest) {
     throw InvalidArgument("name: " + std::to_string(name.size()) + " bytes; an election's name is at most " +
                           std::to_string(longest) + " bytes (its lock's key adds a prefix)");

@@ -8,7 +8,6 @@
 #include <chrono>
 
 #include "common/log.hpp"
-#include "dlock.h"
 #include "redis/connection.hpp"
 
 namespace dlock {
