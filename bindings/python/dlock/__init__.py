@@ -28,6 +28,8 @@ from dlock.errors import (
     UnsupportedError,
 )
 from dlock.count_down_latch import CountDownLatch
+from dlock.election import Election
+from dlock.leader import Leader
 from dlock.lock import Lock
 from dlock.lock_group import MultiLock, RedLock
 from dlock.lock_info import Holder, LockInfo
@@ -45,10 +47,12 @@ __all__ = [
     "ConnectionError",
     "CountDownLatch",
     "DlockError",
+    "Election",
     "Holder",
     "InternalError",
     "InvalidArgumentError",
     "LatchLostError",
+    "Leader",
     "Lock",
     "LockExpiredError",
     "LockInfo",

@@ -17,6 +17,7 @@ from dlock.arguments import (
     require_str,
 )
 from dlock.count_down_latch import CountDownLatch
+from dlock.election import Election
 from dlock.handles import LockHandles, LostCallback
 from dlock.lock import Lock
 from dlock.owner import new_owner
@@ -195,6 +196,13 @@ class Client:
         """A :class:`dlock.CountDownLatch` on ``name`` (Redisson's RCountDownLatch layout);
         no round trip."""
         return CountDownLatch(_dlock.CountDownLatch(self._native, require_str(name, "name")))
+
+    def election(self, name: str, *, on_lost: LostCallback | None = None) -> Election:
+        """A :class:`dlock.Election` candidate for the leadership of ``name``; no round trip.
+        ``on_lost(name, term)`` (also settable later as ``election.on_lost``) is called once
+        when its leadership is lost, on the client's watchdog thread: it must return
+        quickly. Close it (or use it as a context manager) to resign and free it."""
+        return Election(self._native, name, on_lost)
 
     def synchronized(
         self,

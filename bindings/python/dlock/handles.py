@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import os
 import weakref
-from typing import Callable, Optional
+from typing import Callable, Optional, Protocol
 
 from dlock import _dlock
 from dlock.errors import LockLostError
@@ -51,7 +51,7 @@ class SharedLock:
         # (owner, fencing token) of a hold -> the on_lost of the object it was taken through.
         # Only holds taken through an object with an on_lost have an entry.
         self._on_lost: dict[tuple[int, int], LostCallback] = {}
-        self.native = native_client.lock(name, _LostDispatch(weakref.ref(self)), kind)
+        self.native = native_client.lock(name, LostDispatch(weakref.ref(self)), kind)
 
     def acquire(
         self, owner: int, wait_ms: int, lease_ms: int, cancel: Optional[_dlock.Cancel] = None
@@ -136,14 +136,20 @@ class SharedLock:
             on_lost(name, token)
 
 
-class _LostDispatch:
-    """The native handle's one lost-lock callback. It refers to its SharedLock weakly: the
-    garbage collector cannot see through a native handle, so a reference cycle running
+class ReportsLost(Protocol):
+    """What a native handle's losses are reported to: a SharedLock, an Election."""
+
+    def report_lost(self, name: str, owner: int, token: int) -> None: ...
+
+
+class LostDispatch:
+    """A native handle's one lost-lock callback. It refers to what it reports to weakly:
+    the garbage collector cannot see through a native handle, so a reference cycle running
     through one would never be collected."""
 
     __slots__ = ("_shared",)
 
-    def __init__(self, shared: weakref.ref[SharedLock]) -> None:
+    def __init__(self, shared: weakref.ref[ReportsLost]) -> None:
         self._shared = shared
 
     def __call__(self, name: str, owner: int, token: int) -> None:

@@ -5,6 +5,7 @@
 #include "dlock.h"
 #include "native_cancel.hpp"
 #include "native_client.hpp"
+#include "native_election.hpp"
 #include "native_lock.hpp"
 #include "native_lock_group.hpp"
 #include "native_log.hpp"
@@ -37,6 +38,7 @@ PYBIND11_MODULE(_dlock, module) {
 
   dlock_python::bind_native_cancel(module);
   dlock_python::bind_native_client(module);
+  dlock_python::bind_native_election(module);
   dlock_python::bind_native_lock(module);
   dlock_python::bind_native_lock_group(module);
   dlock_python::bind_native_log(module);

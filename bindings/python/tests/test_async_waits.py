@@ -4,29 +4,13 @@ asynchronous call: no thread per waiter, granted, timed out and cancelled alike.
 from __future__ import annotations
 
 import asyncio
-import os
-import threading
 import time
 from typing import Any, Awaitable, Callable, Optional
 
 import pytest
 
 import dlock
-
-
-def threads() -> tuple[int, int]:
-    """Python's threads and the process's (native ones included)."""
-    return threading.active_count(), len(os.listdir("/proc/self/task"))
-
-
-async def settled_threads() -> tuple[int, int]:
-    """threads() once the waits started have settled: the fewest of a few looks, so that
-    a short-lived thread of an earlier test (a client closing) is not counted."""
-    looks = []
-    for _ in range(5):
-        await asyncio.sleep(0.2)
-        looks.append(threads())
-    return min(looks)
+from thread_counts import settled_threads
 
 
 class Blocked:
