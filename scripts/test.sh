@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs every test suite against redis-server processes the tests start
 # themselves: C++ core, command and packaging (CTest), Python binding
-# (pytest), the docs' code blocks, Java binding (JUnit through Maven). Installs
-# what is missing.
+# (pytest), the docs' code blocks, Java binding (JUnit through Maven), and the
+# election's observers in the three languages side by side. Installs what is
+# missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh all
@@ -24,3 +25,8 @@ build/venv/bin/python tests/docs/run_doc_blocks.py --python build/venv/bin/pytho
 
 echo "== Java binding (JUnit)"
 bindings/java/build.sh build/java verify
+
+echo "== Election observers in C, Python and Java agree on the leaders (tests/interop)"
+version=$(sed -n 's/^#define DLOCK_VERSION_STRING "\([0-9.]*\)"$/\1/p' include/dlock.h)
+build/venv/bin/python tests/interop/election_observers.py --dlock build/test/cli/dlock \
+  --python build/venv/bin/python --jar "bindings/java/target/dlock-$version.jar"
