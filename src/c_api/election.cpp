@@ -12,7 +12,6 @@
 #include "c_api/handles.hpp"
 #include "c_api/lock_ops.hpp"
 #include "primitives/election/election.hpp"
-#include "primitives/lock/acquire_process.hpp"
 
 static_assert(dlock::kLeaderValueMax == DLOCK_ELECTION_VALUE_MAX, "one limit on a leader's value");
 
@@ -138,14 +137,7 @@ int dlock_election_campaign_async(dlock_election* election, const char* value, i
       return DLOCK_OK;
     }
     election->resource->set_value(text);
-    auto acquire =
-        std::make_shared<dlock::AcquireProcess>(dlock::ReentrantLock(*core, election->lock.resource), request);
-    // The job lives on the core's runner, which the core outlives.
-    dlock::submit_wait(runner, std::make_shared<dlock::WaitProcess>(acquire, acquire->spec()),
-                       [acquire, done, ctx](bool granted, std::exception_ptr error) {
-                         const int status = dlock::c_api::async_status(granted, error);
-                         dlock::c_api::report(done, ctx, status, status == DLOCK_OK ? acquire->token() : 0);
-                       });
+    dlock::c_api::submit_acquire(*core, election->lock.resource, request, done, ctx);
     return DLOCK_OK;
   });
 }

@@ -7,6 +7,7 @@
 #include "c_api/async_calls.hpp"
 #include "c_api/guarded.hpp"
 #include "c_api/handles.hpp"
+#include "c_api/lock_ops.hpp"
 #include "primitives/lock/acquire_process.hpp"
 
 namespace {
@@ -17,6 +18,22 @@ using dlock::c_api::require;
 using dlock::c_api::require_callback;
 
 }  // namespace
+
+namespace dlock::c_api {
+
+void submit_acquire(ClientCore& core, std::shared_ptr<const Lockable> resource, const AcquireRequest& request,
+                    dlock_done_fn done, void* ctx) {
+  auto acquire = std::make_shared<AcquireProcess>(ReentrantLock(core, std::move(resource)), request);
+  // The job lives on the core's runner, which the core outlives: the
+  // attempts may refer to the core without owning it.
+  submit_wait(core.async_runner(), std::make_shared<WaitProcess>(acquire, acquire->spec()),
+              [acquire, done, ctx](bool granted, std::exception_ptr error) {
+                const int status = async_status(granted, error);
+                report(done, ctx, status, status == DLOCK_OK ? acquire->token() : 0);
+              });
+}
+
+}  // namespace dlock::c_api
 
 extern "C" {
 
@@ -33,15 +50,7 @@ int dlock_lock_acquire_async(dlock_lock* lock, uint64_t owner, int64_t wait_ms, 
     request.cancel = cancel != nullptr ? &cancel->cancel : nullptr;
     request.handle = lock;
     request.on_lost = lock->on_lost;
-    std::shared_ptr<dlock::ClientCore> core = lock->client->core();
-    auto acquire = std::make_shared<dlock::AcquireProcess>(dlock::ReentrantLock(*core, lock->resource), request);
-    // The job lives on the core's runner, which the core outlives: the
-    // attempts may refer to the core without owning it.
-    dlock::submit_wait(core->async_runner(), std::make_shared<dlock::WaitProcess>(acquire, acquire->spec()),
-                       [acquire, done, ctx](bool granted, std::exception_ptr error) {
-                         const int status = dlock::c_api::async_status(granted, error);
-                         report(done, ctx, status, status == DLOCK_OK ? acquire->token() : 0);
-                       });
+    dlock::c_api::submit_acquire(*lock->client->core(), lock->resource, request, done, ctx);
     return DLOCK_OK;
   });
 }

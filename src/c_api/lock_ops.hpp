@@ -32,6 +32,11 @@ inline const LockResource& plain_lock(const dlock_lock* lock, const char* operat
   return *plain;
 }
 
+// Starts `request`'s acquire of `resource` on the core's async runner;
+// `done` gets the status and, when granted, the token (c_api/lock_async.cpp).
+void submit_acquire(ClientCore& core, std::shared_ptr<const Lockable> resource, const AcquireRequest& request,
+                    dlock_done_fn done, void* ctx);
+
 // dlock_lock_new and the constructors of the other lock kinds: a handle whose
 // resource is a `Resource` (a Lockable made from the name and the client's
 // configuration) on `name`.

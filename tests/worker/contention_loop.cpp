@@ -24,31 +24,19 @@ namespace {
 
 using dlock_test::describe_status;
 
-struct Shared {
-  const WorkerOptions& options;
-  dlock_client* client;
-  dlock_test::SectionLog log;
-  dlock_test::FencedStore store;
-  WorkerFailures failures;
-};
-
-void fail(Shared& shared, const std::string& message) {
-  shared.failures.fail(message);
-}
-
 // A read section must see the store unchanged from start to end: a write in
 // between means a writer overlapped it.
-void read_section(Shared& shared, const dlock_test::Section& section, std::chrono::microseconds length) {
+void read_section(SectionWork& shared, const dlock_test::Section& section, std::chrono::microseconds length) {
   const long long before = shared.store.read();
   std::this_thread::sleep_for(length);
   const long long after = shared.store.read();
   if (after == before) return;
-  fail(shared, "owner " + section.owner + " saw the store change from " + std::to_string(before) + " to " +
+  shared.failures.fail("owner " + section.owner + " saw the store change from " + std::to_string(before) + " to " +
                    std::to_string(after) + " inside a read section (token " + std::to_string(section.token) +
                    ")");
 }
 
-void run_thread(Shared& shared, int index) {
+void run_thread(SectionWork& shared, int index) {
   const WorkerOptions& options = shared.options;
   const bool mixed = options.kind == "read-write";
   const dlock_test::LockHandle lock = open_side(shared.client, options.name, mixed ? "write" : options.kind);
@@ -64,7 +52,7 @@ void run_thread(Shared& shared, int index) {
     section.owner = section_owner(mixed ? (reading ? "read" : "write") : options.kind, index);
     const int acquired = acquire_through_faults(
         options, [&] { return dlock_lock_acquire(taken, -1, options.lease_ms, &section.token); });
-    if (acquired != DLOCK_OK) return fail(shared, "acquire: " + describe_status(acquired));
+    if (acquired != DLOCK_OK) return shared.failures.fail("acquire: " + describe_status(acquired));
     section.start_ns = dlock_test::monotonic_ns();
     announce_section(options, cycle);
     const std::chrono::microseconds length(section_us(random));
@@ -79,7 +67,7 @@ void run_thread(Shared& shared, int index) {
     section.release_status = dlock_lock_release(taken);
     shared.log.append(section);
     if (!release_tolerated(options, section.release_status)) {
-      return fail(shared, "release: " + describe_status(section.release_status));
+      return shared.failures.fail("release: " + describe_status(section.release_status));
     }
   }
 }
@@ -88,8 +76,7 @@ void run_thread(Shared& shared, int index) {
 
 int run_contention_loop(const WorkerOptions& options) {
   const dlock_test::ClientHandle client = dlock_test::open_client(options.url, client_options(options));
-  Shared shared{options, client.get(), dlock_test::SectionLog(options.log_path),
-                dlock_test::FencedStore(options.store_path)};
+  SectionWork shared(options, client.get());
   run_threads(options.threads, [&shared](int index) { run_thread(shared, index); }, shared.failures);
   return shared.failures.exit_code();
 }

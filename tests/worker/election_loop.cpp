@@ -20,15 +20,7 @@ namespace {
 
 using dlock_test::describe_status;
 
-struct Shared {
-  const WorkerOptions& options;
-  dlock_client* client;
-  dlock_test::SectionLog log;
-  dlock_test::FencedStore store;
-  WorkerFailures failures;
-};
-
-void run_candidate(Shared& shared, int index) {
+void run_candidate(SectionWork& shared, int index) {
   const WorkerOptions& options = shared.options;
   dlock_election* raw = nullptr;
   dlock_test::require_ok(dlock_election_new(shared.client, options.name.c_str(), &raw), "dlock_election_new");
@@ -64,8 +56,7 @@ void run_candidate(Shared& shared, int index) {
 
 int run_election_loop(const WorkerOptions& options) {
   const dlock_test::ClientHandle client = dlock_test::open_client(options.url, client_options(options));
-  Shared shared{options, client.get(), dlock_test::SectionLog(options.log_path),
-                dlock_test::FencedStore(options.store_path)};
+  SectionWork shared(options, client.get());
   run_threads(options.threads, [&shared](int index) { run_candidate(shared, index); }, shared.failures);
   return shared.failures.exit_code();
 }

@@ -6,6 +6,9 @@
 #include <functional>
 #include <string>
 
+#include "dlock.h"
+#include "fenced_store.hpp"
+#include "section_log.hpp"
 #include "worker_options.hpp"
 
 namespace dlock_worker {
@@ -19,6 +22,18 @@ class WorkerFailures {
 
  private:
   std::atomic<int> count_{0};
+};
+
+// What the threads of a loop that logs sections on the fenced store share.
+struct SectionWork {
+  const WorkerOptions& options;
+  dlock_client* client;
+  dlock_test::SectionLog log;
+  dlock_test::FencedStore store;
+  WorkerFailures failures;
+
+  SectionWork(const WorkerOptions& worker_options, dlock_client* opened)
+      : options(worker_options), client(opened), log(worker_options.log_path), store(worker_options.store_path) {}
 };
 
 // Runs body(index) on `threads` threads and waits for them; an exception
