@@ -3,7 +3,6 @@
 #include <unistd.h>
 
 #include <chrono>
-#include <memory>
 #include <random>
 #include <string>
 #include <thread>
@@ -29,9 +28,7 @@ struct Shared {
 
 void run_candidate(Shared& shared, int index) {
   const WorkerOptions& options = shared.options;
-  dlock_election* raw = nullptr;
-  dlock_test::require_ok(dlock_election_new(shared.client, options.name.c_str(), &raw), "dlock_election_new");
-  const std::unique_ptr<dlock_election, void (*)(dlock_election*)> election(raw, dlock_election_free);
+  const dlock_test::ElectionHandle election = dlock_test::new_election(shared.client, options.name);
   const std::string me = std::to_string(getpid()) + "." + std::to_string(index);
   std::mt19937_64 random(static_cast<uint64_t>(getpid()) * 1000 + static_cast<uint64_t>(index));
   std::uniform_int_distribution<int64_t> section_us(options.min_sleep_us, options.max_sleep_us);
