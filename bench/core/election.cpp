@@ -28,6 +28,7 @@
 #include "percentile.hpp"
 #include "primitives/election/election_keys.hpp"
 #include "sections.hpp"
+#include "server_counters.hpp"
 #include "server_link.hpp"
 
 namespace dlock_bench {
@@ -246,8 +247,13 @@ Crash crash_once(const BenchContext& context, bool election, int repetition) {
   return crash;
 }
 
-// A follower's dlock_election_leader() while another client leads, each call.
-std::vector<int64_t> leader_reads_ns(const BenchContext& context) {
+struct LeaderReads {
+  std::vector<int64_t> ns;  // each call
+  ServerCounters server;    // over them all
+};
+
+// A follower's dlock_election_leader() while another client leads.
+LeaderReads read_leaders(const BenchContext& context) {
   const std::string name = std::string(election_name) + ":read";
   const ClientHandle leader_client = open_client(context.url);
   const ElectionHandle leader = new_election(leader_client.get(), name);
@@ -255,13 +261,17 @@ std::vector<int64_t> leader_reads_ns(const BenchContext& context) {
              "dlock_election_campaign");
   const ClientHandle follower_client = open_client(context.url);
   const ElectionHandle follower = new_election(follower_client.get(), name);
-  std::vector<int64_t> reads;
+  RedisConnection link = connect(context.server);
+  TrafficMeter meter(link);
+  LeaderReads reads;
+  meter.start();
   for (int i = 0; i < leader_reads; ++i) {
     dlock_leader who{};
     const int64_t asked_ns = monotonic_ns();
     require_ok(dlock_election_leader(follower.get(), &who), "dlock_election_leader");
-    reads.push_back(monotonic_ns() - asked_ns);
+    reads.ns.push_back(monotonic_ns() - asked_ns);
   }
+  reads.server = meter.stop();
   require_ok(dlock_election_resign(leader.get()), "dlock_election_resign");
   return reads;
 }
@@ -325,10 +335,18 @@ void bench_election(const BenchContext& context) {
   context.report.row({"the same, beyond the lease left at the kill (PTTL), p50", duration(ours_beyond),
                       duration(theirs_beyond) + " lock", "", "", Verdict::info});
 
-  const std::vector<int64_t> reads = leader_reads_ns(context);
+  const LeaderReads reads = read_leaders(context);
+  const auto per_read = [](int64_t counted) {
+    return fixed(static_cast<double>(counted) / static_cast<double>(leader_reads), 2);
+  };
   context.report.row({"who leads, from a follower: dlock_election_leader p50",
-                      duration_in_round_trips(context, percentile(reads, 50)), "no equivalent", "", "1 RT",
+                      duration_in_round_trips(context, percentile(reads.ns, 50)), "no equivalent", "", "",
                       Verdict::info});
+  context.report.row({"the same: round trips (at most), scripts and commands per call",
+                      per_read(reads.server.round_trips_at_most()) + " RT, " + per_read(reads.server.scripts) +
+                          " script of " + per_read(reads.server.all_calls) + " commands",
+                      "no equivalent", "", "1 round trip",
+                      verdict(reads.server.round_trips_at_most() <= leader_reads)});
   if (election.observer_ns.empty()) throw std::runtime_error("the observer was told of no hand-over's term");
   for (const double p : {50.0, 99.0}) {
     context.report.row({"observer told, from the campaign's return, p" + fixed(p, 0),
