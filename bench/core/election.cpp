@@ -343,8 +343,9 @@ void bench_election(const BenchContext& context) {
                       duration_in_round_trips(context, percentile(reads.ns, 50)), "no equivalent", "", "",
                       Verdict::info});
   context.report.row({"the same: round trips (at most), scripts and commands per call",
-                      per_read(reads.server.round_trips_at_most()) + " RT, " + per_read(reads.server.scripts) +
-                          " script of " + per_read(reads.server.all_calls) + " commands",
+                      per_read(reads.server.round_trips_at_most()) + " RT, " +
+                          per_read(reads.server.scripts) + " script of " + per_read(reads.server.all_calls) +
+                          " commands",
                       "no equivalent", "", "1 round trip",
                       verdict(reads.server.round_trips_at_most() <= leader_reads)});
   if (election.observer_ns.empty()) throw std::runtime_error("the observer was told of no hand-over's term");
