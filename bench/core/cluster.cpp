@@ -234,10 +234,10 @@ void compare_handoffs(const BenchContext& context, const Deployment& cluster, co
   for (const double p : {50.0, 99.0}) {
     const int64_t ours = percentile(on_cluster.ns, p);
     const int64_t theirs = percentile(on_standalone.ns, p);
-    context.report.row(
-        {"hand-off p" + fixed(p, 0) + ", two clients", duration_in_round_trips(context, ours),
-         duration_in_round_trips(context, theirs) + " standalone",
-         ratio_text(static_cast<double>(ours) / static_cast<double>(theirs)), "-", Verdict::info});
+    context.report.row({"hand-off p" + fixed(p, 0) + ", two clients", duration_in_round_trips(context, ours),
+                        duration_in_round_trips(context, theirs) + " standalone",
+                        ratio_text(static_cast<double>(ours) / static_cast<double>(theirs)), "-",
+                        Verdict::info});
   }
   context.report.note(
       "hand-off = the holder's release call begins -> the acquire of a waiter on another client returns, the "

@@ -106,9 +106,9 @@ int run(const Options& options) {
             << "\n";
 
   const std::function<void(const BenchContext&)> sections[] = {
-      bench_uncontended, bench_reentrant,       bench_handoff,           bench_watchdog_cost, bench_footprint,
-      bench_async_paths, bench_uncontended_tls, bench_sentinel_failover, bench_fair_handoff,  bench_cluster,
-      bench_lock_turns,   bench_election};
+      bench_uncontended,  bench_reentrant,   bench_handoff,         bench_watchdog_cost,
+      bench_footprint,    bench_async_paths, bench_uncontended_tls, bench_sentinel_failover,
+      bench_fair_handoff, bench_cluster,     bench_lock_turns,      bench_election};
   for (int number = 1; number <= 12; ++number) {
     if (options.only.empty() || options.only.count(number) != 0) sections[number - 1](context);
   }

@@ -121,16 +121,16 @@ class Observer {
 
  private:
   const BenchContext& context_;
+  Observed observed_;  // outlives the observer's thread, stopped with election_
   ClientHandle client_;
   ElectionHandle election_;
-  Observed observed_;
 };
 
 struct Handovers {
   std::vector<std::vector<Grant>> runs;  // kept for the analysis's pointers
   HandoffAnalysis analysis;
-  std::vector<int64_t> observer_ns;         // the campaign returns -> the observer is told of its term
-  std::vector<int64_t> resign_to_told_ns;   // the resign begins -> the observer is told of the next term
+  std::vector<int64_t> observer_ns;        // the campaign returns -> the observer is told of its term
+  std::vector<int64_t> resign_to_told_ns;  // the resign begins -> the observer is told of the next term
 };
 
 void run_handovers(const BenchContext& context, bool election, Handovers& into) {
@@ -159,8 +159,8 @@ void run_handovers(const BenchContext& context, bool election, Handovers& into) 
 struct CrashBoard {
   std::atomic<int> ready;
   std::atomic<int> go;
-  std::atomic<int32_t> grants;    // campaigns that returned
-  std::atomic<int32_t> stamped;   // of which stamped below
+  std::atomic<int32_t> grants;   // campaigns that returned
+  std::atomic<int32_t> stamped;  // of which stamped below
   int64_t granted_ns[candidates];
   int worker[candidates];
 };
@@ -295,7 +295,7 @@ void bench_election(const BenchContext& context) {
   context.report.section(
       "12. Leader election vs the lock recipe (candidates blocked in dlock_lock_acquire(-1, -1), the "
       "leader resigning with dlock_lock_release), " +
-                         std::to_string(candidates) + " candidate processes");
+      std::to_string(candidates) + " candidate processes");
   Handovers election;
   Handovers lock;
   for (const bool run_election : {true, false, false, true}) {
@@ -342,17 +342,16 @@ void bench_election(const BenchContext& context) {
   context.report.row({"who leads, from a follower: dlock_election_leader p50",
                       duration_in_round_trips(context, percentile(reads.ns, 50)), "no equivalent", "", "",
                       Verdict::info});
-  context.report.row({"the same: round trips (at most), scripts and commands per call",
-                      per_read(reads.server.round_trips_at_most()) + " RT, " +
-                          per_read(reads.server.scripts) + " script of " + per_read(reads.server.all_calls) +
-                          " commands",
-                      "no equivalent", "", "1 round trip",
-                      verdict(reads.server.round_trips_at_most() <= leader_reads)});
+  context.report.row(
+      {"the same: round trips (at most), scripts and commands per call",
+       per_read(reads.server.round_trips_at_most()) + " RT, " + per_read(reads.server.scripts) +
+           " script of " + per_read(reads.server.all_calls) + " commands",
+       "no equivalent", "", "1 round trip", verdict(reads.server.round_trips_at_most() <= leader_reads)});
   if (election.observer_ns.empty()) throw std::runtime_error("the observer was told of no hand-over's term");
   for (const double p : {50.0, 99.0}) {
     context.report.row({"observer told, from the campaign's return, p" + fixed(p, 0),
-                        after_or_before(context, percentile(election.observer_ns, p)), "no equivalent",
-                        "", "", Verdict::info});
+                        after_or_before(context, percentile(election.observer_ns, p)), "no equivalent", "",
+                        "", Verdict::info});
   }
   context.report.row({"grant order (all election grants)",
                       grouped(election.analysis.token_inversions) + " term inversions, " +
@@ -363,7 +362,8 @@ void bench_election(const BenchContext& context) {
       "resign -> new leader = dlock_election_resign (dlock_lock_release) begins -> dlock_election_campaign "
       "(dlock_lock_acquire) returns in another process that was already waiting; " +
       grouped(static_cast<int64_t>(election.analysis.handoff_ns.size())) + " election and " +
-      grouped(static_cast<int64_t>(lock.analysis.handoff_ns.size())) + " lock hand-overs, ABBA; an observer "
+      grouped(static_cast<int64_t>(lock.analysis.handoff_ns.size())) +
+      " lock hand-overs, ABBA; an observer "
       "(dlock_election_observe, in the benchmark's process) followed the election's runs");
   context.report.note(
       "observer: told of " + grouped(static_cast<int64_t>(election.observer_ns.size())) +
@@ -373,7 +373,8 @@ void bench_election(const BenchContext& context) {
       duration_in_round_trips(context, percentile(election.resign_to_told_ns, 99)));
   context.report.note(
       "kill -9: the leader is killed just after its watchdog renewed the lease (watchdog_timeout_ms = " +
-      grouped(crash_lease_ms) + "), the other two blocked in their campaign (acquire); the new leader is "
+      grouped(crash_lease_ms) +
+      "), the other two blocked in their campaign (acquire); the new leader is "
       "granted once the lease runs out, for the election as for the lock: the election adds nothing over it");
   context.report.note(
       "who leads: the lock recipe cannot tell (its waiters only wait, and the lock's hash holds an owner id, "

@@ -73,13 +73,13 @@ void bench_handoff(const BenchContext& context) {
     return fixed(static_cast<double>(ours) / static_cast<double>(theirs), 2) + " x bare";
   };
   context.report.row({"hand-off p50", duration_in_round_trips(context, p50),
-                      duration_in_round_trips(context, bare_p50) + " bare pub/sub",
-                      ratio(p50, bare_p50), "<= " + fixed(target_p50_round_trips, 0) + " RT",
+                      duration_in_round_trips(context, bare_p50) + " bare pub/sub", ratio(p50, bare_p50),
+                      "<= " + fixed(target_p50_round_trips, 0) + " RT",
                       verdict(static_cast<double>(p50) <=
                               target_p50_round_trips * static_cast<double>(context.round_trip_ns))});
   context.report.row({"hand-off p99", duration_in_round_trips(context, p99),
-                      duration_in_round_trips(context, bare_p99) + " bare pub/sub",
-                      ratio(p99, bare_p99), "no polling interval", Verdict::info});
+                      duration_in_round_trips(context, bare_p99) + " bare pub/sub", ratio(p99, bare_p99),
+                      "no polling interval", Verdict::info});
   const auto wakeup = [&](bool cross_cpu) {
     const int64_t ns = process_wakeup_ns(wakeup_samples, cross_cpu);
     return duration_in_round_trips(context, ns);

@@ -55,8 +55,8 @@ struct HandoffRun {
   int workers;
   int32_t grants;  // recorded, in grant order
   ContenderFactory make;
-  std::string what;                 // names the run in messages
-  std::function<void()> on_ready;   // in the parent, every worker connected, before the first acquire
+  std::string what;                // names the run in messages
+  std::function<void()> on_ready;  // in the parent, every worker connected, before the first acquire
 };
 
 // Runs the workers until `grants` grants are recorded; throws when a worker
@@ -64,12 +64,12 @@ struct HandoffRun {
 std::vector<Grant> run_handoffs(const HandoffRun& run);
 
 struct HandoffAnalysis {
-  std::vector<int64_t> handoff_ns;   // release begins -> grant to another process already waiting
-  std::vector<int64_t> release_ns;   // the release call of each of those hand-offs
-  std::vector<const Grant*> taken;   // the grant of each hand-off (into the vectors added)
-  int64_t not_handoffs = 0;          // the next grant went to the releaser, or to no waiter
-  int64_t token_inversions = 0;      // a later grant with a token not above the previous one
-  int64_t overlaps = 0;              // a grant stamped before the previous holder's release began
+  std::vector<int64_t> handoff_ns;  // release begins -> grant to another process already waiting
+  std::vector<int64_t> release_ns;  // the release call of each of those hand-offs
+  std::vector<const Grant*> taken;  // the grant of each hand-off (into the vectors added)
+  int64_t not_handoffs = 0;         // the next grant went to the releaser, or to no waiter
+  int64_t token_inversions = 0;     // a later grant with a token not above the previous one
+  int64_t overlaps = 0;             // a grant stamped before the previous holder's release began
 
   // `grants` must outlive the analysis (taken points into it).
   void add(const std::vector<Grant>& grants);
