@@ -32,16 +32,15 @@ namespace dlock_test {
 namespace {
 
 using std::chrono::milliseconds;
-using ElectionHandle = std::unique_ptr<dlock_election, void (*)(dlock_election*)>;
 
 const char* const kName = "scheduler";
 const char* const kLockKey = "dlock_election:{scheduler}";
 constexpr int64_t kWatchdogMs = 1000;
 
-ElectionHandle new_election(dlock_client* client, const char* name = kName) {
-  dlock_election* election = nullptr;
-  require_ok(dlock_election_new(client, name, &election), "dlock_election_new");
-  return ElectionHandle(election, dlock_election_free);
+// A candidate for kName, or for `name`.
+using dlock_test::new_election;
+ElectionHandle new_election(dlock_client* client) {
+  return new_election(client, kName);
 }
 
 std::optional<dlock_leader> leader_of(dlock_election* election) {

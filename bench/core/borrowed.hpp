@@ -9,6 +9,7 @@
 namespace dlock_bench {
 
 using dlock_test::ClientHandle;
+using dlock_test::default_options;
 using dlock_test::LockHandle;
 using dlock_test::monotonic_ns;
 using dlock_test::new_lock;

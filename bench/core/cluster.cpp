@@ -231,16 +231,13 @@ Handoffs measure_handoffs(const Deployment& deployment) {
 void compare_handoffs(const BenchContext& context, const Deployment& cluster, const Deployment& standalone) {
   const Handoffs on_cluster = measure_handoffs(cluster);
   const Handoffs on_standalone = measure_handoffs(standalone);
-  const auto as_round_trips = [&](int64_t ns) {
-    return fixed(static_cast<double>(ns) / static_cast<double>(context.round_trip_ns), 1) + " RT";
-  };
   for (const double p : {50.0, 99.0}) {
     const int64_t ours = percentile(on_cluster.ns, p);
     const int64_t theirs = percentile(on_standalone.ns, p);
-    context.report.row(
-        {"hand-off p" + fixed(p, 0) + ", two clients", duration(ours) + " = " + as_round_trips(ours),
-         duration(theirs) + " = " + as_round_trips(theirs) + " standalone",
-         ratio_text(static_cast<double>(ours) / static_cast<double>(theirs)), "-", Verdict::info});
+    context.report.row({"hand-off p" + fixed(p, 0) + ", two clients", duration_in_round_trips(context, ours),
+                        duration_in_round_trips(context, theirs) + " standalone",
+                        ratio_text(static_cast<double>(ours) / static_cast<double>(theirs)), "-",
+                        Verdict::info});
   }
   context.report.note(
       "hand-off = the holder's release call begins -> the acquire of a waiter on another client returns, the "

@@ -31,7 +31,7 @@ const char* const usage =
     "usage: dlock_bench [--url redis://[user[:password]@]host[:port][/db]] [--only N[,N...]]\n"
     "                   [--baseline-lib PATH]\n"
     "  Without --url, starts redis-server ($DLOCK_BENCH_REDIS_SERVER or redis-server from PATH)\n"
-    "  on a free loopback port. --only runs the listed sections (1-11) only. --baseline-lib: an\n"
+    "  on a free loopback port. --only runs the listed sections (1-12) only. --baseline-lib: an\n"
     "  earlier build's libdlock.so, run beside this build in section 11.\n";
 
 struct Options {
@@ -106,10 +106,10 @@ int run(const Options& options) {
             << "\n";
 
   const std::function<void(const BenchContext&)> sections[] = {
-      bench_uncontended, bench_reentrant,       bench_handoff,           bench_watchdog_cost, bench_footprint,
-      bench_async_paths, bench_uncontended_tls, bench_sentinel_failover, bench_fair_handoff,  bench_cluster,
-      bench_lock_turns};
-  for (int number = 1; number <= 11; ++number) {
+      bench_uncontended,  bench_reentrant,   bench_handoff,         bench_watchdog_cost,
+      bench_footprint,    bench_async_paths, bench_uncontended_tls, bench_sentinel_failover,
+      bench_fair_handoff, bench_cluster,     bench_lock_turns,      bench_election};
+  for (int number = 1; number <= 12; ++number) {
     if (options.only.empty() || options.only.count(number) != 0) sections[number - 1](context);
   }
   report.print(std::cout);

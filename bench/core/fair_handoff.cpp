@@ -169,9 +169,6 @@ void bench_fair_handoff(const BenchContext& context) {
   context.report.section("8. Fair lock hand-off (release -> the head of the queue holds it), up to " +
                          std::to_string(max_processes) + " processes, " + grouped(measured_grants) +
                          " measured grants per queue length; reference: the reentrant lock, same harness");
-  const auto as_round_trips = [&](int64_t ns) {
-    return fixed(static_cast<double>(ns) / static_cast<double>(context.round_trip_ns), 1) + " RT";
-  };
   const auto ratio = [](double ours, double theirs) { return fixed(ours / theirs, 2) + " x lock"; };
   std::vector<double> commands_per_grant;
   for (const int waiters : {1, 10, 1000}) {
@@ -185,8 +182,8 @@ void bench_fair_handoff(const BenchContext& context) {
       const int64_t ours = percentile(fair.handoff_ns, p);
       const int64_t theirs = percentile(lock.handoff_ns, p);
       const bool median = p == 50.0;
-      context.report.row({label + ": hand-off p" + fixed(p, 0), duration(ours) + " = " + as_round_trips(ours),
-                          duration(theirs) + " = " + as_round_trips(theirs) + " lock",
+      context.report.row({label + ": hand-off p" + fixed(p, 0), duration_in_round_trips(context, ours),
+                          duration_in_round_trips(context, theirs) + " lock",
                           ratio(static_cast<double>(ours), static_cast<double>(theirs)),
                           median ? "<= " + fixed(target_p50_round_trips, 0) + " RT" : "",
                           median

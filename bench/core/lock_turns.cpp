@@ -257,9 +257,6 @@ void bench_lock_turns(const BenchContext& context) {
                          " processes x " + std::to_string(threads_per_process) +
                          " threads, nothing held between acquire and release; with turns (the default), "
                          "with release_yield_ms=0" + baseline);
-  const auto as_round_trips = [&](int64_t ns) {
-    return fixed(static_cast<double>(ns) / static_cast<double>(context.round_trip_ns), 1) + " RT";
-  };
   const Shape contended{processes, processes * threads_per_process, 0, run_ns};
   std::vector<Outcome> outcomes;
   for (const Variant& variant : all) outcomes.push_back(run(context, variant, contended));
@@ -276,7 +273,7 @@ void bench_lock_turns(const BenchContext& context) {
                       verdict(kept >= target_throughput_kept)});
   const auto p50 = [](const Outcome& o) { return percentile(o.handoff_ns, 50); };
   const auto p99 = [](const Outcome& o) { return percentile(o.handoff_ns, 99); };
-  const auto p50_text = [&](const Outcome& o) { return duration(p50(o)) + " = " + as_round_trips(p50(o)); };
+  const auto p50_text = [&](const Outcome& o) { return duration_in_round_trips(context, p50(o)); };
   context.report.row({"hand-off p50", p50_text(turns), others(all, outcomes, p50_text), "",
                       "<= " + fixed(target_p50_round_trips, 0) + " RT",
                       verdict(static_cast<double>(p50(turns)) <=

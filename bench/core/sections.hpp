@@ -17,6 +17,16 @@ struct BenchContext {
   std::string baseline_library;  // --baseline-lib: an earlier build's libdlock.so, or empty
 };
 
+// `ns` in the context's PING round trips: "2.3 RT".
+inline std::string as_round_trips(const BenchContext& context, int64_t ns) {
+  return fixed(static_cast<double>(ns) / static_cast<double>(context.round_trip_ns), 1) + " RT";
+}
+
+// "43.1 us = 2.3 RT".
+inline std::string duration_in_round_trips(const BenchContext& context, int64_t ns) {
+  return duration(ns) + " = " + as_round_trips(context, ns);
+}
+
 // 1. Uncontended acquire+release pairs/s, dlock against bare hiredis loops
 //    of the same two EVALSHA calls and of Redisson's two RLock scripts, with
 //    a watchdog lease and a fixed one.
@@ -50,5 +60,11 @@ void bench_cluster(const BenchContext& context);
 //     grants/s, hand-off p50/p99, scripts per grant from 2 to 64 waiters,
 //     and the 8-process fairness.
 void bench_lock_turns(const BenchContext& context);
+// 12. Leader election against the lock recipe (candidates blocked in
+//     dlock_lock_acquire, the leader resigning with dlock_lock_release), 3
+//     candidate processes: resign -> new leader p50/p99, kill -9 of the
+//     leader -> new leader with a 1 s lease, reading who leads, and an
+//     observer's delay after each grant.
+void bench_election(const BenchContext& context);
 
 }  // namespace dlock_bench

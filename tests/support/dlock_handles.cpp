@@ -43,6 +43,12 @@ LockHandle new_lock(dlock_client* client, const std::string& name) {
   return LockHandle(lock);
 }
 
+ElectionHandle new_election(dlock_client* client, const std::string& name) {
+  dlock_election* election = nullptr;
+  require_ok(dlock_election_new(client, name.c_str(), &election), "dlock_election_new(" + name + ")");
+  return ElectionHandle(election);
+}
+
 LockHandle new_fair_lock(dlock_client* client, const std::string& name) {
   dlock_lock* lock = nullptr;
   require_ok(dlock_fair_lock_new(client, name.c_str(), &lock), "dlock_fair_lock_new(" + name + ")");

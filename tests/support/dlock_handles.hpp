@@ -21,6 +21,9 @@ struct CancelFreer {
 struct MultiLockFreer {
   void operator()(dlock_multilock* multilock) const { dlock_multilock_free(multilock); }
 };
+struct ElectionFreer {
+  void operator()(dlock_election* election) const { dlock_election_free(election); }
+};
 struct RedLockFreer {
   void operator()(dlock_redlock* redlock) const { dlock_redlock_free(redlock); }
 };
@@ -30,6 +33,7 @@ using MultiLockHandle = std::unique_ptr<dlock_multilock, MultiLockFreer>;
 using RedLockHandle = std::unique_ptr<dlock_redlock, RedLockFreer>;
 using LockHandle = std::unique_ptr<dlock_lock, LockFreer>;
 using CancelHandle = std::unique_ptr<dlock_cancel, CancelFreer>;
+using ElectionHandle = std::unique_ptr<dlock_election, ElectionFreer>;
 
 // Options after dlock_client_options_init().
 dlock_client_options default_options();
@@ -45,6 +49,7 @@ ClientHandle open_client(const std::string& url, const dlock_client_options& opt
 LockHandle new_lock(dlock_client* client, const std::string& name);
 LockHandle new_fair_lock(dlock_client* client, const std::string& name);
 CancelHandle new_cancel();
+ElectionHandle new_election(dlock_client* client, const std::string& name);
 
 // The client's counters (dlock_client_stats_get); throws like require_ok.
 dlock_client_stats client_stats(dlock_client* client);

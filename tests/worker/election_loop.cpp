@@ -4,7 +4,6 @@
 
 #include <chrono>
 #include <cstdio>
-#include <memory>
 #include <random>
 #include <string>
 #include <thread>
@@ -22,9 +21,7 @@ using dlock_test::describe_status;
 
 void run_candidate(SectionWork& shared, int index) {
   const WorkerOptions& options = shared.options;
-  dlock_election* raw = nullptr;
-  dlock_test::require_ok(dlock_election_new(shared.client, options.name.c_str(), &raw), "dlock_election_new");
-  const std::unique_ptr<dlock_election, void (*)(dlock_election*)> election(raw, dlock_election_free);
+  const dlock_test::ElectionHandle election = dlock_test::new_election(shared.client, options.name);
   const std::string me = std::to_string(getpid()) + "." + std::to_string(index);
   std::mt19937_64 random(static_cast<uint64_t>(getpid()) * 1000 + static_cast<uint64_t>(index));
   std::uniform_int_distribution<int64_t> section_us(options.min_sleep_us, options.max_sleep_us);
