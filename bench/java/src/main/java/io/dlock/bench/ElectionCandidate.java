@@ -39,6 +39,9 @@ final class ElectionCandidate {
   /** The lease of either: dlock's watchdog timeout, RedisLockRegistry's expireAfter. */
   static final Duration LEASE = Duration.ofSeconds(5);
 
+  /** The binding's logger (io.dlock.LogBridge, through System.Logger, i.e. java.util.logging here); held, so its level stays. */
+  private static final java.util.logging.Logger DLOCK_LOGGER = java.util.logging.Logger.getLogger("io.dlock");
+
   private ElectionCandidate() {}
 
   static void run(String kind, String url, String name, String id) throws Exception {
@@ -52,6 +55,8 @@ final class ElectionCandidate {
   }
 
   private static void runDlock(BufferedReader in, String url, String name, String id) throws Exception {
+    // The core logs a grant after a long wait at INFO (every crash trial's new leader): warnings only.
+    DLOCK_LOGGER.setLevel(java.util.logging.Level.WARNING);
     try (DLockClient client = DLockClient.builder().url(url).watchdogTimeout(LEASE).build();
         DElection election = client.getElection(name)) {
       Semaphore resignOrders = new Semaphore(0);
