@@ -103,6 +103,14 @@ Expectation expectation(Primitive primitive, Fault fault) {
   if (failover && !is_lock_family(primitive)) {
     return {Claim::known_unsafe, "sync_replicas covers the lock family only"};
   }
+  if (failover && primitive == Primitive::election) {
+    // A leader holds on: one granted before the cut renews on the master
+    // alone, and its lease on the promoted replica lapses (renewals are not
+    // waited for); the lock family's victims are granted after the failover.
+    return {Claim::safe_with_fencing,
+            "a leadership renewed through a replication outage longer than its lease: sync_replicas confirms "
+            "grants, not renewals; the term stops the stale write"};
+  }
   if (fault == Fault::restart_no_persistence) {
     // RedLock too: the victim may hold only a bare majority (a member busy at
     // its acquire), and the emptied server then lets a second majority form.
