@@ -34,7 +34,17 @@ int dlock_lock_acquire_async(dlock_lock* lock, uint64_t owner, int64_t wait_ms, 
     request.handle = lock;
     request.on_lost = lock->on_lost;
     std::shared_ptr<dlock::ClientCore> core = lock->client->core();
-    auto acquire = std::make_shared<dlock::AcquireProcess>(dlock::ReentrantLock(*core, lock->resource), request);
+    dlock::ReentrantLock reentrant(*core, lock->resource);
+    if (const std::optional<uint64_t> token = reentrant.reenter(owner)) {
+      // Counted already, with no round trip: `done` hears of it on the
+      // runner's thread all the same.
+      core->async_runner().submit([done, ctx, token = *token]() -> std::optional<dlock::Clock::time_point> {
+        report(done, ctx, DLOCK_OK, token);
+        return std::nullopt;
+      });
+      return DLOCK_OK;
+    }
+    auto acquire = std::make_shared<dlock::AcquireProcess>(reentrant, request);
     // The job lives on the core's runner, which the core outlives: the
     // attempts may refer to the core without owning it.
     dlock::submit_wait(core->async_runner(), std::make_shared<dlock::WaitProcess>(acquire, acquire->spec()),

@@ -106,7 +106,15 @@ uint64_t ReentrantLock::record_grant(const AcquireRequest& request, const std::s
   return static_cast<uint64_t>(grant.value);
 }
 
+std::optional<uint64_t> ReentrantLock::reenter(uint64_t owner) {
+  core_.throw_if_closed();
+  const std::optional<uint64_t> token = core_.holds().reenter(hold_key(), owner);
+  if (token) ClientStats::count(core_.stats().reentries);
+  return token;
+}
+
 std::optional<uint64_t> ReentrantLock::acquire(const AcquireRequest& request) {
+  if (std::optional<uint64_t> token = reenter(request.owner)) return token;
   auto acquire = std::make_shared<AcquireProcess>(*this, request);
   WaitProcess wait(acquire, acquire->spec());
   if (!wait.run()) return std::nullopt;

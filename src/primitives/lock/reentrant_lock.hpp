@@ -35,6 +35,12 @@ class ReentrantLock {
   // The fencing token of the hold, or nullopt when the wait ran out. Throws
   // InterruptedError, ClosedError, ConnectionError, ProtocolError, LostError.
   std::optional<uint64_t> acquire(const AcquireRequest& request);
+  // The start of every acquire (blocking, async, a group member's), before
+  // anything is built for a wait: counts a re-entry of the owner's hold and
+  // returns its token, nullopt when the owner holds nothing (a release of its
+  // left pending is no hold: the acquire's first attempt settles it). No
+  // round trip. Throws ClosedError, LostError (the hold is known lost).
+  std::optional<uint64_t> reenter(uint64_t owner);
   // Throws NotOwnerError, LostError.
   void release(uint64_t owner);
   // Sets the remaining lease of the owner's fixed-lease hold to `lease_ms`.
