@@ -74,7 +74,8 @@ TEST_F(Async, AReentryReportsTheHoldsTokenOnTheAsyncThread) {
   EXPECT_EQ(granted, token) << "a re-entry reports the token of the hold it re-enters";
   EXPECT_NE(reentry.thread, std::this_thread::get_id()) << "done ran on the caller's thread";
   ASSERT_TRUE(status_is(dlock_lock_release_owner(lock.get(), 7), DLOCK_OK));
-  EXPECT_EQ(server().command({"EXISTS", "async-reentry"}).integer, 1) << "the outer hold went with the inner release";
+  EXPECT_EQ(server().command({"EXISTS", "async-reentry"}).integer, 1)
+      << "the outer hold went with the inner release";
   ASSERT_TRUE(status_is(dlock_lock_release_owner(lock.get(), 7), DLOCK_OK));
   EXPECT_EQ(server().command({"EXISTS", "async-reentry"}).integer, 0);
 }

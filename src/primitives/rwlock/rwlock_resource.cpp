@@ -17,7 +17,8 @@ constexpr const char* write_suffix = ":write";
 }  // namespace
 
 Script& RwLockScripts::read_acquire() {
-  static ComposedScript script("rwlock_read_acquire", {lua::tokens, lua::hold_checks, lua::rwlock::read_acquire});
+  static ComposedScript script("rwlock_read_acquire",
+                               {lua::tokens, lua::hold_checks, lua::rwlock::read_acquire});
   return script.script();
 }
 Script& RwLockScripts::write_acquire() {
