@@ -24,7 +24,7 @@ WaitAttempts::Outcome AcquireProcess::attempt(int64_t wait_left_ms, bool /*woken
 void AcquireProcess::start() {
   started_ = true;
   ClientCore& core = lock_.core_;
-  lock_.settle_pending_release(request_.owner);
+  lock_.settle_pending(request_.owner);
   field_ = lock_.resource_->hold_field(core.field(request_.owner));
   lease_ms_ = request_.lease_ms < 0 ? core.config().watchdog_timeout_ms : request_.lease_ms;
 }

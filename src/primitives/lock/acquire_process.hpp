@@ -42,8 +42,8 @@ class AcquireProcess final : public WaitAttempts {
   void throw_if_closed() override { lock_.core_.throw_if_closed(); }
 
  private:
-  // The first attempt's start: finishes a pending release, works out the
-  // field and the lease.
+  // The first attempt's start: settles the owner's pending request (a
+  // release left pending, a withdrawal), works out the field and the lease.
   void start();
   Outcome granted();
 
