@@ -55,12 +55,13 @@ std::string ClientCore::request_id() {
   return id_ + ":" + std::to_string(++next_request_);
 }
 
-void ClientCore::settle_later(PendingRequest request) {
+void ClientCore::settle_later(PendingRequest request, std::chrono::milliseconds first_try_after) {
+  const Clock::time_point now = Clock::now();
   if (request.give_up_at == Clock::time_point{}) {
-    request.give_up_at = Clock::now() + std::chrono::milliseconds(retry_window_ms());
+    request.give_up_at = now + std::chrono::milliseconds(retry_window_ms());
   }
-  pending_requests_.add(std::move(request));
-  watchdog_.nudge(Clock::now());
+  pending_requests_.add(std::move(request), now + first_try_after);
+  watchdog_.nudge(now + first_try_after);
 }
 
 int64_t ClientCore::execute_once(PendingRequest request) {

@@ -5,11 +5,11 @@
 
 namespace dlock {
 
-void PendingRequests::add(PendingRequest request) {
+void PendingRequests::add(PendingRequest request, Clock::time_point due) {
   std::lock_guard<std::mutex> lock(mutex_);
   request.serial = ++next_serial_;
   std::string caller = request.caller;
-  entries_[std::move(caller)] = Entry{std::move(request), Clock::now(), false, std::nullopt, nullptr};
+  entries_[std::move(caller)] = Entry{std::move(request), due, false, std::nullopt, nullptr};
 }
 
 std::optional<PendingRequest> PendingRequests::peek(const std::string& caller) {

@@ -61,8 +61,8 @@ struct SettledRequest {
 
 class PendingRequests {
  public:
-  // Takes over `request`, due at once.
-  void add(PendingRequest request);
+  // Takes over `request`, due at `due` (at once by default).
+  void add(PendingRequest request, Clock::time_point due = Clock::now());
   // A copy of `caller`'s request still pending, if any, without settling it
   // (one settled in the background, waiting for its caller, is not).
   std::optional<PendingRequest> peek(const std::string& caller);

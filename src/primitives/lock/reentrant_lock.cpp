@@ -203,11 +203,13 @@ void ReentrantLock::release(uint64_t owner) {
     released = run_release(*before, request_id);
   } catch (const Error&) {
     if (!before->lost) {
-      // A pending release from now on: the watchdog retries it, and so does
-      // the caller's next release or acquire, under the same request id,
-      // until it is confirmed or the hold's validity ends (its lease has run
-      // out on the server then).
-      core_.settle_later(pending_release(*before, request_id, true, before->valid_until));
+      // A pending release from now on: the watchdog retries it a retry
+      // delay from now (the caller just tried), and so does the caller's
+      // next release or acquire, under the same request id, until it is
+      // confirmed or the hold's validity ends (its lease has run out on the
+      // server then).
+      core_.settle_later(pending_release(*before, request_id, true, before->valid_until),
+                         core_.watchdog().retry_delay());
       throw;
     }
     // Lost already: the error that matters is the loss.
