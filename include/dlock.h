@@ -329,7 +329,9 @@ DLOCK_API int dlock_lock_try_before_wait_owner(dlock_lock *lock, uint64_t owner,
  * the release could not be confirmed (timeout, a server busy or loading): it
  * is then retried in the background under the same request id until it goes
  * through or the lease runs out, and the caller may retry it at once by
- * calling release again (or acquire, which finishes it first).
+ * calling release again (or acquire, which finishes it first). That next
+ * release is its retry, even once the background finished it: DLOCK_OK, or
+ * DLOCK_E_LOST when it found the hold gone (docs/timeouts.md).
  */
 DLOCK_API int dlock_lock_release(dlock_lock *lock);
 DLOCK_API int dlock_lock_release_owner(dlock_lock *lock, uint64_t owner);

@@ -8,6 +8,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "async_completion.hpp"
@@ -45,6 +46,38 @@ TEST_F(Async, AcquireAndReleaseReportThroughTheCallback) {
   EXPECT_TRUE(status_is(release.get().status, DLOCK_OK));
   EXPECT_EQ(server().command({"EXISTS", "async-basic"}).integer, 0);
   EXPECT_EQ(acquired.calls() + released.calls(), 2) << "a callback ran more than once";
+}
+
+// A re-entry is counted before anything is built for a wait, with no round
+// trip, and still reported on the client's async thread, never the caller's.
+TEST_F(Async, AReentryReportsTheHoldsTokenOnTheAsyncThread) {
+  const ClientHandle client = open_client(server().url());
+  const LockHandle lock = new_lock(client.get(), "async-reentry");
+  uint64_t token = 0;
+  ASSERT_TRUE(status_is(dlock_lock_acquire_owner(lock.get(), 7, 0, -1, nullptr, &token), DLOCK_OK));
+  struct Reentry {
+    std::promise<std::pair<int, uint64_t>> outcome;
+    std::thread::id thread;
+  } reentry;
+  std::future<std::pair<int, uint64_t>> reported = reentry.outcome.get_future();
+  ASSERT_TRUE(status_is(dlock_lock_acquire_async(
+                            lock.get(), 7, 0, -1, nullptr,
+                            [](int status, uint64_t granted, const char*, void* ctx) {
+                              auto* self = static_cast<Reentry*>(ctx);
+                              self->thread = std::this_thread::get_id();
+                              self->outcome.set_value({status, granted});
+                            },
+                            &reentry),
+                        DLOCK_OK));
+  const auto [status, granted] = reported.get();
+  EXPECT_TRUE(status_is(status, DLOCK_OK));
+  EXPECT_EQ(granted, token) << "a re-entry reports the token of the hold it re-enters";
+  EXPECT_NE(reentry.thread, std::this_thread::get_id()) << "done ran on the caller's thread";
+  ASSERT_TRUE(status_is(dlock_lock_release_owner(lock.get(), 7), DLOCK_OK));
+  EXPECT_EQ(server().command({"EXISTS", "async-reentry"}).integer, 1)
+      << "the outer hold went with the inner release";
+  ASSERT_TRUE(status_is(dlock_lock_release_owner(lock.get(), 7), DLOCK_OK));
+  EXPECT_EQ(server().command({"EXISTS", "async-reentry"}).integer, 0);
 }
 
 TEST_F(Async, ReleaseByAnotherOwnerIsNotOwnerAndTouchesNothing) {

@@ -269,6 +269,14 @@ class BusyScript {
   std::thread thread_;
 };
 
+// Takes `lock` and lets its release fail on a busy server; the slow script is
+// killed before this returns.
+void hold_then_fail_the_release(RedisServer& server, dlock_lock* lock) {
+  ASSERT_TRUE(status_is(dlock_lock_acquire(lock, 0, -1, nullptr), DLOCK_OK));
+  BusyScript busy(server);
+  EXPECT_TRUE(status_is(dlock_lock_release(lock), DLOCK_E_CONNECTION));
+}
+
 // A release that fails is kept pending, not forgotten: the caller's second
 // release retries it (it was "not owner" before).
 TEST_F(BusyServer, AFailedReleaseCanBeRetriedByTheCaller) {
@@ -291,11 +299,7 @@ TEST_F(BusyServer, AFailedReleaseIsFinishedInTheBackground) {
   const ClientHandle other = open_client(server().url());
   const LockHandle lock = new_lock(client.get(), "busy-background");
   const LockHandle wanted = new_lock(other.get(), "busy-background");
-  ASSERT_TRUE(status_is(dlock_lock_acquire(lock.get(), 0, -1, nullptr), DLOCK_OK));
-  {
-    BusyScript busy(server());
-    EXPECT_TRUE(status_is(dlock_lock_release(lock.get()), DLOCK_E_CONNECTION));
-  }
+  hold_then_fail_the_release(server(), lock.get());
   int held = 1;
   ASSERT_TRUE(status_is(dlock_lock_is_held(lock.get(), &held), DLOCK_OK));
   EXPECT_EQ(held, 0) << "a hold being released is no longer the caller's";
@@ -303,6 +307,36 @@ TEST_F(BusyServer, AFailedReleaseIsFinishedInTheBackground) {
   EXPECT_TRUE(status_is(dlock_lock_acquire(wanted.get(), 10000, 5000, nullptr), DLOCK_OK));
   EXPECT_LT(monotonic_ms() - started, 5000) << "the 30 s lease ran out instead of a retried release";
   EXPECT_TRUE(status_is(dlock_lock_release(wanted.get()), DLOCK_OK));
+}
+
+// The caller's retry after the watchdog finished the release answers as that
+// release did, once (a pending request, as a semaphore's release is).
+TEST_F(BusyServer, ARetryAfterTheBackgroundFinishedTheReleaseAnswersAsItDid) {
+  const ClientHandle client = open_client(server().url(), options_with_command_timeout(500));
+  const LockHandle lock = new_lock(client.get(), "busy-retry-late");
+  hold_then_fail_the_release(server(), lock.get());
+  ASSERT_TRUE(wait_until([&] { return server().command({"EXISTS", "busy-retry-late"}).integer == 0; },
+                         std::chrono::seconds(5)))
+      << "the watchdog did not finish the release";
+  EXPECT_TRUE(status_is(dlock_lock_release(lock.get()), DLOCK_OK))
+      << "the retry of a release finished meanwhile";
+  EXPECT_TRUE(status_is(dlock_lock_release(lock.get()), DLOCK_E_NOT_OWNER)) << "released once only";
+}
+
+// A pending release that finds the hold gone tells the loss once, from the
+// background, and the caller's retry answers DLOCK_E_LOST.
+TEST_F(BusyServer, APendingReleaseThatFindsTheHoldGoneTellsTheLossOnce) {
+  const ClientHandle client = open_client(server().url(), options_with_command_timeout(500));
+  const LockHandle lock = new_lock(client.get(), "busy-gone");
+  LostRecorder lost;
+  ASSERT_EQ(lost.attach(lock.get()), DLOCK_OK);
+  hold_then_fail_the_release(server(), lock.get());
+  server().command({"DEL", "busy-gone"});  // before the watchdog's retry, a retry delay (1 s) away
+  ASSERT_TRUE(wait_until([&] { return lost.calls() > 0; }, std::chrono::seconds(5)))
+      << "the background release found the hold gone and said nothing";
+  EXPECT_TRUE(status_is(dlock_lock_release(lock.get()), DLOCK_E_LOST)) << dlock_last_error();
+  EXPECT_TRUE(status_is(dlock_lock_release(lock.get()), DLOCK_E_NOT_OWNER));
+  EXPECT_EQ(lost.calls(), 1);
 }
 
 class SlowLoadingServer : public RedisFixtureWithConfig {

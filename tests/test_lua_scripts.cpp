@@ -24,11 +24,13 @@ std::string read_script(const std::string& file) {
   return text.str();
 }
 
-// The script as the library sends it: acquire.lua after tokens.lua and
-// waiters.lua, release.lua after waiters.lua.
+// The script as the library sends it (LockScripts::acquire_prelude() and
+// release_prelude()): acquire.lua after tokens.lua, hold_checks.lua and
+// waiters.lua, release.lua after hold_checks.lua and waiters.lua.
 std::string script(const std::string& file) {
-  if (file == "acquire.lua") return read_script("../tokens.lua") + "\n" + read_script("waiters.lua") + "\n" + read_script(file);
-  if (file == "release.lua") return read_script("waiters.lua") + "\n" + read_script(file);
+  const std::string checks = read_script("../hold_checks.lua") + "\n" + read_script("waiters.lua") + "\n";
+  if (file == "acquire.lua") return read_script("../tokens.lua") + "\n" + checks + read_script(file);
+  if (file == "release.lua") return checks + read_script(file);
   return read_script(file);
 }
 

@@ -2,9 +2,9 @@
 
 #include <stdexcept>
 
-#include "core/tokens_lua.hpp"
 #include "dlock.h"
 #include "primitives/lock/lock_lua.hpp"
+#include "primitives/lock/lock_resource.hpp"
 #include "redis/composed_script.hpp"
 
 namespace dlock_bench {
@@ -20,9 +20,12 @@ int64_t release_latch_ms() {
 BareLock::BareLock(const dlock::ClientConfig& server, const std::string& name, int64_t lease_ms)
     : client_id_(random_uuid()),
       link_(server),
-      acquire_sha_(link_.load(
-          dlock::ComposedScript::source({dlock::lua::tokens, dlock::lua::lock::waiters, dlock::lua::lock::acquire}).c_str())),
-      release_sha_(link_.load(dlock::ComposedScript::source({dlock::lua::lock::waiters, dlock::lua::lock::release}).c_str())),
+      acquire_sha_(link_.load(dlock::ComposedScript::source(dlock::LockScripts::acquire_prelude(),
+                                                            {dlock::lua::lock::acquire})
+                                  .c_str())),
+      release_sha_(link_.load(dlock::ComposedScript::source(dlock::LockScripts::release_prelude(),
+                                                            {dlock::lua::lock::release})
+                                  .c_str())),
       keys_(name),
       lease_(std::to_string(lease_ms)),
       field_(client_id_ + ":" + std::to_string(dlock_thread_owner())),

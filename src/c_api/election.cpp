@@ -127,13 +127,8 @@ int dlock_election_campaign_async(dlock_election* election, const char* value, i
     const std::string text = checked_value(value, "value");
     const dlock::AcquireRequest request = campaign_request(election, wait_ms, cancel);
     std::shared_ptr<dlock::ClientCore> core = election->lock.client->core();
-    dlock::AsyncRunner& runner = core->async_runner();
     if (const std::optional<uint64_t> term = dlock::Election(*core, election->resource).current_term(election->owner)) {
-      // Leading already: told on the runner's thread, as every outcome is.
-      runner.submit([term = *term, done, ctx]() -> std::optional<dlock::Clock::time_point> {
-        dlock::c_api::report(done, ctx, DLOCK_OK, term);
-        return std::nullopt;
-      });
+      dlock::c_api::report_granted(*core, *term, done, ctx);  // leading already
       return DLOCK_OK;
     }
     election->resource->set_value(text);

@@ -33,6 +33,13 @@ void submit_acquire(ClientCore& core, std::shared_ptr<const Lockable> resource, 
               });
 }
 
+void report_granted(ClientCore& core, uint64_t token, dlock_done_fn done, void* ctx) {
+  core.async_runner().submit([done, ctx, token]() -> std::optional<Clock::time_point> {
+    report(done, ctx, DLOCK_OK, token);
+    return std::nullopt;
+  });
+}
+
 }  // namespace dlock::c_api
 
 extern "C" {
@@ -50,7 +57,13 @@ int dlock_lock_acquire_async(dlock_lock* lock, uint64_t owner, int64_t wait_ms, 
     request.cancel = cancel != nullptr ? &cancel->cancel : nullptr;
     request.handle = lock;
     request.on_lost = lock->on_lost;
-    dlock::c_api::submit_acquire(*lock->client->core(), lock->resource, request, done, ctx);
+    std::shared_ptr<dlock::ClientCore> core = lock->client->core();
+    if (const std::optional<uint64_t> token = dlock::ReentrantLock(*core, lock->resource).reenter(owner)) {
+      // Counted already, with no round trip.
+      dlock::c_api::report_granted(*core, *token, done, ctx);
+      return DLOCK_OK;
+    }
+    dlock::c_api::submit_acquire(*core, lock->resource, request, done, ctx);
     return DLOCK_OK;
   });
 }

@@ -36,6 +36,10 @@ inline const LockResource& plain_lock(const dlock_lock* lock, const char* operat
 // `done` gets the status and, when granted, the token (c_api/lock_async.cpp).
 void submit_acquire(ClientCore& core, std::shared_ptr<const Lockable> resource, const AcquireRequest& request,
                     dlock_done_fn done, void* ctx);
+// Tells `done` DLOCK_OK and `token` on the core's async runner's thread, as
+// every outcome is told, when there is nothing to wait for (a re-entry, a
+// candidate that leads already).
+void report_granted(ClientCore& core, uint64_t token, dlock_done_fn done, void* ctx);
 
 // dlock_lock_new and the constructors of the other lock kinds: a handle whose
 // resource is a `Resource` (a Lockable made from the name and the client's

@@ -55,10 +55,13 @@ std::string ClientCore::request_id() {
   return id_ + ":" + std::to_string(++next_request_);
 }
 
-void ClientCore::settle_later(PendingRequest request) {
-  request.give_up_at = Clock::now() + std::chrono::milliseconds(retry_window_ms());
-  pending_requests_.add(std::move(request));
-  watchdog_.nudge(Clock::now());
+void ClientCore::settle_later(PendingRequest request, std::chrono::milliseconds first_try_after) {
+  const Clock::time_point now = Clock::now();
+  if (request.give_up_at == Clock::time_point{}) {
+    request.give_up_at = now + std::chrono::milliseconds(retry_window_ms());
+  }
+  pending_requests_.add(std::move(request), now + first_try_after);
+  watchdog_.nudge(now + first_try_after);
 }
 
 int64_t ClientCore::execute_once(PendingRequest request) {
@@ -97,17 +100,29 @@ void ClientCore::ping() {
 }
 
 void ClientCore::release_all_best_effort() {
-  std::vector<Hold> held = holds_.take_all();
-  if (held.empty()) return;
+  const std::vector<Hold> held = holds_.take_all();
+  const std::vector<PendingRequest> pending = pending_requests_.take_all();
+  if (held.empty() && pending.empty()) return;
   const auto deadline = Clock::now() + std::chrono::milliseconds(config_.command_timeout_ms);
+  // Unreachable: a lease runs out on its own, and nothing renews it; a
+  // request's record lapses with its window.
   for (const Hold& hold : held) {
     if (hold.lost) continue;
     try {
       ConnectionPool::Lease connection = router_.acquire(hold.resource->name(), deadline);
-      const std::string request = hold.releasing.empty() ? request_id() : hold.releasing;
-      hold.resource->release(*connection, hold.field, request, release_latch_ms(hold, retry_window_ms()));
+      hold.resource->release(*connection, hold.field, request_id(),
+                             release_latch_ms(hold, retry_window_ms()));
     } catch (const Error&) {
-      // Unreachable: the lease runs out on its own, and nothing renews it.
+    }
+  }
+  // The last try of each request that failed ambiguously, under its own id
+  // (closing tells nobody of its answer).
+  for (const PendingRequest& request : pending) {
+    try {
+      ConnectionPool::Lease connection =
+          router_.acquire(request.name, std::min(deadline, request.give_up_at));
+      request.settle(*connection);
+    } catch (const Error&) {
     }
   }
 }

@@ -55,8 +55,12 @@ class ClientCore {
 
   // A request that failed ambiguously: settled from now on, in the
   // background and by settle_pending() (core/pending_requests.hpp), until
-  // confirmed or until the retry window ends.
-  void settle_later(PendingRequest request);
+  // confirmed or until its give_up_at (unset: the retry window) passes. The
+  // watchdog's first try comes `first_try_after` from now.
+  void settle_later(PendingRequest request,
+                    std::chrono::milliseconds first_try_after = std::chrono::milliseconds(0));
+  // `caller`'s request still pending (PendingRequests::peek), left as it is.
+  std::optional<PendingRequest> pending(const std::string& caller) { return pending_requests_.peek(caller); }
   // Runs a request that must take effect once (a release, a count-down) and
   // returns its answer; when it fails ambiguously (ConnectionError, thrown
   // on) it is settled later under its id, never applied twice.

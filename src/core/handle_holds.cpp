@@ -5,8 +5,7 @@ namespace dlock {
 void release_holds_taken_through(ClientCore& core, const void* handle) {
   for (const Hold& hold : core.holds().taken_through(handle)) {
     if (hold.lost) continue;
-    // A release left pending goes on under its own request id.
-    const std::string request_id = hold.releasing.empty() ? core.request_id() : hold.releasing;
+    const std::string request_id = core.request_id();
     try {
       core.execute(hold.resource->name(), [&](Connection& connection) {
         return hold.resource->release(connection, hold.field, request_id,

@@ -40,21 +40,14 @@ std::chrono::milliseconds trusted_validity(int64_t lease_ms) {
 std::optional<Hold> Holds::find(const std::string& name, uint64_t owner) {
   std::lock_guard<std::mutex> lock(mutex_);
   const auto it = holds_.find({name, owner});
-  if (it == holds_.end() || !it->second.releasing.empty()) return std::nullopt;
-  return it->second;
-}
-
-std::optional<Hold> Holds::pending_release(const std::string& name, uint64_t owner) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  const auto it = holds_.find({name, owner});
-  if (it == holds_.end() || it->second.releasing.empty()) return std::nullopt;
+  if (it == holds_.end()) return std::nullopt;
   return it->second;
 }
 
 std::optional<uint64_t> Holds::reenter(const std::string& name, uint64_t owner) {
   std::lock_guard<std::mutex> lock(mutex_);
   const auto it = holds_.find({name, owner});
-  if (it == holds_.end() || !it->second.releasing.empty()) return std::nullopt;
+  if (it == holds_.end()) return std::nullopt;
   if (it->second.lost) {
     throw_ended(it->second, "acquire: this owner's hold on '" + name + "'",
                 "was lost; release it before acquiring again");
@@ -69,62 +62,23 @@ void Holds::insert(Hold hold) {
   holds_[std::move(key)] = std::move(hold);
 }
 
-std::optional<Hold> Holds::leave(const std::string& name, uint64_t owner, const std::string& request_id) {
+std::optional<Hold> Holds::leave(const std::string& name, uint64_t owner) {
   std::lock_guard<std::mutex> lock(mutex_);
   const auto it = holds_.find({name, owner});
   if (it == holds_.end()) return std::nullopt;
-  Hold& hold = it->second;
-  if (hold.releasing.empty() && hold.count > 1) {
-    Hold before = hold;
-    --hold.count;
-    return before;
-  }
-  if (hold.lost) {
-    Hold before = std::move(hold);
+  Hold before = it->second;
+  if (before.count > 1) {
+    --it->second.count;
+  } else {
     holds_.erase(it);
-    return before;
   }
-  if (hold.releasing.empty()) hold.releasing = request_id;
-  return hold;
-}
-
-void Holds::release_settled(const Hold& hold) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (find_grant(hold) != nullptr) holds_.erase({hold.resource->hold_key(), hold.owner});
-}
-
-void Holds::release_failed(const Hold& hold, Clock::time_point when) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (Hold* current = find_grant(hold)) current->renew_at = when;
-}
-
-std::vector<Hold> Holds::due_releases(Clock::time_point now) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  std::vector<Hold> due;
-  for (const auto& [key, hold] : holds_) {
-    if (!hold.releasing.empty() && hold.renew_at <= now) due.push_back(hold);
-  }
-  return due;
-}
-
-std::vector<Hold> Holds::abandon_releases(Clock::time_point now) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  std::vector<Hold> abandoned;
-  for (auto it = holds_.begin(); it != holds_.end();) {
-    if (!it->second.releasing.empty() && it->second.valid_until <= now) {
-      abandoned.push_back(std::move(it->second));
-      it = holds_.erase(it);
-    } else {
-      ++it;
-    }
-  }
-  return abandoned;
+  return before;
 }
 
 std::optional<Hold> Holds::take_if_outermost(const std::string& name, uint64_t owner) {
   std::lock_guard<std::mutex> lock(mutex_);
   const auto it = holds_.find({name, owner});
-  if (it == holds_.end() || !it->second.releasing.empty()) return std::nullopt;
+  if (it == holds_.end()) return std::nullopt;
   Hold before = it->second;
   if (before.count == 1) holds_.erase(it);
   return before;
@@ -157,7 +111,7 @@ int Holds::count_taken_through(const std::string& name, const void* handle) {
   int count = 0;
   // Keys sort by name first: the holds of `name` are one run.
   for (auto it = holds_.lower_bound({name, 0}); it != holds_.end() && it->first.first == name; ++it) {
-    if (it->second.taken_through == handle && it->second.releasing.empty()) ++count;
+    if (it->second.taken_through == handle) ++count;
   }
   return count;
 }
@@ -166,7 +120,7 @@ std::vector<Hold> Holds::due_for_renewal(Clock::time_point horizon) {
   std::lock_guard<std::mutex> lock(mutex_);
   std::vector<Hold> due;
   for (const auto& [key, hold] : holds_) {
-    if (hold.watchdog && !hold.lost && hold.releasing.empty() && hold.renew_at <= horizon)
+    if (hold.watchdog && !hold.lost && hold.renew_at <= horizon)
       due.push_back(hold);
   }
   return due;
@@ -176,7 +130,7 @@ std::vector<LostNotice> Holds::expire(Clock::time_point now) {
   std::lock_guard<std::mutex> lock(mutex_);
   std::vector<LostNotice> notices;
   for (auto& [key, hold] : holds_) {
-    if (!hold.lost && hold.releasing.empty() && hold.valid_until <= now) {
+    if (!hold.lost && hold.valid_until <= now) {
       hold.end(now);
       notices.push_back(LostNotice::of(hold, lost_at_deadline));
     }
@@ -190,7 +144,7 @@ Clock::time_point Holds::next_deadline(Clock::time_point fallback) {
   for (const auto& [key, hold] : holds_) {
     if (hold.lost) continue;
     next = std::min(next, hold.valid_until);
-    if (hold.watchdog || !hold.releasing.empty()) next = std::min(next, hold.renew_at);
+    if (hold.watchdog) next = std::min(next, hold.renew_at);
   }
   return next;
 }
@@ -199,7 +153,7 @@ Clock::time_point Holds::earliest_validity_end(Clock::time_point fallback) {
   std::lock_guard<std::mutex> lock(mutex_);
   Clock::time_point earliest = fallback;
   for (const auto& [key, hold] : holds_) {
-    if (!hold.lost && hold.releasing.empty()) earliest = std::min(earliest, hold.valid_until);
+    if (!hold.lost) earliest = std::min(earliest, hold.valid_until);
   }
   return earliest;
 }
@@ -226,7 +180,7 @@ std::optional<LostNotice> Holds::renewed(const Hold& hold, bool still_owned, Clo
 void Holds::retry_renewal_at(const Hold& hold, Clock::time_point when) {
   std::lock_guard<std::mutex> lock(mutex_);
   Hold* current = find_grant(hold);
-  if (current != nullptr && current->releasing.empty()) current->renew_at = when;
+  if (current != nullptr) current->renew_at = when;
 }
 
 void Holds::extended(const Hold& hold, int64_t lease_ms, Clock::time_point sent_at) {

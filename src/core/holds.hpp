@@ -41,14 +41,7 @@ struct Hold {
   bool expired = false;   // a fixed lease that ran out as asked: expiry, not loss
   Clock::time_point granted_at;  // when the granting request was sent
   Clock::time_point valid_until;
-  Clock::time_point renew_at;  // watchdog holds, and the next try of a pending release
-  // The request id of a release sent but not confirmed (a timeout, a
-  // restart): retried under the same id, which makes a retry idempotent,
-  // until confirmed or the hold's validity ends. Empty: not being released.
-  std::string releasing;
-  // A release of an acquire that failed after it may have reached the server
-  // (a paused server can still run it): the caller never held it.
-  bool withdrawal = false;
+  Clock::time_point renew_at;  // watchdog holds
   const void* taken_through = nullptr;  // the handle whose free releases it
   std::shared_ptr<LostCallback> on_lost;
 
@@ -115,8 +108,8 @@ class Holds {
   using Key = std::pair<std::string, uint64_t>;
 
   // The hold of (name, owner), if any: a copy, since others may change it.
-  // A hold being released is no longer the caller's: find() and reenter()
-  // pass it over.
+  // A hold being released has left the table: a release that failed is the
+  // client's pending request from then on (core/pending_requests.hpp).
   std::optional<Hold> find(const std::string& name, uint64_t owner);
 
   // Counts a re-entry. Returns the hold's token, nullopt when there is no
@@ -126,28 +119,16 @@ class Holds {
   void insert(Hold hold);
 
   // Removes one re-entry. Returns the hold as it was, nullopt when there is
-  // none. An outermost hold is erased if lost, else stays as a pending
-  // release under `request_id` (a pending one keeps its own id) until
-  // release_settled(); the hold returned carries the id to send.
-  std::optional<Hold> leave(const std::string& name, uint64_t owner, const std::string& request_id);
-  // The pending release of (name, owner), if any.
-  std::optional<Hold> pending_release(const std::string& name, uint64_t owner);
-  // A pending release was confirmed (or found the hold gone): forgets it.
-  void release_settled(const Hold& hold);
-  // A pending release failed: the watchdog tries it again at `when`.
-  void release_failed(const Hold& hold, Clock::time_point when);
-  // Watchdog: the pending releases to try now, and those given up on (their
-  // hold's validity ended, so its lease has run out on the server), forgotten.
-  std::vector<Hold> due_releases(Clock::time_point now);
-  std::vector<Hold> abandon_releases(Clock::time_point now);
+  // none; an outermost hold leaves the table: the caller releases it on the
+  // server.
+  std::optional<Hold> leave(const std::string& name, uint64_t owner);
   // Removes the hold when it is not re-entered (count 1). Returns the hold as
   // it was, removed or not; nullopt when there is none.
   std::optional<Hold> take_if_outermost(const std::string& name, uint64_t owner);
 
   std::vector<Hold> take_all();
   std::vector<Hold> taken_through(const void* handle);
-  // The owners of `name` whose hold, lost or not, was taken through `handle`
-  // and is still theirs (not being released).
+  // The owners of `name` whose hold, lost or not, was taken through `handle`.
   int count_taken_through(const std::string& name, const void* handle);
 
   // Watchdog: the holds to renew now (due before `horizon`), and the deadline

@@ -5,11 +5,28 @@
 
 namespace dlock {
 
-void PendingRequests::add(PendingRequest request) {
+void PendingRequests::add(PendingRequest request, Clock::time_point due) {
   std::lock_guard<std::mutex> lock(mutex_);
   request.serial = ++next_serial_;
   std::string caller = request.caller;
-  entries_[std::move(caller)] = Entry{std::move(request), Clock::now(), false, std::nullopt};
+  entries_[std::move(caller)] = Entry{std::move(request), due, false, std::nullopt, nullptr};
+}
+
+std::optional<PendingRequest> PendingRequests::peek(const std::string& caller) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto it = entries_.find(caller);
+  if (it == entries_.end() || it->second.answer) return std::nullopt;
+  return it->second.request;
+}
+
+std::vector<PendingRequest> PendingRequests::take_all() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<PendingRequest> all;
+  for (auto& [caller, entry] : entries_) {
+    if (!entry.answer) all.push_back(std::move(entry.request));
+  }
+  entries_.clear();
+  return all;
 }
 
 std::optional<SettledRequest> PendingRequests::settle_for(const std::string& caller,
@@ -25,15 +42,17 @@ std::optional<SettledRequest> PendingRequests::settle_for(const std::string& cal
   // Its window is over: the server's record is gone, and this call is a new
   // one (the watchdog forgets it, with a WARN if it never went through).
   if (entry.request.give_up_at <= Clock::now()) return std::nullopt;
-  SettledRequest settled{entry.request.finish, entry.request.what, 0};
+  SettledRequest settled{entry.request.finish, entry.request.what, 0, nullptr};
   if (entry.answer) {
     settled.answer = *entry.answer;
+    settled.error = entry.error;
     entries_.erase(it);
     return settled;
   }
   entry.claimed = true;
   const PendingRequest request = entry.request;
   lock.unlock();
+  const Clock::time_point sent_at = Clock::now();
   try {
     settled.answer = run(request);
   } catch (...) {
@@ -43,10 +62,12 @@ std::optional<SettledRequest> PendingRequests::settle_for(const std::string& cal
     released_.notify_all();
     throw;
   }
+  if (request.error_for) settled.error = request.error_for(settled.answer, sent_at);
   lock.lock();
   if (find(request) != nullptr) entries_.erase(caller);
   lock.unlock();
   released_.notify_all();
+  if (request.on_answer) request.on_answer(settled.answer, sent_at);
   return settled;
 }
 
@@ -75,20 +96,23 @@ std::vector<PendingRequest> PendingRequests::abandon(Clock::time_point now) {
   return abandoned;
 }
 
-void PendingRequests::settled(const PendingRequest& request, int64_t answer) {
+void PendingRequests::settled(const PendingRequest& request, int64_t answer, Clock::time_point sent_at) {
+  const std::exception_ptr error = request.error_for ? request.error_for(answer, sent_at) : nullptr;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    Entry* entry = find(request);
-    if (entry == nullptr) return;
-    entry->claimed = false;
-    // A withdrawal is over; a finished request waits for its caller's retry.
-    if (request.finish) {
-      entry->answer = answer;
-    } else {
-      entries_.erase(request.caller);
+    if (Entry* entry = find(request)) {
+      entry->claimed = false;
+      // A withdrawal is over; a finished request waits for its caller's retry.
+      if (request.finish) {
+        entry->answer = answer;
+        entry->error = error;
+      } else {
+        entries_.erase(request.caller);
+      }
     }
   }
   released_.notify_all();
+  if (request.on_answer) request.on_answer(answer, sent_at);
 }
 
 void PendingRequests::failed(const PendingRequest& request, Clock::time_point retry_at) {

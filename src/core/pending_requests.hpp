@@ -13,6 +13,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -36,6 +37,16 @@ struct PendingRequest {
   // One round trip that settles it, safe to repeat under the request's id;
   // returns the script's answer.
   std::function<int64_t(Connection&)> settle;
+  // Optional, both called by whichever settles it (the watchdog, or the
+  // caller's next call) with the answer and the time it was sent: what the
+  // caller's retry throws (null: nothing), and, once the request is no
+  // longer claimed and no mutex is held, a notice of the answer (the lock's
+  // release that found its hold gone tells the loss; the callback it calls
+  // may release again).
+  std::function<std::exception_ptr(int64_t answer, Clock::time_point sent_at)> error_for;
+  std::function<void(int64_t answer, Clock::time_point sent_at)> on_answer;
+  // When it is given up: ClientCore::settle_later() sets the retry window
+  // unless the request sets its own (a lock's release: the hold's validity).
   Clock::time_point give_up_at;
   uint64_t serial = 0;  // set by add(): tells this request from a later one of the same caller
 };
@@ -45,12 +56,16 @@ struct SettledRequest {
   bool finish = false;
   std::string what;
   int64_t answer = 0;
+  std::exception_ptr error;  // on_answer's, for the caller's retry to throw
 };
 
 class PendingRequests {
  public:
-  // Takes over `request`, due at once.
-  void add(PendingRequest request);
+  // Takes over `request`, due at `due` (at once by default).
+  void add(PendingRequest request, Clock::time_point due = Clock::now());
+  // A copy of `caller`'s request still pending, if any, without settling it
+  // (one settled in the background, waiting for its caller, is not).
+  std::optional<PendingRequest> peek(const std::string& caller);
 
   // The caller's next call: settles `caller`'s pending request now, through
   // `run` (which runs a call on a connection, as ClientCore::execute does),
@@ -65,9 +80,11 @@ class PendingRequests {
   // abandon() when they were still pending.
   std::vector<PendingRequest> due(Clock::time_point now);
   std::vector<PendingRequest> abandon(Clock::time_point now);
-  void settled(const PendingRequest& request, int64_t answer);
+  void settled(const PendingRequest& request, int64_t answer, Clock::time_point sent_at);
   void failed(const PendingRequest& request, Clock::time_point retry_at);
   Clock::time_point next_due(Clock::time_point fallback);
+  // Closing: every request still pending, forgotten (each gets one last try).
+  std::vector<PendingRequest> take_all();
 
  private:
   struct Entry {
@@ -75,6 +92,7 @@ class PendingRequests {
     Clock::time_point retry_at;
     bool claimed = false;                  // being settled on some thread
     std::optional<int64_t> answer;         // settled in the background, not yet seen by the caller
+    std::exception_ptr error;              // with `answer`: on_answer's
   };
 
   std::mutex mutex_;

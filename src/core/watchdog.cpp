@@ -26,8 +26,7 @@ Watchdog::Watchdog(Router& router, Holds& holds, PendingRequests& requests, Clie
       server_(config.describe()),
       command_timeout_(config.command_timeout_ms),
       batch_window_(config.watchdog_timeout_ms / 6),
-      retry_delay_(std::clamp<int64_t>(config.watchdog_timeout_ms / 10, 10, 1000)),
-      retry_window_ms_(config.retry_window_ms()) {}
+      retry_delay_(std::clamp<int64_t>(config.watchdog_timeout_ms / 10, 10, 1000)) {}
 
 Watchdog::~Watchdog() {
   stop();
@@ -71,9 +70,6 @@ void Watchdog::run() {
     lock.unlock();
     const Clock::time_point now = Clock::now();
     deliver(holds_.expire(now));
-    give_up_releases(holds_.abandon_releases(now));
-    const std::vector<Hold> pending = holds_.due_releases(now);
-    if (!pending.empty()) settle_releases(pending);
     give_up_requests(requests_.abandon(now));
     const std::vector<PendingRequest> requests = requests_.due(now);
     if (!requests.empty()) settle_requests(requests);
@@ -197,48 +193,12 @@ auto Watchdog::on_node_of(const std::string& name, Clock::time_point deadline, C
   return call(*connection);
 }
 
-void Watchdog::settle_releases(const std::vector<Hold>& pending) {
-  std::vector<LostNotice> lost;
-  for (const Hold& hold : pending) {
-    try {
-      const Clock::time_point sent_at = Clock::now();
-      const Clock::time_point deadline = std::min(sent_at + command_timeout_, hold.valid_until);
-      const bool released = on_node_of(hold.resource->name(), deadline, [&](Connection& connection) {
-        return hold.resource->release(connection, hold.field, hold.releasing,
-                                      release_latch_ms(hold, retry_window_ms_));
-      });
-      holds_.release_settled(hold);
-      // A release that finds the hold gone after an error: never silent.
-      if (!released && !hold.withdrawal) {
-        Hold ended = hold;
-        ended.end(sent_at);
-        lost.push_back(LostNotice::of(ended, lost_at_release));
-      }
-    } catch (const Error& error) {
-      router_.suspect_map();
-      holds_.release_failed(hold, Clock::now() + retry_delay_);
-      if (log::enabled(DLOCK_LOG_DEBUG)) {
-        log::emit(DLOCK_LOG_DEBUG, "watchdog: releasing '" + hold.resource->name() + "' on " + server_ +
-                                       " failed again: " + error.what());
-      }
-    }
-  }
-  deliver(lost);
-}
-
-void Watchdog::give_up_releases(const std::vector<Hold>& abandoned) {
-  for (const Hold& hold : abandoned) {
-    if (hold.withdrawal || !log::enabled(DLOCK_LOG_WARN)) continue;
-    log::emit(DLOCK_LOG_WARN, "release of '" + hold.resource->name() + "' on " + server_ +
-                                  " never went through; its lease has run out on the server");
-  }
-}
-
 void Watchdog::settle_requests(const std::vector<PendingRequest>& due) {
   for (const PendingRequest& request : due) {
     try {
-      const Clock::time_point deadline = std::min(Clock::now() + command_timeout_, request.give_up_at);
-      requests_.settled(request, on_node_of(request.name, deadline, request.settle));
+      const Clock::time_point sent_at = Clock::now();
+      const Clock::time_point deadline = std::min(sent_at + command_timeout_, request.give_up_at);
+      requests_.settled(request, on_node_of(request.name, deadline, request.settle), sent_at);
     } catch (const Error& error) {
       router_.suspect_map();
       requests_.failed(request, Clock::now() + retry_delay_);

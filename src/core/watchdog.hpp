@@ -50,11 +50,8 @@ class Watchdog {
   void renew_on_node(ConnectionPool& pool, const std::vector<Hold>& holds, Clock::time_point sent_at);
   // A renewal answered with MOVED or ASK, sent again where it points.
   Reply renew_redirected(const Hold& hold, const RedirectError& redirect, Clock::time_point deadline);
-  // Retries releases left pending by an error (Holds::leave) and withdrawals
-  // of acquires that may have reached the server.
-  void settle_releases(const std::vector<Hold>& pending);
-  void give_up_releases(const std::vector<Hold>& abandoned);
-  // Settles requests that failed ambiguously (core/pending_requests.hpp).
+  // Settles requests that failed ambiguously (core/pending_requests.hpp):
+  // every primitive's, the lock's releases and withdrawals among them.
   void settle_requests(const std::vector<PendingRequest>& due);
   void give_up_requests(const std::vector<PendingRequest>& abandoned);
   // Runs `call` on a connection to the node of `name`, within `deadline`.
@@ -74,7 +71,6 @@ class Watchdog {
   const std::chrono::milliseconds command_timeout_;
   const std::chrono::milliseconds batch_window_;
   const std::chrono::milliseconds retry_delay_;
-  const int64_t retry_window_ms_;
 
   std::mutex mutex_;
   std::condition_variable wake_;

@@ -19,14 +19,13 @@
 local grant, latch = KEYS[5], KEYS[6]
 local lease, field, wake_prefix, will_wait, request = ARGV[1], ARGV[2], ARGV[3], ARGV[4] == '1', ARGV[5]
 
-if not string.find(lease, '^[1-9]%d*$') or tonumber(lease) > 31536000000 then
-  return redis.error_reply('ERR acquire: the lease must be a whole number of ms from 1 to 31536000000, got ' .. lease)
+local refused = bad_lease(lease)
+if refused then
+  return refused
 end
 
--- Request ids of one client are "<client id>:<count>": a later one is longer
--- or, as long, greater.
-local last_release = redis.call('get', latch)
-if last_release and (#last_release > #request or (#last_release == #request and last_release >= request)) then
+-- Older than the owner's last release or withdrawal (hold_checks.lua).
+if already_released(latch, request) then
   return {-1}
 end
 

@@ -5,7 +5,8 @@
 --
 -- KEYS[5] is the owner's latch, as in the reentrant lock's release.lua: the
 -- id ARGV[3] of its last release, kept ARGV[2] ms, so a retry after a lost
--- reply answers the same. KEYS[7] is the owner's grant key (tokens.lua): it
+-- reply answers the same (hold_checks.lua, put before this script, tells a
+-- later id). KEYS[7] is the owner's grant key (tokens.lua): it
 -- goes with the hold. Returns 1 released, 0 the owner does not hold it.
 --
 -- A release that finds nothing still writes the latch and takes the owner
@@ -15,8 +16,7 @@
 local latch, channel, grant = KEYS[5], KEYS[6], KEYS[7]
 local field, latch_ms, request, wake_prefix = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 
-local last = redis.call('get', latch)
-if last and (#last > #request or (#last == #request and last >= request)) then
+if already_released(latch, request) then
   return 1
 end
 if redis.call('hexists', lock, field) == 0 then

@@ -2,7 +2,8 @@
 -- of ARGV[1] ms (Redisson's RLock layout: a hash whose one field is the
 -- owner, with a hold count of 1 since re-entries are counted by the client).
 -- KEYS[2] is the fencing counter (Redisson's RFencedLock key), KEYS[6] the
--- owner's grant key (tokens.lua, put before this script).
+-- owner's grant key (tokens.lua, put before this script, as hold_checks.lua
+-- is: the lease's bounds and the latch's order).
 --
 -- KEYS[3] is the owner's release latch (see release.lua) and ARGV[3] this
 -- attempt's request id: an attempt older than the owner's last release or
@@ -37,15 +38,13 @@
 local lock, counter, latch, turn, waiting, grant, deadlines = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
 local lease, owner, request, will_wait = ARGV[1], ARGV[2], ARGV[3], ARGV[4] == '1'
 
--- DLOCK_DURATION_MAX_MS: a year.
-if not string.find(lease, '^[1-9]%d*$') or tonumber(lease) > 31536000000 then
-  return redis.error_reply('ERR acquire: the lease must be a whole number of ms from 1 to 31536000000, got ' .. lease)
+local refused = bad_lease(lease)
+if refused then
+  return refused
 end
 
--- Request ids of one client are "<client id>:<count>": a later one is longer
--- or, as long, greater.
-local last_release = redis.call('get', latch)
-if last_release and (#last_release > #request or (#last_release == #request and last_release >= request)) then
+-- Older than the owner's last release or withdrawal (hold_checks.lua).
+if already_released(latch, request) then
   return {-1}
 end
 

@@ -5,9 +5,8 @@
 -- ARGV[2] ms, so that a retry after a lost reply answers the same instead of
 -- "not owner", and a late duplicate of an earlier release touches nothing.
 -- One key per owner, overwritten, rather than one per release: no key is
--- created and later expired on each release. A client's request ids are
--- "<client id>:<count>", and the field names the client, so a later id is
--- longer or, as long, greater.
+-- created and later expired on each release. Which id is later is
+-- hold_checks.lua's already_released(), put before this script.
 --
 -- Returns 1 released (now or by this request or a later one), 0 the owner
 -- does not hold it (only the latch written: see below).
@@ -35,8 +34,7 @@
 local lock, channel, latch, turn, waiting, grant, deadlines = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
 local owner, latch_ms, request, yield_ms = ARGV[1], ARGV[2], ARGV[3], ARGV[4]
 
-local last = redis.call('get', latch)
-if last and (#last > #request or (#last == #request and last >= request)) then
+if already_released(latch, request) then
   return 1
 end
 if redis.call('hexists', lock, owner) == 0 then

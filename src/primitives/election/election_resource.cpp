@@ -1,6 +1,5 @@
 #include "primitives/election/election_resource.hpp"
 
-#include "core/tokens_lua.hpp"
 #include "primitives/election/election_lua.hpp"
 #include "primitives/lock/lock_lua.hpp"
 #include "redis/composed_script.hpp"
@@ -11,9 +10,8 @@ namespace {
 // The lock's acquire (its parts as LockScripts::acquire has them), run as a
 // function whose grant announce.lua records.
 Script& acquire_script() {
-  static ComposedScript script("election_acquire",
-                               {lua::tokens, lua::lock::waiters, "local function acquire_lock()",
-                                lua::lock::acquire, "end", lua::election::announce});
+  static ComposedScript script("election_acquire", LockScripts::acquire_prelude(),
+                               {"local function acquire_lock()", lua::lock::acquire, "end", lua::election::announce});
   return script.script();
 }
 

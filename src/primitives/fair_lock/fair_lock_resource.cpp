@@ -1,5 +1,6 @@
 #include "primitives/fair_lock/fair_lock_resource.hpp"
 
+#include "core/hold_checks_lua.hpp"
 #include "core/tokens_lua.hpp"
 #include "primitives/fair_lock/fair_lock_lua.hpp"
 #include "redis/composed_script.hpp"
@@ -8,11 +9,13 @@ namespace dlock {
 namespace {
 
 Script& acquire_script() {
-  static ComposedScript script("fair_acquire", {lua::tokens, lua::fair_lock::queue, lua::fair_lock::acquire});
+  static ComposedScript script(
+      "fair_acquire", {lua::tokens, lua::hold_checks, lua::fair_lock::queue, lua::fair_lock::acquire});
   return script.script();
 }
 Script& release_script() {
-  static ComposedScript script("fair_release", {lua::tokens, lua::fair_lock::queue, lua::fair_lock::release});
+  static ComposedScript script(
+      "fair_release", {lua::tokens, lua::hold_checks, lua::fair_lock::queue, lua::fair_lock::release});
   return script.script();
 }
 Script& leave_script() {

@@ -9,23 +9,9 @@ WaitSpec AcquireProcess::spec() const {
   return {request_.wait_ms, request_.cancel, &lock_.core_.stats(), "acquire '" + lock_.name() + "'"};
 }
 
-bool AcquireProcess::reentered() {
-  started_ = true;
-  ClientCore& core = lock_.core_;
-  lock_.settle_pending_release(request_.owner);
-  if (std::optional<uint64_t> token = core.holds().reenter(lock_.hold_key(), request_.owner)) {
-    ClientStats::count(core.stats().reentries);
-    token_ = *token;
-    return true;
-  }
-  field_ = lock_.resource_->hold_field(core.field(request_.owner));
-  lease_ms_ = request_.lease_ms < 0 ? core.config().watchdog_timeout_ms : request_.lease_ms;
-  return false;
-}
-
 WaitAttempts::Outcome AcquireProcess::attempt(int64_t wait_left_ms, bool /*woken_by_message*/) {
   const bool first = !started_;
-  if (first && reentered()) return {true, std::nullopt};
+  if (first) start();
   // An attempt before a wait (dlock_lock_try_before_wait_owner) is a waiter's
   // whose wait may end any moment now: it respects the waiters' turn.
   last_ = lock_.attempt(request_, field_, lease_ms_, first && request_.before_wait ? 1 : wait_left_ms);
@@ -33,6 +19,14 @@ WaitAttempts::Outcome AcquireProcess::attempt(int64_t wait_left_ms, bool /*woken
   // Until the holder's lease ends: a crashed holder publishes nothing.
   if (last_.value >= 0) return {false, std::chrono::milliseconds(last_.value)};
   return {false, std::nullopt};
+}
+
+void AcquireProcess::start() {
+  started_ = true;
+  ClientCore& core = lock_.core_;
+  lock_.settle_pending(request_.owner);
+  field_ = lock_.resource_->hold_field(core.field(request_.owner));
+  lease_ms_ = request_.lease_ms < 0 ? core.config().watchdog_timeout_ms : request_.lease_ms;
 }
 
 AcquireProcess::Outcome AcquireProcess::granted() {

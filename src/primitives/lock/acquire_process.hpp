@@ -1,8 +1,9 @@
-// The reentrant lock's side of a wait (core/wait_process.hpp): its attempt
-// (re-entry, the script, recording the grant with the watchdog through the
-// client's Holds, a withdrawal after a connection error), the channels and
-// the server queue's heartbeat it waits with, and leaving the queue when it
-// stops without the lock. The engine takes it on the caller's thread for
+// The reentrant lock's side of a wait (core/wait_process.hpp), built once
+// ReentrantLock::reenter() found no hold to re-enter: its attempt (the
+// script, recording the grant with the watchdog through the client's Holds,
+// a withdrawal after a connection error), the channels and the server
+// queue's heartbeat it waits with, and leaving the queue when it stops
+// without the lock. The engine takes it on the caller's thread for
 // dlock_lock_acquire, on the client's async runner for dlock_lock_acquire_async.
 #pragma once
 
@@ -41,9 +42,9 @@ class AcquireProcess final : public WaitAttempts {
   void throw_if_closed() override { lock_.core_.throw_if_closed(); }
 
  private:
-  // The first attempt's start: finishes a pending release, re-enters a hold
-  // the owner has (true), else works out the field and the lease.
-  bool reentered();
+  // The first attempt's start: settles the owner's pending request (a
+  // release left pending, a withdrawal), works out the field and the lease.
+  void start();
   Outcome granted();
 
   ReentrantLock lock_;

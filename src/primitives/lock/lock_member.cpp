@@ -34,13 +34,16 @@ LockMember::Outcome ReentrantLockMember::try_once(uint64_t owner, int64_t lease_
   request.wait_ms = 0;
   request.lease_ms = lease_ms;
   request.on_lost = on_lost;
-  auto acquire = std::make_shared<AcquireProcess>(ReentrantLock(*core, resource_), request);
+  ReentrantLock lock(*core, resource_);
+  if (lock.reenter(owner)) return {true, -1};
+  auto acquire = std::make_shared<AcquireProcess>(lock, request);
   if (WaitProcess(acquire, acquire->spec()).run()) return {true, -1};
   return {false, acquire->holder_ttl_ms()};
 }
 
 bool ReentrantLockMember::reenter(uint64_t owner) {
-  return client_->core()->holds().reenter(resource_->hold_key(), owner).has_value();
+  std::shared_ptr<ClientCore> core = client_->core();
+  return ReentrantLock(*core, resource_).reenter(owner).has_value();
 }
 
 std::unique_ptr<LockMember::Watch> ReentrantLockMember::watch(Waiter& waiter) {

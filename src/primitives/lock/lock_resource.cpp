@@ -1,17 +1,26 @@
 #include "primitives/lock/lock_resource.hpp"
 
+#include "core/hold_checks_lua.hpp"
 #include "core/tokens_lua.hpp"
 #include "primitives/lock/lock_lua.hpp"
 #include "redis/composed_script.hpp"
 
 namespace dlock {
 
+const std::vector<const char*>& LockScripts::acquire_prelude() {
+  static const std::vector<const char*> parts{lua::tokens, lua::hold_checks, lua::lock::waiters};
+  return parts;
+}
+const std::vector<const char*>& LockScripts::release_prelude() {
+  static const std::vector<const char*> parts{lua::hold_checks, lua::lock::waiters};
+  return parts;
+}
 Script& LockScripts::acquire() {
-  static ComposedScript script("acquire", {lua::tokens, lua::lock::waiters, lua::lock::acquire});
+  static ComposedScript script("acquire", acquire_prelude(), {lua::lock::acquire});
   return script.script();
 }
 Script& LockScripts::release() {
-  static ComposedScript script("release", {lua::lock::waiters, lua::lock::release});
+  static ComposedScript script("release", release_prelude(), {lua::lock::release});
   return script.script();
 }
 Script& LockScripts::wait_leave() {

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/lockable.hpp"
 #include "core/wait_heartbeat.hpp"
@@ -15,6 +16,12 @@ namespace dlock {
 
 // The scripts of the reentrant lock, shared by every client of the process.
 struct LockScripts {
+  // The shared Lua parts put before acquire.lua, in order (fencing tokens,
+  // hold checks, waiting owners): one list, for every script that runs the
+  // lock's acquire inside its own (the election's) as for acquire() itself.
+  static const std::vector<const char*>& acquire_prelude();
+  // The shared Lua parts put before release.lua, in order.
+  static const std::vector<const char*>& release_prelude();
   static Script& acquire();
   static Script& release();
   static Script& renew();

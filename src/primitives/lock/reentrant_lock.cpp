@@ -80,14 +80,54 @@ Hold ReentrantLock::new_hold(const AcquireRequest& request, const std::string& f
 }
 
 void ReentrantLock::withdraw(const AcquireRequest& request, const std::string& field, int64_t lease_ms) {
-  Hold withdrawal = new_hold(request, field, lease_ms);
   // Tried until a grant it ran late could have lapsed on its own.
-  withdrawal.valid_until = Clock::now() + std::chrono::milliseconds(lease_ms + core_.retry_window_ms());
-  withdrawal.renew_at = Clock::now();
-  withdrawal.releasing = core_.request_id();
-  withdrawal.withdrawal = true;
-  core_.holds().insert(std::move(withdrawal));
-  core_.watchdog().nudge(Clock::now());
+  const Clock::time_point give_up_at =
+      Clock::now() + std::chrono::milliseconds(lease_ms + core_.retry_window_ms());
+  core_.settle_later(
+      pending_release(new_hold(request, field, lease_ms), core_.request_id(), false, give_up_at));
+}
+
+std::string ReentrantLock::pending_caller(uint64_t owner) const {
+  // A unit separator first: no record key of another primitive starts so.
+  return "\x1flock\x1f" + hold_key() + "\x1f" + std::to_string(owner);
+}
+
+PendingRequest ReentrantLock::pending_release(const Hold& hold, const std::string& request_id, bool finish,
+                                              Clock::time_point give_up_at) const {
+  PendingRequest release;
+  release.caller = pending_caller(hold.owner);
+  release.name = name();
+  release.what = (finish ? "release '" : "acquire '") + name() + "'";
+  release.finish = finish;
+  release.give_up_at = give_up_at;
+  const int64_t latch_ms = release_latch_ms(hold, core_.retry_window_ms());
+  release.settle = [resource = resource_, field = hold.field, request_id, latch_ms](Connection& connection) {
+    return int64_t{resource->release(connection, field, request_id, latch_ms)};
+  };
+  if (finish) {
+    // A release that found the hold gone: its loss, told once by whichever
+    // settles it, and what the caller's retry throws.
+    const auto ended = [hold](Clock::time_point sent_at) {
+      Hold gone = hold;
+      gone.end(sent_at);
+      return gone;
+    };
+    release.error_for = [ended](int64_t released, Clock::time_point sent_at) -> std::exception_ptr {
+      if (released != 0) return nullptr;
+      const Hold gone = ended(sent_at);
+      try {
+        throw_ended_hold(gone, "release", gone.resource->name());
+      } catch (const Error&) {
+        return std::current_exception();
+      }
+    };
+    // The core owns its pending requests: it outlives them.
+    release.on_answer = [core = &core_, ended](int64_t released, Clock::time_point sent_at) {
+      if (released != 0) return;
+      LostNotice::of(ended(sent_at), lost_at_release).deliver(core->stats(), core->config().describe());
+    };
+  }
+  return release;
 }
 
 uint64_t ReentrantLock::record_grant(const AcquireRequest& request, const std::string& field,
@@ -106,7 +146,15 @@ uint64_t ReentrantLock::record_grant(const AcquireRequest& request, const std::s
   return static_cast<uint64_t>(grant.value);
 }
 
+std::optional<uint64_t> ReentrantLock::reenter(uint64_t owner) {
+  core_.throw_if_closed();
+  const std::optional<uint64_t> token = core_.holds().reenter(hold_key(), owner);
+  if (token) ClientStats::count(core_.stats().reentries);
+  return token;
+}
+
 std::optional<uint64_t> ReentrantLock::acquire(const AcquireRequest& request) {
+  if (std::optional<uint64_t> token = reenter(request.owner)) return token;
   auto acquire = std::make_shared<AcquireProcess>(*this, request);
   WaitProcess wait(acquire, acquire->spec());
   if (!wait.run()) return std::nullopt;
@@ -122,44 +170,51 @@ bool ReentrantLock::run_release(const std::string& field, const std::string& req
       [&](Connection& connection) { return resource_->release(connection, field, request_id, latch_ms); });
 }
 
-void ReentrantLock::settle_pending_release(uint64_t owner) {
-  const std::optional<Hold> pending = core_.holds().pending_release(hold_key(), owner);
-  if (!pending) return;
-  const Clock::time_point sent_at = Clock::now();
-  const bool released = run_release(*pending, pending->releasing);
-  core_.holds().release_settled(*pending);
-  if (!released && !pending->withdrawal) deliver_found_by_release(*pending, sent_at);
+void ReentrantLock::settle_pending(uint64_t owner) {
+  core_.settle_pending(pending_caller(owner));
 }
 
 void ReentrantLock::release(uint64_t owner) {
   core_.throw_if_closed();
-  const std::optional<Hold> before = core_.holds().leave(hold_key(), owner, core_.request_id());
+  const std::optional<Hold> before = core_.holds().leave(hold_key(), owner);
   if (!before) {
+    // The release after one that failed is its retry: applied once, it
+    // answers as that one did (settled in the background or now). A
+    // withdrawal is no hold of the caller's, and is left to the background.
+    const std::string caller = pending_caller(owner);
+    const std::optional<PendingRequest> pending = core_.pending(caller);
+    if (!pending || pending->finish) {
+      const std::optional<SettledRequest> earlier = core_.settle_pending(caller);
+      if (earlier && earlier->finish) {
+        if (earlier->error) std::rethrow_exception(earlier->error);
+        return;
+      }
+    }
     throw NotOwnerError("release: the caller does not hold '" + name() + "'");
   }
   if (before->count > 1) {
     if (before->lost) throw_ended_hold(*before, "release", name());
     return;
   }
-  if (before->withdrawal) {
-    throw NotOwnerError("release: the caller does not hold '" + name() + "'");
-  }
+  const std::string request_id = core_.request_id();
   bool released = false;
   const Clock::time_point sent_at = Clock::now();
   try {
-    released = run_release(*before, before->lost ? core_.request_id() : before->releasing);
+    released = run_release(*before, request_id);
   } catch (const Error&) {
     if (!before->lost) {
-      // Kept as a pending release: the watchdog retries it, and so does the
-      // caller's next release or acquire, under the same request id.
-      core_.holds().release_failed(*before, Clock::now() + core_.watchdog().retry_delay());
-      core_.watchdog().nudge(Clock::now() + core_.watchdog().retry_delay());
+      // A pending release from now on: the watchdog retries it a retry
+      // delay from now (the caller just tried), and so does the caller's
+      // next release or acquire, under the same request id, until it is
+      // confirmed or the hold's validity ends (its lease has run out on the
+      // server then).
+      core_.settle_later(pending_release(*before, request_id, true, before->valid_until),
+                         core_.watchdog().retry_delay());
       throw;
     }
     // Lost already: the error that matters is the loss.
   }
   if (before->lost) throw_ended_hold(*before, "release", name());
-  core_.holds().release_settled(*before);
   if (!released) {
     // Found here first (e.g. the process was paused past its lease before
     // the watchdog could see it): the hold has left the table, so this is
@@ -256,7 +311,7 @@ void ReentrantLock::release_unrecorded(uint64_t owner) {
   // error left its withdrawal pending (attempt()), retried in the background:
   // a release sent now to the same stalled server would cost the caller a
   // second command timeout.
-  if (core_.holds().find(hold_key(), owner) || core_.holds().pending_release(hold_key(), owner)) return;
+  if (core_.holds().find(hold_key(), owner) || core_.pending(pending_caller(owner))) return;
   try {
     run_release(resource_->hold_field(core_.field(owner)), core_.request_id(), core_.retry_window_ms());
   } catch (const Error&) {

@@ -35,6 +35,12 @@ class ReentrantLock {
   // The fencing token of the hold, or nullopt when the wait ran out. Throws
   // InterruptedError, ClosedError, ConnectionError, ProtocolError, LostError.
   std::optional<uint64_t> acquire(const AcquireRequest& request);
+  // The start of every acquire (blocking, async, a group member's), before
+  // anything is built for a wait: counts a re-entry of the owner's hold and
+  // returns its token, nullopt when the owner holds nothing (a release of its
+  // left pending is no hold: the acquire's first attempt settles it). No
+  // round trip. Throws ClosedError, LostError (the hold is known lost).
+  std::optional<uint64_t> reenter(uint64_t owner);
   // Throws NotOwnerError, LostError.
   void release(uint64_t owner);
   // Sets the remaining lease of the owner's fixed-lease hold to `lease_ms`.
@@ -66,12 +72,22 @@ class ReentrantLock {
   Attempt attempt(const AcquireRequest& request, const std::string& field, int64_t lease_ms,
                   int64_t wait_left_ms);
   // After an attempt that failed once it may have reached the server: its
-  // release, left to the watchdog, outranks it should it run later.
+  // release, a pending request withdrawn in the background, outranks it
+  // should it run later.
   void withdraw(const AcquireRequest& request, const std::string& field, int64_t lease_ms);
-  // Finishes the owner's release left pending by an error, if any, before it
-  // acquires again: a late retry must not release the new hold. Throws what
-  // the release meets.
-  void settle_pending_release(uint64_t owner);
+  // Settles the owner's pending request on this lock (a release left pending
+  // by an error, a withdrawal), if any, before it acquires again: a late
+  // retry must not release the new hold. Throws what settling meets.
+  void settle_pending(uint64_t owner);
+  // The owner's slot among the client's pending requests: one at a time.
+  std::string pending_caller(uint64_t owner) const;
+  // The release of `hold`'s field under `request_id` as a pending request,
+  // tried until `give_up_at`: finished (a release that failed: a reply
+  // finding the hold gone is the loss's one notice, and what the caller's
+  // retry throws) or withdrawn (an acquire that failed: the caller never
+  // held it).
+  PendingRequest pending_release(const Hold& hold, const std::string& request_id, bool finish,
+                                 Clock::time_point give_up_at) const;
   // A hold of `request`'s owner in the table's shape, with nothing granted yet.
   Hold new_hold(const AcquireRequest& request, const std::string& field, int64_t lease_ms) const;
   // Replica sync: after a fresh grant on `connection`, WAIT for the configured

@@ -14,7 +14,5 @@ extern const char* const force_release;
 extern const char* const is_locked;
 extern const char* const withdraw_intent;
 extern const char* const intent_heartbeat;
-// Functions the acquire and release scripts call, put before their text.
-extern const char* const common;
 
 }  // namespace dlock::lua::rwlock

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <string>
 
+#include "core/hold_checks_lua.hpp"
 #include "core/tokens_lua.hpp"
 #include "primitives/rwlock/rwlock_lua.hpp"
 #include "redis/composed_script.hpp"
@@ -16,20 +17,21 @@ constexpr const char* write_suffix = ":write";
 }  // namespace
 
 Script& RwLockScripts::read_acquire() {
-  static ComposedScript script("rwlock_read_acquire", {lua::tokens, lua::rwlock::common, lua::rwlock::read_acquire});
+  static ComposedScript script("rwlock_read_acquire",
+                               {lua::tokens, lua::hold_checks, lua::rwlock::read_acquire});
   return script.script();
 }
 Script& RwLockScripts::write_acquire() {
   static ComposedScript script("rwlock_write_acquire",
-                               {lua::tokens, lua::rwlock::common, lua::rwlock::write_acquire});
+                               {lua::tokens, lua::hold_checks, lua::rwlock::write_acquire});
   return script.script();
 }
 Script& RwLockScripts::read_release() {
-  static ComposedScript script("rwlock_read_release", {lua::rwlock::common, lua::rwlock::read_release});
+  static ComposedScript script("rwlock_read_release", {lua::hold_checks, lua::rwlock::read_release});
   return script.script();
 }
 Script& RwLockScripts::write_release() {
-  static ComposedScript script("rwlock_write_release", {lua::rwlock::common, lua::rwlock::write_release});
+  static ComposedScript script("rwlock_write_release", {lua::hold_checks, lua::rwlock::write_release});
   return script.script();
 }
 Script& RwLockScripts::read_renew() {
