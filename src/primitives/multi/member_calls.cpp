@@ -43,7 +43,10 @@ std::vector<MemberAnswer> MemberCalls::call(uint64_t owner, const std::vector<bo
         std::lock_guard<std::mutex> lock(round->mutex);
         is_late = round->abandoned;
         if (!is_late) {
-          round->answers[i] = answer;
+          // Moved, as the answers are to the caller below: an error's
+          // exception_ptr is then never freed on a member thread after the
+          // caller read it (an order TSan cannot see inside libstdc++).
+          round->answers[i] = std::move(answer);
           // Out of flight before the caller hears: it may call this member again at once.
           std::lock_guard<std::mutex> flight_lock(in_flight->mutex);
           in_flight->calls.erase({i, owner});
@@ -60,7 +63,7 @@ std::vector<MemberAnswer> MemberCalls::call(uint64_t owner, const std::vector<bo
   std::unique_lock<std::mutex> lock(round->mutex);
   round->answered.wait_for(lock, patience, [&] { return round->pending == 0; });
   round->abandoned = true;
-  return round->answers;
+  return std::move(round->answers);
 }
 
 }  // namespace dlock

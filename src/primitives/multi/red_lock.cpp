@@ -122,15 +122,19 @@ RedLock::Round RedLock::attempt(const GroupRequest& request) {
 void RedLock::undo(uint64_t owner, const std::vector<MemberAnswer>& answers) {
   const auto& members = group_.members();
   std::vector<bool> touched(members.size(), false);
+  // Which calls failed, not their errors: an exception_ptr shared with the
+  // member threads would be freed on one of them (TSan cannot see the
+  // reference count's ordering inside libstdc++ and reports a race).
+  std::vector<bool> failed(members.size(), false);
   for (size_t i = 0; i < members.size(); ++i) {
     touched[i] = answers[i].answered && (answers[i].error || answers[i].outcome.granted);
+    failed[i] = static_cast<bool>(answers[i].error);
   }
   std::vector<std::shared_ptr<LockMember>> copies = members;
-  std::vector<MemberAnswer> copied = answers;
   calls_.call(
       owner, touched,
-      [copies, copied, owner](size_t i) {
-        if (copied[i].error) {
+      [copies, failed, owner](size_t i) {
+        if (failed[i]) {
           copies[i]->release_unrecorded(owner);  // its reply may be what was lost
         } else {
           copies[i]->release(owner);
