@@ -2,6 +2,7 @@
 
 #include <hiredis/hiredis.h>
 
+#include <charconv>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -158,5 +159,19 @@ Reply& Reply::operator=(Reply&& other) noexcept {
 Reply::~Reply() {
   freeReplyObject(const_cast<redisReply*>(reply_));
 }
+
+template <typename Integer>
+Integer ReplyView::decimal(const std::string& what) const {
+  const std::string_view digits = text(what);
+  Integer value{};
+  const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+  if (error != std::errc() || end != digits.data() + digits.size()) {
+    throw ProtocolError(what + ": expected an integer, got '" + std::string(digits) + "'");
+  }
+  return value;
+}
+
+template int64_t ReplyView::decimal<int64_t>(const std::string& what) const;
+template uint64_t ReplyView::decimal<uint64_t>(const std::string& what) const;
 
 }  // namespace dlock

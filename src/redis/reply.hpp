@@ -30,6 +30,10 @@ class ReplyView {
   int64_t integer(const std::string& what) const;
   bool integer_is_one(const std::string& what) const { return integer(what) == 1; }
   std::string_view text(const std::string& what) const;  // a bulk string or a status
+  // A bulk string that holds a decimal integer (a stored token, a hold
+  // count); Integer is int64_t or uint64_t.
+  template <typename Integer>
+  Integer decimal(const std::string& what) const;
   std::size_t array_size(const std::string& what) const;
   ReplyView element(std::size_t index) const;  // after array_size()
 

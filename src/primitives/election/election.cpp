@@ -18,15 +18,6 @@ Script& proclaim_script() {
   return script;
 }
 
-uint64_t parse_term(std::string_view text) {
-  uint64_t term = 0;
-  for (char digit : text) {
-    if (digit < '0' || digit > '9') throw ProtocolError("election: a term that is not a number: " + std::string(text));
-    term = term * 10 + static_cast<uint64_t>(digit - '0');
-  }
-  return term;
-}
-
 }  // namespace
 
 void check_leader_value(const std::string& value, const char* argument) {
@@ -77,8 +68,8 @@ LeaderSnapshot Election::snapshot() {
     if (size >= 4) {
       Leader leader;
       leader.value = std::string(view.element(1).text(what));
-      leader.term = parse_term(view.element(2).text(what));
-      leader.since_ms = static_cast<int64_t>(parse_term(view.element(3).text(what)));
+      leader.term = view.element(2).decimal<uint64_t>(what);
+      leader.since_ms = view.element(3).decimal<int64_t>(what);
       snapshot.leader = std::move(leader);
     }
     return snapshot;

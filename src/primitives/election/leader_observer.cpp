@@ -19,26 +19,16 @@ constexpr int block_ms = 2000;
 // How many entries one XREAD takes.
 constexpr const char* batch = "100";
 
-uint64_t parse_number(std::string_view text, const std::string& what) {
-  if (text.empty()) throw ProtocolError(what + ": an empty number");
-  uint64_t number = 0;
-  for (char digit : text) {
-    if (digit < '0' || digit > '9') throw ProtocolError(what + ": not a number: " + std::string(text));
-    number = number * 10 + static_cast<uint64_t>(digit - '0');
-  }
-  return number;
-}
-
 // An entry's fields (term, value, since) as a Leader.
 Leader parse_entry(const ReplyView& fields, const std::string& what) {
   Leader leader;
   const std::size_t size = fields.array_size(what);
   for (std::size_t i = 0; i + 1 < size; i += 2) {
     const std::string_view field = fields.element(i).text(what);
-    const std::string_view value = fields.element(i + 1).text(what);
-    if (field == "term") leader.term = parse_number(value, what);
-    if (field == "since") leader.since_ms = static_cast<int64_t>(parse_number(value, what));
-    if (field == "value") leader.value = std::string(value);
+    const ReplyView value = fields.element(i + 1);
+    if (field == "term") leader.term = value.decimal<uint64_t>(what);
+    if (field == "since") leader.since_ms = value.decimal<int64_t>(what);
+    if (field == "value") leader.value = std::string(value.text(what));
   }
   return leader;
 }
