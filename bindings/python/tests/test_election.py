@@ -303,15 +303,23 @@ def test_arguments_are_checked(client: dlock.Client, name: str) -> None:
         assert leader is not None and leader.value == "é" * 512
 
 
+class LostReports:
+    """An on_lost callback that records each (name, term) it is told."""
+
+    def __init__(self) -> None:
+        self.calls: list[tuple[str, int]] = []
+        self.reported = threading.Event()
+
+    def __call__(self, lost_name: str, term: int) -> None:
+        self.calls.append((lost_name, term))
+        self.reported.set()
+
+
 def test_a_lost_leadership_calls_on_lost_and_ends_leading(
     fast_client: dlock.Client, raw: redis.Redis, name: str
 ) -> None:
-    lost: list[tuple[str, int]] = []
-    reported = threading.Event()
-
-    def on_lost(lost_name: str, term: int) -> None:
-        lost.append((lost_name, term))
-        reported.set()
+    on_lost = LostReports()
+    lost, reported = on_lost.calls, on_lost.reported
 
     with fast_client.election(name) as election:
         election.on_lost = on_lost
@@ -333,12 +341,8 @@ def test_a_lost_leadership_calls_on_lost_and_ends_leading(
 def test_on_lost_given_to_the_client_and_resign_is_no_loss(
     fast_client: dlock.Client, raw: redis.Redis, name: str
 ) -> None:
-    lost: list[tuple[str, int]] = []
-    reported = threading.Event()
-
-    def on_lost(lost_name: str, term: int) -> None:
-        lost.append((lost_name, term))
-        reported.set()
+    on_lost = LostReports()
+    lost, reported = on_lost.calls, on_lost.reported
 
     with fast_client.election(name, on_lost=on_lost) as election:
         election.campaign()
