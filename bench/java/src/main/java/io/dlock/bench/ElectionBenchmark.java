@@ -107,16 +107,22 @@ public final class ElectionBenchmark {
         + " (the default), or are woken by the unlock message with PUB_SUB_LOCK ('spring-pubsub')");
   }
 
+  /** Starts CANDIDATES fresh JVMs of {@code kind} into {@code candidates} and waits until each is ready. */
+  private static void startCandidates(String kind, String url, String name, Inbox events, List<Candidate> candidates)
+      throws Exception {
+    for (int c = 0; c < CANDIDATES; c++) {
+      candidates.add(Candidate.start(kind, url, name, c, events));
+    }
+    awaitReady(events, CANDIDATES);
+  }
+
   /** Resign -> new leader, HANDOVERS times after a warm-up, among CANDIDATES fresh JVMs of {@code kind}. */
   private static Handovers handovers(String kind, String order, String url) throws Exception {
     String name = "bench-election-handover-" + kind + "-" + order + "-" + System.nanoTime();
     Inbox events = new Inbox();
     List<Candidate> candidates = new ArrayList<>();
     try {
-      for (int c = 0; c < CANDIDATES; c++) {
-        candidates.add(Candidate.start(kind, url, name, c, events));
-      }
-      awaitReady(events, CANDIDATES);
+      startCandidates(kind, url, name, events, candidates);
       Event granted = events.next("@granted");
       int leader = granted.candidate();
       long lastTerm = granted.term();
@@ -164,10 +170,7 @@ public final class ElectionBenchmark {
     Inbox events = new Inbox();
     List<Candidate> candidates = new ArrayList<>();
     try {
-      for (int c = 0; c < CANDIDATES; c++) {
-        candidates.add(Candidate.start(kind, url, name, c, events));
-      }
-      awaitReady(events, CANDIDATES);
+      startCandidates(kind, url, name, events, candidates);
       int leader = events.next("@granted").candidate();
       long[] latencies = new long[CRASHES];
       for (int t = 0; t < CRASHES; t++) {
