@@ -32,12 +32,15 @@ void run_candidate(SectionWork& shared, int index) {
         options, [&] { return dlock_election_campaign(election.get(), me.c_str(), -1, &section.token); });
     if (campaigned != DLOCK_OK) return shared.failures.fail("campaign: " + describe_status(campaigned));
     section.start_ns = dlock_test::monotonic_ns();
+    // Read before the announcement: a test that pauses a leader once it has
+    // announced must not catch it inside the store's flock, which would stop
+    // every other process's store operation too.
+    const long long value = shared.store.read();
     announce_section(options, cycle);
     if (options.announce) {
       std::printf("term %llu leading\n", static_cast<unsigned long long>(section.token));
       std::fflush(stdout);
     }
-    const long long value = shared.store.read();
     std::this_thread::sleep_for(std::chrono::microseconds(section_us(random)));
     section.write_accepted = shared.store.write(section.token, value + 1);
     section.end_ns = dlock_test::monotonic_ns();
