@@ -35,9 +35,10 @@ using std::chrono::milliseconds;
 const char* const kName = "fair";
 const char* const kQueue = "dlock_fair_queue:{fair}";
 constexpr int64_t kLongLeaseMs = 30000;
-// The scripts' windows (src/lua/fair_lock/queue.lua).
+// The scripts' grant window (src/lua/fair_lock/queue.lua) and the bound on a
+// dead waiter's stay in the queue (core/wait_heartbeat.hpp).
 constexpr int64_t kGrantLeaseMs = 2000;
-constexpr int64_t kDeadWaiterGoneMs = 2000;
+constexpr int64_t kDeadWaiterGoneMs = 1000;
 
 class FairLock : public RedisFixture {
  protected:
@@ -102,7 +103,7 @@ class FairLock : public RedisFixture {
   }
 
   // A waiter process queued behind the holder is stopped by `stop_signal`
-  // (killed or paused): it leaves the queue within 2 s, so the release then
+  // (killed or paused): it leaves the queue within a second, so the release then
   // goes straight to the waiter queued after it.
   void dead_waiter_leaves_the_queue(int stop_signal) {
     ASSERT_TRUE(
@@ -116,8 +117,8 @@ class FairLock : public RedisFixture {
     ASSERT_TRUE(wait_until([&] { return queued() == 1; }, milliseconds(5000)));
     const int64_t gone_ms = ms_between(stopped_ns, monotonic_ns());
     RecordProperty("dead_waiter_gone_ms", std::to_string(gone_ms));
-    // Plus scheduling jitter on a loaded host.
-    EXPECT_LE(gone_ms, kDeadWaiterGoneMs + 250);
+    // Plus scheduling jitter on a loaded host (and the sanitizers' builds).
+    EXPECT_LE(gone_ms, kDeadWaiterGoneMs + 500);
 
     // The release now goes straight to the survivor.
     const int64_t released_ns = monotonic_ns();
@@ -159,12 +160,12 @@ TEST_F(FairLock, ProcessesAreGrantedInTheirOrderOfArrival) {
   EXPECT_FALSE(key_exists(server(), kQueue));
 }
 
-TEST_F(FairLock, AKilledWaiterLeavesTheQueueWithinTwoSeconds) {
+TEST_F(FairLock, AKilledWaiterLeavesTheQueueWithinASecond) {
   dead_waiter_leaves_the_queue(SIGKILL);
 }
 
 // Its heartbeat stops with it: the queue drops it as it drops a dead one.
-TEST_F(FairLock, APausedWaiterLeavesTheQueueWithinTwoSeconds) {
+TEST_F(FairLock, APausedWaiterLeavesTheQueueWithinASecond) {
   dead_waiter_leaves_the_queue(SIGSTOP);
 }
 

@@ -25,10 +25,13 @@ std::string read_script(const std::string& file) {
 }
 
 // The script as the library sends it (LockScripts::acquire_prelude() and
-// release_prelude()): acquire.lua after tokens.lua, hold_checks.lua and
-// waiters.lua, release.lua after hold_checks.lua and waiters.lua.
+// release_prelude()): acquire.lua after tokens.lua, hold_checks.lua, the
+// waiters' liveness window (core/wait_heartbeat.hpp's wait_liveness_lua();
+// these tests never wait that long) and waiters.lua, release.lua after all
+// but tokens.lua.
 std::string script(const std::string& file) {
-  const std::string checks = read_script("../hold_checks.lua") + "\n" + read_script("waiters.lua") + "\n";
+  const std::string checks = read_script("../hold_checks.lua") + "\nlocal wait_liveness_ms = 750\n" +
+                             read_script("waiters.lua") + "\n";
   if (file == "acquire.lua") return read_script("../tokens.lua") + "\n" + checks + read_script(file);
   if (file == "release.lua") return checks + read_script(file);
   return read_script(file);

@@ -1,6 +1,6 @@
 // What a waiter of the read-write lock leaves on Redis lasts no longer than
 // the waiter: the write intent of a writer killed (kill -9) or paused
-// (SIGSTOP) while it waits lapses within 2 s, and a read-to-write upgrade that
+// (SIGSTOP) while it waits lapses within a second, and a read-to-write upgrade that
 // gives up lets the readers it held back in at once.
 #include <gtest/gtest.h>
 
@@ -31,7 +31,7 @@ const char* const kIntent = "{rw}:write_intent";
 constexpr uint64_t kAlice = 1;
 constexpr uint64_t kBob = 2;
 // The bound on how long a waiter's intent outlives it (docs/read-write-lock.md).
-constexpr int64_t kIntentOutlivesMs = 2000;
+constexpr int64_t kIntentOutlivesMs = 1000;
 
 LockHandle side(dlock_client* client, bool write) {
   dlock_lock* lock = nullptr;
@@ -81,7 +81,8 @@ class RwLockDeadWaiters : public RedisFixture {
     EXPECT_TRUE(status_is(outcome.status, DLOCK_OK)) << "the dead writer's intent kept the reader out";
     const int64_t held_back_ms = ms_between(stopped_ns, outcome.returned_ns);
     RecordProperty("reader_in_after_writer_stopped_ms", std::to_string(held_back_ms));
-    EXPECT_LE(held_back_ms, kIntentOutlivesMs) << "the intent outlived its writer";
+    // Plus scheduling jitter on a loaded host (and the sanitizers' builds).
+    EXPECT_LE(held_back_ms, kIntentOutlivesMs + 500) << "the intent outlived its writer";
     writer->kill_and_reap();
   }
 
@@ -91,11 +92,11 @@ class RwLockDeadWaiters : public RedisFixture {
   LockHandle write_;
 };
 
-TEST_F(RwLockDeadWaiters, AKilledWaitingWriterHoldsReadersBackAtMostTwoSeconds) {
+TEST_F(RwLockDeadWaiters, AKilledWaitingWriterHoldsReadersBackAtMostASecond) {
   new_reader_gets_in_after_the_writer(SIGKILL);
 }
 
-TEST_F(RwLockDeadWaiters, APausedWaitingWriterHoldsReadersBackAtMostTwoSeconds) {
+TEST_F(RwLockDeadWaiters, APausedWaitingWriterHoldsReadersBackAtMostASecond) {
   new_reader_gets_in_after_the_writer(SIGSTOP);
 }
 

@@ -2,12 +2,18 @@
 
 #include <algorithm>
 #include <deque>
+#include <string>
 #include <vector>
 
 #include "common/error.hpp"
 #include "common/log.hpp"
 
 namespace dlock {
+
+const char* wait_liveness_lua() {
+  static const std::string text = "local wait_liveness_ms = " + std::to_string(wait_liveness.count()) + "\n";
+  return text.c_str();
+}
 
 WaitHeartbeat::WaitHeartbeat(Router& router, const ClientConfig& config)
     : router_(router), command_timeout_(config.command_timeout_ms) {}

@@ -27,14 +27,19 @@
 
 namespace dlock {
 
-// How often a waiting waiter's client says it is alive (the reentrant lock's
-// scripts drop a waiter unseen for two periods).
-inline constexpr auto wait_heartbeat_period = std::chrono::milliseconds(500);
-// A waiter's entry unseen for this long (three periods) is dropped: it
-// outlives a waiter that died or was paused by at most this, plus the period
-// since its last heartbeat at the start of the window. The fair lock's
-// scripts have the same figure (lua/fair_lock/queue.lua).
+// How often a waiting waiter's client says it is alive.
+inline constexpr auto wait_heartbeat_period = std::chrono::milliseconds(250);
+// A waiter's entry unseen for this long (three periods) is dropped, so a
+// waiter that died or was paused leaves within a second: its last heartbeat
+// came at most a period before, and the next script on the queue (another
+// client's heartbeat, a release) drops it. A live waiter dropped after
+// missing three heartbeats (a stalled host) is told to try again, which puts
+// it back.
 inline constexpr auto wait_liveness = 3 * wait_heartbeat_period;
+// `local wait_liveness_ms = <wait_liveness>`: put before the scripts that drop
+// unseen waiters (the reentrant lock's waiting owners, the fair lock's queue),
+// so they and this heartbeat agree on one figure.
+const char* wait_liveness_lua();
 
 // What the heartbeat needs of the waiters' entries on the server (a queue).
 class ServerQueue {

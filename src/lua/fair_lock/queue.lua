@@ -10,17 +10,16 @@
 -- lock's do: one sequence for both.
 local lock, counter, queue, seen = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 
--- A waiter not seen for this long is dead: its client heartbeats every
--- 500 ms, so a live one has missed three, and one that died leaves within
--- 2 s (its last heartbeat, up to 500 ms before, plus this window, and the
--- next script to run).
-local liveness_ms = 1500
+-- A waiter not seen for wait_liveness_ms (put before this text, from
+-- core/wait_heartbeat.hpp: three of its client's heartbeats) is dead, so one
+-- that died leaves within a second (its last heartbeat, a period before at
+-- most, plus this window, and the next script to run).
 -- A grant's lease until its owner confirms it: a head that died between
 -- the grant and its confirmation holds the lock no longer than this.
 local grant_ms = 2000
 -- The queue's keys outlive their last heartbeat by this much, so a queue
 -- whose waiters all died leaves nothing behind.
-local queue_keys_ms = 2 * liveness_ms
+local queue_keys_ms = 2 * wait_liveness_ms
 
 local function leave_queue(field)
   redis.call('zrem', queue, field)
@@ -30,7 +29,7 @@ end
 -- Drops waiters not seen within the liveness window (a bounded number per
 -- call, so no script's cost grows with the queue).
 local function drop_dead(clock_us)
-  local cutoff = math.floor(clock_us / 1000) - liveness_ms
+  local cutoff = math.floor(clock_us / 1000) - wait_liveness_ms
   local dead = redis.call('zrangebyscore', seen, '-inf', cutoff, 'LIMIT', 0, 16)
   if #dead > 0 then
     redis.call('zrem', queue, unpack(dead))

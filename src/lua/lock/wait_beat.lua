@@ -8,7 +8,7 @@
 -- or the lock is free and the turn, if any, is its: a wake-up was lost or a
 -- turn lapsed unused), 0 when it waits on.
 --
--- It runs every 500 ms for as long as the client waits, so its cost does not
+-- It runs every heartbeat period for as long as the client waits, so its cost does not
 -- grow with the waiters: one ZADD XX marks them all, and only when it marked
 -- fewer than were named (one was dropped, or marked twice in a millisecond)
 -- are they looked up one by one. A held lock costs no more.
@@ -21,7 +21,7 @@ local slice, marked = 1000, 0
 for first = 1, #ARGV, slice do
   local marks = {'zadd', deadlines, 'xx', 'ch'}
   for i = first, math.min(first + slice - 1, #ARGV) do
-    marks[#marks + 1] = now_ms + alive_window_ms
+    marks[#marks + 1] = now_ms + wait_liveness_ms
     marks[#marks + 1] = ARGV[i]
   end
   marked = marked + redis.call(unpack(marks))
@@ -35,7 +35,7 @@ for i = 1, #ARGV do
   local its_chance = free and (not turn_owner or turn_owner == field)
   answers[i] = (not still_waiting or its_chance) and 1 or 0
 end
-if redis.call('pexpire', waiting, 2 * alive_window_ms) == 1 then
-  redis.call('pexpire', deadlines, 2 * alive_window_ms)
+if redis.call('pexpire', waiting, 2 * wait_liveness_ms) == 1 then
+  redis.call('pexpire', deadlines, 2 * wait_liveness_ms)
 end
 return answers

@@ -5,18 +5,16 @@
 -- `waiting` (dlock_waiting:{name}) scores each waiting owner by when it
 -- first found the lock taken (server time, ms): the order turns go in.
 -- `deadlines` (dlock_waiting:{name}:until) scores it by when it counts as
--- gone: an entry lives alive_window_ms past the owner's last attempt or its
--- client's heartbeat (every 500 ms, core/wait_heartbeat.hpp), so a waiter
--- that crashed is dropped within a second; one that gives up leaves at once
--- (wait_leave.lua), and a grant takes its owner out.
+-- gone: an entry lives wait_liveness_ms (put before this text, from
+-- core/wait_heartbeat.hpp) past the owner's last attempt or its client's
+-- heartbeat, so a waiter that crashed is dropped within a second; one that
+-- gives up leaves at once (wait_leave.lua), and a grant takes its owner out.
 --
 -- A release names the turn of the longest-waiting live owner: it publishes
 -- turn_message(owner) on the lock's channel just before Redisson's 0, and
 -- keeps the owner under `turn` for release_yield_ms. Redisson's waiters
 -- ignore a message other than 0 or 1; a dlock subscriber wakes the named
 -- waiter alone and ignores the 0 that follows.
-
-local alive_window_ms = 1000
 
 local function server_now_ms()
   local now = redis.call('time')
@@ -42,9 +40,9 @@ end
 -- Best effort (pcall): out of memory, the caller still learns the PTTL.
 local function join_waiters(waiting, deadlines, field, now_ms)
   redis.pcall('zadd', waiting, 'nx', now_ms, field)
-  redis.pcall('zadd', deadlines, now_ms + alive_window_ms, field)
-  redis.pcall('pexpire', waiting, 2 * alive_window_ms)
-  redis.pcall('pexpire', deadlines, 2 * alive_window_ms)
+  redis.pcall('zadd', deadlines, now_ms + wait_liveness_ms, field)
+  redis.pcall('pexpire', waiting, 2 * wait_liveness_ms)
+  redis.pcall('pexpire', deadlines, 2 * wait_liveness_ms)
 end
 
 -- Drops the owners whose deadline has passed.

@@ -9,24 +9,26 @@ namespace dlock {
 namespace {
 
 Script& acquire_script() {
-  static ComposedScript script(
-      "fair_acquire", {lua::tokens, lua::hold_checks, lua::fair_lock::queue, lua::fair_lock::acquire});
+  static ComposedScript script("fair_acquire", {lua::tokens, lua::hold_checks, wait_liveness_lua(),
+                                                lua::fair_lock::queue, lua::fair_lock::acquire});
   return script.script();
 }
 Script& release_script() {
-  static ComposedScript script(
-      "fair_release", {lua::tokens, lua::hold_checks, lua::fair_lock::queue, lua::fair_lock::release});
+  static ComposedScript script("fair_release", {lua::tokens, lua::hold_checks, wait_liveness_lua(),
+                                                lua::fair_lock::queue, lua::fair_lock::release});
   return script.script();
 }
 Script& leave_script() {
-  static ComposedScript script("fair_leave", {lua::tokens, lua::fair_lock::queue, lua::fair_lock::leave});
+  static ComposedScript script("fair_leave",
+                               {lua::tokens, wait_liveness_lua(), lua::fair_lock::queue, lua::fair_lock::leave});
   return script.script();
 }
 
 }  // namespace
 
 Script& FairLockResource::heartbeat_script() const {
-  static ComposedScript script("fair_heartbeat", {lua::tokens, lua::fair_lock::queue, lua::fair_lock::heartbeat});
+  static ComposedScript script("fair_heartbeat",
+                               {lua::tokens, wait_liveness_lua(), lua::fair_lock::queue, lua::fair_lock::heartbeat});
   return script.script();
 }
 

@@ -8,11 +8,11 @@
 namespace dlock {
 
 const std::vector<const char*>& LockScripts::acquire_prelude() {
-  static const std::vector<const char*> parts{lua::tokens, lua::hold_checks, lua::lock::waiters};
+  static const std::vector<const char*> parts{lua::tokens, lua::hold_checks, wait_liveness_lua(), lua::lock::waiters};
   return parts;
 }
 const std::vector<const char*>& LockScripts::release_prelude() {
-  static const std::vector<const char*> parts{lua::hold_checks, lua::lock::waiters};
+  static const std::vector<const char*> parts{lua::hold_checks, wait_liveness_lua(), lua::lock::waiters};
   return parts;
 }
 Script& LockScripts::acquire() {
@@ -24,7 +24,7 @@ Script& LockScripts::release() {
   return script.script();
 }
 Script& LockScripts::wait_leave() {
-  static ComposedScript script("wait_leave", {lua::lock::waiters, lua::lock::wait_leave});
+  static ComposedScript script("wait_leave", {wait_liveness_lua(), lua::lock::waiters, lua::lock::wait_leave});
   return script.script();
 }
 Script& LockScripts::renew() {
@@ -49,7 +49,7 @@ Script& LockScripts::count_attempt() {
 }
 
 Script& LockResource::heartbeat_script() const {
-  static ComposedScript script("wait_beat", {lua::lock::waiters, lua::lock::wait_beat});
+  static ComposedScript script("wait_beat", {wait_liveness_lua(), lua::lock::waiters, lua::lock::wait_beat});
   return script.script();
 }
 
