@@ -63,7 +63,14 @@ void Subscriber::notify_thread() {
   wake_->signal();
 }
 
-void Subscriber::add(const std::string& channel, Waiter* waiter) {
+Subscriber::Hearing Subscriber::hearing(const std::string& channel) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto it = channels_.find(channel);
+  if (it == channels_.end() || !it->second.active) return std::nullopt;
+  return events_;
+}
+
+void Subscriber::add(const std::string& channel, Waiter* waiter, Hearing since) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (stopping_) return;
   start_locked();
@@ -72,9 +79,17 @@ void Subscriber::add(const std::string& channel, Waiter* waiter) {
   if (inserted) {
     requests_.push_back({true, channel, {}});
     notify_thread();
-  } else if (it->second.active) {
+  } else if (it->second.active && missed_since(it->second, *waiter, since)) {
     waiter->signal();
   }
+}
+
+bool Subscriber::missed_since(const Channel& channel, const Waiter& waiter, Hearing since) {
+  if (!since) return true;
+  if (waiter.every_message || !waiter.wakes_all.empty()) return channel.last_heard > *since;
+  // Another owner's turn (its own release's, say, for an owner that asks
+  // again at once) holds the lock back for that owner: nothing missed.
+  return channel.last_open > *since || (channel.last_turn_heard > *since && channel.last_turn == waiter.turn_number);
 }
 
 void Subscriber::remove(const std::string& channel, Waiter* waiter) {
@@ -234,9 +249,11 @@ void Subscriber::handle(const ReplyView& reply, const std::string& node) {
   if (kind == "subscribe" || kind == "ssubscribe") {
     reconnect_delay_ = first_reconnect_delay;
     it->second.active = true;
+    it->second.last_heard = it->second.last_open = ++events_;
     for (Waiter* waiter : it->second.waiters) waiter->signal();
   } else if (kind == "message" || kind == "smessage") {
-    release_message(it->second, reply.element(2).text("subscriber push payload"));
+    it->second.last_heard = ++events_;
+    release_message(it->second, reply.element(2).text("subscriber push payload"), events_);
   } else if (kind == "sunsubscribe" && it->second.node == node) {
     // Not asked for: the channel's slot moved to another node.
     if (it->second.waiters.empty()) {
@@ -252,7 +269,7 @@ void Subscriber::handle(const ReplyView& reply, const std::string& node) {
   }
 }
 
-void Subscriber::release_message(Channel& channel, std::string_view payload) {
+void Subscriber::release_message(Channel& channel, std::string_view payload, uint64_t heard) {
   const bool after_turn = std::exchange(channel.turn_named, false);
   // Waiters woken by every message, or by this one (a read-write lock's "1").
   bool broadcast = false;
@@ -264,13 +281,17 @@ void Subscriber::release_message(Channel& channel, std::string_view payload) {
   if (const uint64_t turn = turn_number(payload)) {
     // The named waiter alone: the lock is held back for it.
     channel.turn_named = true;
+    channel.last_turn_heard = heard;
+    channel.last_turn = turn;
     for (Waiter* waiter : channel.waiters) {
       if (waiter->turn_number == turn) waiter->signal(true);
     }
     return;
   }
   // The "0" of a release that named a turn: another waiter would be refused.
-  if (!broadcast && !after_turn) signal_first_unsignalled(channel.waiters);
+  if (after_turn) return;
+  channel.last_open = heard;
+  if (!broadcast) signal_first_unsignalled(channel.waiters);
 }
 
 void Subscriber::subscription_refused(const ReplyView& reply, const std::string& node) {

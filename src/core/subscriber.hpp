@@ -6,8 +6,11 @@
 // (an unsolicited sunsubscribe), and it is made again on the new owner.
 //
 // A waiter registers on its lock's channel before the retry that follows a
-// failed attempt. It is signalled when the subscription becomes active (so a
-// release between the failed attempt and the subscription is never missed),
+// failed attempt. It is signalled when the subscription becomes active, or at
+// once when the channel heard something since the attempt began (so a release
+// between the failed attempt and the registration is never missed; a waiter
+// whose attempt began with the channel listening, and that heard nothing
+// since, is not made to try again for nothing),
 // once per release message (one waiter per message, first come first served;
 // a waiter may ask to be woken by every message, or by every message with a
 // given payload (Waiter::every_message, Waiter::wakes_all: the read-write
@@ -43,7 +46,12 @@ class Subscriber {
   Subscriber(const Subscriber&) = delete;
   Subscriber& operator=(const Subscriber&) = delete;
 
-  void add(const std::string& channel, Waiter* waiter);
+  // Where `channel` stands, taken just before an attempt: nothing when it is
+  // not listening yet, else a mark that add() compares with what it heard.
+  using Hearing = std::optional<uint64_t>;
+  Hearing hearing(const std::string& channel);
+  // `since`: the hearing taken before the attempt the waiter failed.
+  void add(const std::string& channel, Waiter* waiter, Hearing since = std::nullopt);
   void remove(const std::string& channel, Waiter* waiter);
 
   // Drops the connections and makes new ones at once (the master moved):
@@ -63,6 +71,13 @@ class Subscriber {
     Clock::time_point idle_since;  // when the last waiter left
     std::string node;              // the connection it was asked on (node address; "" outside a Cluster)
     bool turn_named = false;       // the last message named a turn: the next "0" is Redisson's waiters'
+    // events_ when it last heard: a confirmation or any message; a
+    // confirmation or a message that may be any waiter's chance (not a turn
+    // named, not the "0" after one); the last turn named, and its number.
+    uint64_t last_heard = 0;
+    uint64_t last_open = 0;
+    uint64_t last_turn_heard = 0;
+    uint64_t last_turn = 0;
   };
   struct Request {
     bool subscribe;
@@ -81,7 +96,10 @@ class Subscriber {
   void send_requests();
   void handle(const ReplyView& reply, const std::string& node);
   // A message on `channel` (mutex_ held): wakes the waiters it is news for.
-  void release_message(Channel& channel, std::string_view payload);
+  void release_message(Channel& channel, std::string_view payload, uint64_t heard);
+  // Whether `channel` heard, since `since`, what `waiter` registering now
+  // would have been woken by.
+  static bool missed_since(const Channel& channel, const Waiter& waiter, Hearing since);
   // An error reply: a subscription refused (MOVED, an ACL).
   void subscription_refused(const ReplyView& reply, const std::string& node);
   void drop_idle_channels(Clock::time_point now);
@@ -95,6 +113,7 @@ class Subscriber {
   Router& router_;
   std::mutex mutex_;
   std::map<std::string, Channel> channels_;
+  uint64_t events_ = 0;  // confirmations and messages heard, on every channel
   std::vector<Request> requests_;
   bool stopping_ = false;
   bool reconnect_requested_ = false;

@@ -11,9 +11,11 @@ namespace dlock {
 
 class WaitRegistration {
  public:
-  WaitRegistration(Subscriber& subscriber, const std::string& channel, Waiter& waiter)
+  // `since`: Subscriber::hearing() taken before the attempt that failed.
+  WaitRegistration(Subscriber& subscriber, const std::string& channel, Waiter& waiter,
+                   Subscriber::Hearing since = std::nullopt)
       : subscriber_(subscriber), channel_(channel), waiter_(waiter) {
-    subscriber_.add(channel_, &waiter_);
+    subscriber_.add(channel_, &waiter_, since);
   }
   ~WaitRegistration() { subscriber_.remove(channel_, &waiter_); }
   WaitRegistration(const WaitRegistration&) = delete;

@@ -27,8 +27,12 @@
 -- {the holder's PTTL, the number a release names its turn by}: the reply's
 -- type tells a grant from a refusal, as Redisson's acquire tells a grant
 -- (nil) from a PTTL, and a grant costs no array. A refused stale attempt
--- gets {-1} (nothing to wait for), one outside another's turn {the turn's
--- PTTL, its number}.
+-- gets {-1} (nothing to wait for), one refused by another's turn {-1, its
+-- number}: it does not try again when that turn ends, since its own turn is
+-- named when it is the longest-waiting (release.lua), and a lock left free
+-- with no turn (the named owner died) is the head's, which its client's
+-- heartbeat wakes (wait_beat.lua). So a waiter costs one refused attempt
+-- however many hand-offs it waits through.
 --
 -- Nothing is written before every command that can fail has run: a refused
 -- lease, a counter that is not one, or an ACL that denies TIME, GET or the
@@ -53,7 +57,7 @@ if holder_pttl == -2 then
   local turn_owner = will_wait and redis.call('get', turn)
   if turn_owner and turn_owner ~= owner then
     join_waiters(waiting, deadlines, owner, server_now_ms())
-    return {redis.call('pttl', turn), turn_number(owner)}
+    return {-1, turn_number(owner)}
   end
   local token, bad_counter = fresh_grant(counter, grant, request, lease)
   if not token then

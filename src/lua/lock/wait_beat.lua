@@ -5,8 +5,10 @@
 --
 -- Returns one integer per field: 1 when its waiter must try again now (it
 -- is no longer among the waiting owners, e.g. it was paused past the window,
--- or the lock is free and the turn, if any, is its: a wake-up was lost or a
--- turn lapsed unused), 0 when it waits on.
+-- or the lock is free and the turn is its, or there is no turn and it is the
+-- longest-waiting live owner: a wake-up was lost, or the named owner died
+-- and its turn lapsed unused), 0 when it waits on. One waiter is woken, not
+-- every waiter of the client: the others would only be refused.
 --
 -- It runs every heartbeat period for as long as the client waits, so its cost does not
 -- grow with the waiters: one ZADD XX marks them all, and only when it marked
@@ -28,11 +30,12 @@ for first = 1, #ARGV, slice do
 end
 local free = redis.call('exists', lock) == 0
 local turn_owner = free and redis.call('get', turn)
+local head = free and not turn_owner and redis.call('zrange', waiting, 0, 0)[1]
 local answers = {}
 for i = 1, #ARGV do
   local field = ARGV[i]
   local still_waiting = marked == #ARGV or redis.call('zscore', waiting, field)
-  local its_chance = free and (not turn_owner or turn_owner == field)
+  local its_chance = free and (turn_owner == field or head == field)
   answers[i] = (not still_waiting or its_chance) and 1 or 0
 end
 if redis.call('pexpire', waiting, 2 * wait_liveness_ms) == 1 then

@@ -12,6 +12,9 @@ WaitSpec AcquireProcess::spec() const {
 WaitAttempts::Outcome AcquireProcess::attempt(int64_t wait_left_ms, bool /*woken_by_message*/) {
   const bool first = !started_;
   if (first) start();
+  // Before the attempt: what the channel has heard when it is refused
+  // decides whether the registration must make it try again.
+  if (!registration_ && request_.wait_ms != 0) hearing_ = lock_.core_.subscriber().hearing(channel_);
   // An attempt before a wait (dlock_lock_try_before_wait_owner) is a waiter's
   // whose wait may end any moment now: it respects the waiters' turn.
   last_ = lock_.attempt(request_, field_, lease_ms_, first && request_.before_wait ? 1 : wait_left_ms);
@@ -27,6 +30,7 @@ void AcquireProcess::start() {
   lock_.settle_pending(request_.owner);
   field_ = lock_.resource_->hold_field(core.field(request_.owner));
   lease_ms_ = request_.lease_ms < 0 ? core.config().watchdog_timeout_ms : request_.lease_ms;
+  channel_ = lock_.resource_->wake_channel(field_);
 }
 
 AcquireProcess::Outcome AcquireProcess::granted() {
@@ -37,10 +41,9 @@ AcquireProcess::Outcome AcquireProcess::granted() {
 void AcquireProcess::watch(Waiter& waiter) {
   if (registration_) return;
   ClientCore& core = lock_.core_;
-  channel_ = lock_.resource_->wake_channel(field_);
   waiter.wakes_all = std::string(lock_.resource_->wake_all_message());
   waiter.turn_number = last_.turn_number;
-  registration_.emplace(core.subscriber(), channel_, waiter);
+  registration_.emplace(core.subscriber(), channel_, waiter, hearing_);
   if (const ServerQueue* queue = lock_.resource_->server_queue()) {
     // A release by another kind of lock on the name (Redisson's RLock, say)
     // knows nothing of the queue; its message on the lock's channel makes

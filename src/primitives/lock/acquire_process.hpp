@@ -55,6 +55,7 @@ class AcquireProcess final : public WaitAttempts {
   uint64_t token_ = 0;
   bool started_ = false;
   std::string channel_;  // the registration refers to it
+  Subscriber::Hearing hearing_;  // the channel's, before the attempt that preceded the registration
   bool queued_ = false;  // in the server's queue (fair lock waiter, lock waiting owner, writer intent)
   std::optional<WaitRegistration> registration_;
   std::optional<WaitRegistration> other_releases_;  // a queued waiter's: the lock's own channel
