@@ -11,6 +11,10 @@
 set(DLOCK_WITH_ZOOKEEPER AUTO CACHE STRING
   "ZooKeeper backend: AUTO (on when scripts/deps-zookeeper.sh's client is in DLOCK_DEPS_PREFIX), ON or OFF")
 set_property(CACHE DLOCK_WITH_ZOOKEEPER PROPERTY STRINGS AUTO ON OFF)
+string(TOUPPER "${DLOCK_WITH_ZOOKEEPER}" dlock_zookeeper_wanted)
+if(NOT dlock_zookeeper_wanted MATCHES "^(AUTO|ON|OFF|TRUE|FALSE|YES|NO|1|0)$")
+  message(FATAL_ERROR "DLOCK_WITH_ZOOKEEPER must be AUTO, ON or OFF, not '${DLOCK_WITH_ZOOKEEPER}'")
+endif()
 
 set(DLOCK_HAVE_ZOOKEEPER OFF)
 set(dlock_zookeeper_dir "${DLOCK_DEPS_PREFIX}/zookeeper")
@@ -19,11 +23,11 @@ set(dlock_zookeeper_hashtable "${dlock_zookeeper_dir}/lib/libhashtable.a")
 set(dlock_zookeeper_header "${dlock_zookeeper_dir}/include/zookeeper/zookeeper.h")
 set(dlock_zookeeper_hint "scripts/deps-zookeeper.sh ${DLOCK_DEPS_PREFIX} builds it; scripts/deps.sh all runs it")
 
-if(DLOCK_WITH_ZOOKEEPER STREQUAL "AUTO" OR DLOCK_WITH_ZOOKEEPER)
+if(dlock_zookeeper_wanted STREQUAL "AUTO" OR dlock_zookeeper_wanted)
   if(EXISTS "${dlock_zookeeper_archive}" AND EXISTS "${dlock_zookeeper_hashtable}"
      AND EXISTS "${dlock_zookeeper_header}")
     set(DLOCK_HAVE_ZOOKEEPER ON)
-  elseif(NOT DLOCK_WITH_ZOOKEEPER STREQUAL "AUTO")
+  elseif(NOT dlock_zookeeper_wanted STREQUAL "AUTO")
     message(FATAL_ERROR "dlock: DLOCK_WITH_ZOOKEEPER=${DLOCK_WITH_ZOOKEEPER} but there is no ZooKeeper C client in"
       " ${dlock_zookeeper_dir}: ${dlock_zookeeper_hint}")
   endif()
@@ -46,7 +50,7 @@ if(DLOCK_HAVE_ZOOKEEPER)
     INTERFACE_LINK_LIBRARIES "dlock_zookeeper_hashtable;Threads::Threads;rt")
   message(STATUS "dlock: ZooKeeper C client ${dlock_zookeeper_version} (${dlock_zookeeper_dir}, static,"
     " multi-threaded): ZooKeeper backend (zookeeper://) on")
-elseif(DLOCK_WITH_ZOOKEEPER STREQUAL "AUTO")
+elseif(dlock_zookeeper_wanted STREQUAL "AUTO")
   message(STATUS "dlock: no ZooKeeper C client in ${dlock_zookeeper_dir}: ZooKeeper backend (zookeeper://) off"
     " (${dlock_zookeeper_hint})")
 else()
