@@ -137,7 +137,12 @@ TEST(ZkEnsembleOneNode, ClosedPortFailsWithinABoundedTime) {
 }
 
 TEST(ZkEnsembleThreeNodes, LeaderKilledWhileASessionHoldsAnEphemeralNode) {
+  const auto started_at = std::chrono::steady_clock::now();
   ZkEnsemble zk;
+  RecordProperty(
+      "start_ms",
+      static_cast<int>(
+          std::chrono::duration_cast<milliseconds>(std::chrono::steady_clock::now() - started_at).count()));
   ASSERT_EQ(zk.size(), 3u);
   const std::size_t leader = zk.leader_index();
   for (std::size_t i = 0; i < zk.size(); ++i) EXPECT_EQ(zk.mode(i), i == leader ? "leader" : "follower") << i;
