@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <cstdint>
 #include <cstdlib>
 #include <deque>
 #include <filesystem>
@@ -15,7 +16,7 @@
 #include <stdexcept>
 #include <thread>
 
-#include "redis_server.hpp"
+#include "redis_server.hpp"  // pick_free_port
 
 namespace dlock_test {
 namespace {
