@@ -12,7 +12,7 @@ if(NOT dlock_default_deps_prefix)
   set(dlock_default_deps_prefix /opt/dlock-deps)
 endif()
 set(DLOCK_DEPS_PREFIX "${dlock_default_deps_prefix}" CACHE PATH
-  "Prefix of the hiredis with TLS that scripts/deps-hiredis.sh builds")
+  "Prefix of what scripts/deps-hiredis.sh and scripts/deps-zookeeper.sh build")
 option(DLOCK_WITH_TLS "Use hiredis_ssl for rediss:// when it is found" ON)
 # scripts/release.sh sets DLOCK_REQUIRE_TLS=1 in the environment: an artefact
 # without rediss:// is refused at configure time, never shipped.

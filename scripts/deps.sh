@@ -7,7 +7,9 @@ set -euo pipefail
 # (redis-server depends on it today; named so that stays true).
 core=(cmake ninja-build g++ pkg-config libhiredis-dev libssl-dev dpkg-dev redis-server redis-tools
       libgtest-dev openssl python3)
-all=("${core[@]}" swig default-jdk-headless maven python3-venv rpm lintian file)
+# javacc: scripts/deps-zookeeper.sh makes the ZooKeeper C client's jute sources
+# with it; zookeeper: the server the ZooKeeper tests start (tests/support/zk_ensemble).
+all=("${core[@]}" swig default-jdk-headless maven python3-venv rpm lintian file javacc zookeeper)
 
 wanted=("${core[@]}")
 [[ "${1:-core}" == all ]] && wanted=("${all[@]}")
@@ -35,3 +37,8 @@ fi
 # tests never use it (they start their own servers on free ports).
 # hiredis 1.2.0 with TLS, built once into a private prefix (see the script).
 $sudo "$(dirname "$0")/deps-hiredis.sh" "${DLOCK_DEPS_PREFIX:-/opt/dlock-deps}"
+# The ZooKeeper C client, static, into the same prefix (see the script); it needs
+# the JDK and javacc above, so `core` builds go without the ZooKeeper backend.
+if [[ "${1:-core}" == all ]]; then
+  $sudo "$(dirname "$0")/deps-zookeeper.sh" "${DLOCK_DEPS_PREFIX:-/opt/dlock-deps}"
+fi
