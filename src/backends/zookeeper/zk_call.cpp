@@ -139,12 +139,10 @@ std::future<int> send_delete(ZkSession& session, const std::string& path) {
 
 template <typename Result>
 Result await(ZkSession& session, std::future<Result>& answer, const char* what, const std::string& path) {
-  if (answer.wait_for(std::chrono::seconds(0)) != std::future_status::ready) {
-    session.count_wait_for_server();
-    if (answer.wait_for(session.command_timeout()) != std::future_status::ready) {
-      throw ConnectionError(std::string("ZooKeeper ") + session.hosts() + " did not answer " + what + " " + path +
-                            " within " + std::to_string(session.command_timeout().count()) + " ms");
-    }
+  session.count_wait_for_server();
+  if (answer.wait_for(session.command_timeout()) != std::future_status::ready) {
+    throw ConnectionError(std::string("ZooKeeper ") + session.hosts() + " did not answer " + what + " " + path +
+                          " within " + std::to_string(session.command_timeout().count()) + " ms");
   }
   return answer.get();
 }

@@ -49,8 +49,9 @@ std::future<StatResult> send_exists(ZkSession& session, const std::string& path,
                                     void* watcher_context = nullptr);
 std::future<int> send_delete(ZkSession& session, const std::string& path);
 
-// Waits for an answer up to the session's command timeout; throws ConnectionError
-// naming `what` and `path` when none comes.
+// Waits for an answer up to the session's command timeout (counted in the
+// session's waits_for_server()); throws ConnectionError naming `what` and
+// `path` when none comes.
 template <typename Result>
 Result await(ZkSession& session, std::future<Result>& answer, const char* what, const std::string& path);
 

@@ -80,10 +80,11 @@ ZkMutex::Check ZkMutex::begin() {
   for (int tries = 1; tries <= max_parent_attempts; ++tries) {
     auto created = send_create(session_, create_path, node_data_, ZOO_EPHEMERAL_SEQUENTIAL);
     auto listed = send_get_children(session_, lock_path_);
-    // The server answers in order: once the listing is here, so is the create's
-    // answer, and the caller waited once.
+    // The server answers one session's requests in order and the completion
+    // thread delivers them in order: once the listing is here, the create's
+    // answer is too. One wait for both.
     ChildrenResult children = await(session_, listed, "getChildren", lock_path_);
-    CreateResult node = await(session_, created, "create", create_path);
+    CreateResult node = created.get();
     if (node.rc == ZOK) {
       node_path_ = node.path;
       node_name_ = name_of(node_path_);

@@ -67,8 +67,9 @@ class ZkSession {
   // alive then, and the server expires it no sooner than the negotiated timeout later.
   Clock::time_point last_confirmed_contact() const;
   void confirm_contact(Clock::time_point sent_at);
-  // How often a caller had to wait for the server (zk_call's await): what the
-  // mutex's "one round trip per uncontended acquire" is measured with.
+  // How many times a caller waited for an answer (zk_call's await): requests
+  // pipelined behind one another cost one wait. What the mutex's "one round
+  // trip per uncontended acquire" is measured with.
   std::uint64_t waits_for_server() const { return waits_for_server_.load(); }
   void count_wait_for_server() { ++waits_for_server_; }
 
