@@ -5,10 +5,14 @@
 #include <gtest/gtest.h>
 #include <zookeeper/zookeeper.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <cstdlib>
+#include <fstream>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -17,6 +21,7 @@
 #include "backends/zookeeper/zk_mutex.hpp"
 #include "backends/zookeeper/zk_paths.hpp"
 #include "backends/zookeeper/zk_session.hpp"
+#include "child_process.hpp"
 #include "common/error.hpp"
 #include "fenced_store.hpp"
 #include "monotonic_clock.hpp"
@@ -431,6 +436,96 @@ TEST(ZkMutexThreeNodes, LeaderKilledWhileHeldAndAwaited) {
   later.release();
   RecordProperty("election_ms", election_ms);
   RecordProperty("release_to_grant_after_election_ms", static_cast<int>((granted_ns - released_ns) / 1000000));
+}
+
+// ---------------------------------------------------------------- Curator interop
+
+std::string file_text(const std::string& path) {
+  std::ifstream file(path);
+  std::stringstream text;
+  text << file.rdbuf();
+  return text.str();
+}
+
+// Curator's InterProcessMutex (tests/interop/curator/CuratorMutexLoop.java) and
+// ZkMutex take turns on one path: both write their sections to one log, which
+// must show no overlap, rising tokens, and hand-offs both ways. Needs Curator's
+// jars (tests/interop/curator/fetch-curator.sh, DLOCK_TEST_CURATOR_CLASSPATH).
+TEST(ZkMutexCurator, CuratorAndDlockTakeTurnsOnOneMutex) {
+  const char* classpath = std::getenv("DLOCK_TEST_CURATOR_CLASSPATH");
+  if (!classpath || !*classpath) {
+    GTEST_SKIP() << "no Curator: tests/interop/curator/fetch-curator.sh DIR, then configure with "
+                    "-DDLOCK_TEST_CURATOR_CLASSPATH='DIR/*'";
+  }
+  constexpr int curator_cycles = 20;
+  constexpr int dlock_threads = 2;
+  constexpr int dlock_cycles = 20;
+  const std::string path = "/interop/mutex";
+  ZkEnsemble zk({1});
+  TempDir dir;
+  const std::string log_path = dir.file("sections");
+  FencedStore store(dir.file("store"));
+  SectionLog log(log_path);
+  ChildProcess curator({"java", "-cp", classpath, DLOCK_CURATOR_MUTEX_LOOP, zk.connect_string(), path,
+                        std::to_string(curator_cycles), "5", log_path},
+                       dir.file("curator.out"));
+  ASSERT_TRUE(wait_until([&] { return file_text(dir.file("curator.out")).find("ready") != std::string::npos; },
+                         seconds(30)))
+      << file_text(dir.file("curator.out"));
+
+  std::atomic<int> failures{0};
+  std::vector<std::thread> workers;
+  for (int t = 0; t < dlock_threads; ++t) {
+    workers.emplace_back([&, t] {
+      try {
+        auto session = session_on(zk.connect_string());
+        for (int i = 0; i < dlock_cycles; ++i) {
+          ZkMutex lock(*session, path);
+          if (!lock.acquire(seconds(20))) {
+            ++failures;
+            return;
+          }
+          Section section;
+          section.token = lock.token();
+          section.owner = "dlock" + std::to_string(t);
+          section.start_ns = monotonic_ns();
+          const long long value = store.read();
+          std::this_thread::sleep_for(milliseconds(5));
+          section.write_accepted = store.write(lock.token(), value + 1);
+          section.end_ns = monotonic_ns();
+          log.append(section);
+          lock.release();
+        }
+      } catch (const std::exception&) {
+        ++failures;
+      }
+    });
+  }
+  for (auto& worker : workers) worker.join();
+  const auto status = curator.wait_for(seconds(60));
+  ASSERT_TRUE(status.has_value()) << "Curator's loop did not end";
+  EXPECT_EQ(describe_wait_status(*status), describe_wait_status(0)) << file_text(dir.file("curator.out"));
+  ASSERT_EQ(failures.load(), 0);
+
+  std::vector<Section> sections = SectionLog::read(log_path);
+  const SafetyReport report = check_sections(sections);
+  EXPECT_TRUE(report.clean()) << report.summary();
+  EXPECT_EQ(report.sections, static_cast<std::size_t>(curator_cycles + dlock_threads * dlock_cycles));
+  std::sort(sections.begin(), sections.end(),
+            [](const Section& a, const Section& b) { return a.start_ns < b.start_ns; });
+  int curator_to_dlock = 0;
+  int dlock_to_curator = 0;
+  for (std::size_t i = 1; i < sections.size(); ++i) {
+    const bool was_curator = sections[i - 1].owner == "curator";
+    const bool is_curator = sections[i].owner == "curator";
+    if (was_curator && !is_curator) ++curator_to_dlock;
+    if (!was_curator && is_curator) ++dlock_to_curator;
+  }
+  EXPECT_GE(curator_to_dlock, 1);
+  EXPECT_GE(dlock_to_curator, 1);
+  EXPECT_EQ(store.state().stale_rejections, 0);
+  RecordProperty("curator_to_dlock_handoffs", curator_to_dlock);
+  RecordProperty("dlock_to_curator_handoffs", dlock_to_curator);
 }
 
 }  // namespace
