@@ -45,7 +45,8 @@ int elapsed_ms(std::chrono::steady_clock::time_point since) {
       std::chrono::duration_cast<milliseconds>(std::chrono::steady_clock::now() - since).count());
 }
 
-std::unique_ptr<ZkSession> session_on(const std::string& hosts, int timeout_ms = ZkEnsemble::max_session_timeout_ms) {
+std::unique_ptr<ZkSession> session_on(const std::string& hosts,
+                                      int timeout_ms = ZkEnsemble::max_session_timeout_ms) {
   dlock::zk::SessionOptions options;
   options.hosts = hosts;
   options.session_timeout_ms = timeout_ms;
@@ -76,8 +77,8 @@ TEST(ZkPaths, PathsAreCheckedAsCuratorChecksThem) {
   using dlock::zk::lock_path;
   EXPECT_EQ(lock_path("/app/locks/orders"), "/app/locks/orders");
   EXPECT_EQ(lock_path("/caf\xc3\xa9"), "/caf\xc3\xa9");
-  for (const std::string bad : {"/", "/a/", "/a//b", "/a/./b", "/a/..", "/.", "/a\x01", "/a\x7f",
-                                "/\xc2\x85", "/\xef\xbf\xb0", "/\xf0\x9f\x98\x80", "/\xc3", "/\xc0\xaf"}) {
+  for (const std::string bad : {"/", "/a/", "/a//b", "/a/./b", "/a/..", "/.", "/a\x01", "/a\x7f", "/\xc2\x85",
+                                "/\xef\xbf\xb0", "/\xf0\x9f\x98\x80", "/\xc3", "/\xc0\xaf"}) {
     EXPECT_THROW(lock_path(bad), dlock::InvalidArgument) << bad;
   }
   EXPECT_THROW(lock_path(std::string("/a\0b", 4)), dlock::InvalidArgument);
@@ -190,10 +191,12 @@ TEST_F(ZkMutexOneNode, GrantIsCuratorsNodeAndItsTokenIsTheCzxid) {
     lock.release();
     EXPECT_EQ(dlock::zk::exists(*session, node).rc, ZNONODE);
     EXPECT_THROW(lock.release(), dlock::ProtocolError);
-    ASSERT_TRUE(wait_until([&] {
-      const int rc = dlock::zk::remove(*session, "/grant/orders");
-      return rc == ZOK || rc == ZNONODE;
-    }, seconds(5)));
+    ASSERT_TRUE(wait_until(
+        [&] {
+          const int rc = dlock::zk::remove(*session, "/grant/orders");
+          return rc == ZOK || rc == ZNONODE;
+        },
+        seconds(5)));
   }
 }
 
@@ -297,8 +300,8 @@ TEST_F(ZkMutexOneNode, AbandonedWaiterLeavesNoNodeAndIsSkipped) {
   const auto start = std::chrono::steady_clock::now();
   EXPECT_FALSE(quitter.acquire(milliseconds(300)));
   EXPECT_GE(elapsed_ms(start), 300);
-  EXPECT_TRUE(wait_until([&] { return dlock::zk::get_children(*holder_session, "/abandon").children.size() == 1; },
-                         seconds(5)));
+  EXPECT_TRUE(wait_until(
+      [&] { return dlock::zk::get_children(*holder_session, "/abandon").children.size() == 1; }, seconds(5)));
   holder.release();
   ZkMutex next(*waiter_session, "/abandon");
   EXPECT_TRUE(next.acquire(seconds(5)));
@@ -329,6 +332,43 @@ TEST_F(ZkMutexOneNode, ClosedHolderSessionHandsTheLockToTheWaiter) {
   RecordProperty("session_close_to_grant_ms", static_cast<int>((granted_ns - closed_ns) / 1000000));
 }
 
+// `threads` threads, each on its own session, take the lock `cycles` times:
+// each critical section reads the fenced store, writes value + 1 with the
+// token, and goes to `log` (owner "dlock<thread>"). Returns how many failed.
+int take_turns(const std::string& hosts, const std::string& path, int threads, int cycles,
+               const FencedStore& store, SectionLog& log, milliseconds hold) {
+  std::atomic<int> failures{0};
+  std::vector<std::thread> workers;
+  for (int t = 0; t < threads; ++t) {
+    workers.emplace_back([&, t] {
+      try {
+        auto session = session_on(hosts);
+        for (int i = 0; i < cycles; ++i) {
+          ZkMutex lock(*session, path);
+          if (!lock.acquire(seconds(20))) {
+            ++failures;
+            return;
+          }
+          Section section;
+          section.token = lock.token();
+          section.owner = "dlock" + std::to_string(t);
+          section.start_ns = monotonic_ns();
+          const long long value = store.read();
+          std::this_thread::sleep_for(hold);
+          section.write_accepted = store.write(lock.token(), value + 1);
+          section.end_ns = monotonic_ns();
+          log.append(section);
+          lock.release();
+        }
+      } catch (const std::exception&) {
+        ++failures;
+      }
+    });
+  }
+  for (auto& worker : workers) worker.join();
+  return failures.load();
+}
+
 // Threads on their own sessions take turns; an independent fenced store and the
 // section log judge the result (tests/support/safety_checker).
 TEST_F(ZkMutexOneNode, ContendingSessionsNeverOverlap) {
@@ -338,36 +378,7 @@ TEST_F(ZkMutexOneNode, ContendingSessionsNeverOverlap) {
   FencedStore store(dir.file("store"));
   {
     SectionLog log(dir.file("sections"));
-    std::vector<std::thread> workers;
-    std::atomic<int> failures{0};
-    for (int t = 0; t < threads; ++t) {
-      workers.emplace_back([&, t] {
-        try {
-          auto session = session_on(hosts());
-          for (int i = 0; i < cycles; ++i) {
-            ZkMutex lock(*session, "/contended");
-            if (!lock.acquire(seconds(20))) {
-              ++failures;
-              return;
-            }
-            Section section;
-            section.token = lock.token();
-            section.owner = std::to_string(t);
-            section.start_ns = monotonic_ns();
-            const long long value = store.read();
-            std::this_thread::sleep_for(milliseconds(2));
-            section.write_accepted = store.write(lock.token(), value + 1);
-            section.end_ns = monotonic_ns();
-            log.append(section);
-            lock.release();
-          }
-        } catch (const std::exception&) {
-          ++failures;
-        }
-      });
-    }
-    for (auto& worker : workers) worker.join();
-    ASSERT_EQ(failures.load(), 0);
+    ASSERT_EQ(take_turns(hosts(), "/contended", threads, cycles, store, log, milliseconds(2)), 0);
   }
   const SafetyReport report = check_sections(SectionLog::read(dir.file("sections")));
   EXPECT_EQ(report.sections, static_cast<std::size_t>(threads * cycles));
@@ -404,21 +415,23 @@ TEST(ZkMutexThreeNodes, LeaderKilledWhileHeldAndAwaited) {
       waiter_error = error.what();
     }
   });
-  ASSERT_TRUE(wait_until([&] { return dlock::zk::get_children(*holder_session, "/ha/lock").children.size() == 2; },
-                         seconds(5)));
+  ASSERT_TRUE(wait_until(
+      [&] { return dlock::zk::get_children(*holder_session, "/ha/lock").children.size() == 2; }, seconds(5)));
 
   const auto killed_at = std::chrono::steady_clock::now();
   zk.kill9(zk.leader_index());
   zk.leader_index(seconds(20));
   const int election_ms = elapsed_ms(killed_at);
   // The holder still holds: no second holder while its node lives.
-  ASSERT_TRUE(wait_until([&] {
-    try {
-      return dlock::zk::exists(*holder_session, holder.node_path()).rc == ZOK;
-    } catch (const dlock::ConnectionError&) {
-      return false;
-    }
-  }, seconds(15)));
+  ASSERT_TRUE(wait_until(
+      [&] {
+        try {
+          return dlock::zk::exists(*holder_session, holder.node_path()).rc == ZOK;
+        } catch (const dlock::ConnectionError&) {
+          return false;
+        }
+      },
+      seconds(15)));
   std::this_thread::sleep_for(milliseconds(500));
   EXPECT_FALSE(granted.load()) << "the waiter got the lock while the holder's node lived";
 
@@ -435,7 +448,8 @@ TEST(ZkMutexThreeNodes, LeaderKilledWhileHeldAndAwaited) {
   EXPECT_GT(later.token() >> 32, held_token >> 32);
   later.release();
   RecordProperty("election_ms", election_ms);
-  RecordProperty("release_to_grant_after_election_ms", static_cast<int>((granted_ns - released_ns) / 1000000));
+  RecordProperty("release_to_grant_after_election_ms",
+                 static_cast<int>((granted_ns - released_ns) / 1000000));
 }
 
 // ---------------------------------------------------------------- Curator interop
@@ -469,43 +483,16 @@ TEST(ZkMutexCurator, CuratorAndDlockTakeTurnsOnOneMutex) {
   ChildProcess curator({"java", "-cp", classpath, DLOCK_CURATOR_MUTEX_LOOP, zk.connect_string(), path,
                         std::to_string(curator_cycles), "5", log_path},
                        dir.file("curator.out"));
-  ASSERT_TRUE(wait_until([&] { return file_text(dir.file("curator.out")).find("ready") != std::string::npos; },
-                         seconds(30)))
+  ASSERT_TRUE(wait_until(
+      [&] { return file_text(dir.file("curator.out")).find("ready") != std::string::npos; }, seconds(30)))
       << file_text(dir.file("curator.out"));
 
-  std::atomic<int> failures{0};
-  std::vector<std::thread> workers;
-  for (int t = 0; t < dlock_threads; ++t) {
-    workers.emplace_back([&, t] {
-      try {
-        auto session = session_on(zk.connect_string());
-        for (int i = 0; i < dlock_cycles; ++i) {
-          ZkMutex lock(*session, path);
-          if (!lock.acquire(seconds(20))) {
-            ++failures;
-            return;
-          }
-          Section section;
-          section.token = lock.token();
-          section.owner = "dlock" + std::to_string(t);
-          section.start_ns = monotonic_ns();
-          const long long value = store.read();
-          std::this_thread::sleep_for(milliseconds(5));
-          section.write_accepted = store.write(lock.token(), value + 1);
-          section.end_ns = monotonic_ns();
-          log.append(section);
-          lock.release();
-        }
-      } catch (const std::exception&) {
-        ++failures;
-      }
-    });
-  }
-  for (auto& worker : workers) worker.join();
+  const int failures =
+      take_turns(zk.connect_string(), path, dlock_threads, dlock_cycles, store, log, milliseconds(5));
   const auto status = curator.wait_for(seconds(60));
   ASSERT_TRUE(status.has_value()) << "Curator's loop did not end";
   EXPECT_EQ(describe_wait_status(*status), describe_wait_status(0)) << file_text(dir.file("curator.out"));
-  ASSERT_EQ(failures.load(), 0);
+  ASSERT_EQ(failures, 0);
 
   std::vector<Section> sections = SectionLog::read(log_path);
   const SafetyReport report = check_sections(sections);

@@ -77,7 +77,9 @@ void on_stat(int rc, const Stat* stat, const void* data) {
   fulfil(data, std::move(result));
 }
 
-void on_void(int rc, const void* data) { fulfil_rc(data, rc); }
+void on_void(int rc, const void* data) {
+  fulfil_rc(data, rc);
+}
 
 // Sends with `start` (a zoo_a* call given the Pending as its data); a request
 // the client refused to send is answered at once with the client's code.
@@ -141,8 +143,8 @@ template <typename Result>
 Result await(ZkSession& session, std::future<Result>& answer, const char* what, const std::string& path) {
   session.count_wait_for_server();
   if (answer.wait_for(session.command_timeout()) != std::future_status::ready) {
-    throw ConnectionError(std::string("ZooKeeper ") + session.hosts() + " did not answer " + what + " " + path +
-                          " within " + std::to_string(session.command_timeout().count()) + " ms");
+    throw ConnectionError(std::string("ZooKeeper ") + session.hosts() + " did not answer " + what + " " +
+                          path + " within " + std::to_string(session.command_timeout().count()) + " ms");
   }
   return answer.get();
 }

@@ -28,7 +28,7 @@ constexpr std::chrono::milliseconds reconnect_pause{50};
 // prefix needs: Curator's isProtectedZNode checks that length.
 std::string protected_uuid() {
   thread_local std::mt19937_64 bits{std::random_device{}() ^ (std::uint64_t{std::random_device{}()} << 32)};
-  const std::uint64_t high = (bits() & ~0xf000ull) | 0x4000ull;                  // version 4
+  const std::uint64_t high = (bits() & ~0xf000ull) | 0x4000ull;                        // version 4
   const std::uint64_t low = (bits() & 0x3fffffffffffffffull) | 0x8000000000000000ull;  // RFC 4122 variant
   static const char hex[] = "0123456789abcdef";
   std::string text;
@@ -40,7 +40,9 @@ std::string protected_uuid() {
   return text;
 }
 
-std::string name_of(const std::string& path) { return path.substr(path.rfind('/') + 1); }
+std::string name_of(const std::string& path) {
+  return path.substr(path.rfind('/') + 1);
+}
 
 void ignore_answer(int, const void*) {}
 
@@ -166,12 +168,14 @@ ZkMutex::Check ZkMutex::check(const std::vector<std::string>& children) {
 }
 
 void ZkMutex::watch(std::function<void()> signal) {
-  if (granted_ || predecessor_.empty()) throw ProtocolError("ZkMutex::watch without a predecessor on " + lock_path_);
+  if (granted_ || predecessor_.empty())
+    throw ProtocolError("ZkMutex::watch without a predecessor on " + lock_path_);
   drop_watch();
   watch_id_ = WatchRegistry::add(signal);
   watched_path_ = predecessor_;
   // getData rather than exists: on a node already gone it leaves no watch behind (Curator does the same).
-  auto answer = send_get(session_, watched_path_, WatchRegistry::watcher(), WatchRegistry::context(watch_id_));
+  auto answer =
+      send_get(session_, watched_path_, WatchRegistry::watcher(), WatchRegistry::context(watch_id_));
   const DataResult seen = await(session_, answer, "getData", watched_path_);
   if (seen.rc == ZOK) return;
   drop_watch();

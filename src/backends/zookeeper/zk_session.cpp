@@ -29,12 +29,18 @@ std::string chroot_of(const std::string& hosts) {
 
 const char* to_string(SessionState state) {
   switch (state) {
-    case SessionState::connecting: return "connecting";
-    case SessionState::connected: return "connected";
-    case SessionState::suspended: return "suspended";
-    case SessionState::expired: return "expired";
-    case SessionState::auth_failed: return "auth failed";
-    case SessionState::closed: return "closed";
+    case SessionState::connecting:
+      return "connecting";
+    case SessionState::connected:
+      return "connected";
+    case SessionState::suspended:
+      return "suspended";
+    case SessionState::expired:
+      return "expired";
+    case SessionState::auth_failed:
+      return "auth failed";
+    case SessionState::closed:
+      return "closed";
   }
   return "unknown";
 }
@@ -42,7 +48,8 @@ const char* to_string(SessionState state) {
 ZkSession::ZkSession(SessionOptions options, StateCallback on_state_change)
     : options_(std::move(options)), on_state_change_(std::move(on_state_change)) {
   zoo_set_debug_level(ZOO_LOG_LEVEL_ERROR);
-  handle_ = zookeeper_init(options_.hosts.c_str(), on_session_event, options_.session_timeout_ms, nullptr, this, 0);
+  handle_ =
+      zookeeper_init(options_.hosts.c_str(), on_session_event, options_.session_timeout_ms, nullptr, this, 0);
   if (!handle_) {
     throw InvalidArgument("ZooKeeper hosts '" + options_.hosts + "' cannot be used: " + zerror(errno));
   }
@@ -59,7 +66,9 @@ ZkSession::ZkSession(SessionOptions options, StateCallback on_state_change)
   }
 }
 
-ZkSession::~ZkSession() { close(); }
+ZkSession::~ZkSession() {
+  close();
+}
 
 void ZkSession::on_session_event(zhandle_t*, int type, int state, const char*, void* context) {
   if (type != ZOO_SESSION_EVENT) return;
@@ -95,14 +104,18 @@ void ZkSession::check_chroot_exists() {
   raise_for(root.rc, "exists", chroot.empty() ? "/" : chroot);
 }
 
-int ZkSession::negotiated_timeout_ms() const { return handle_ ? zoo_recv_timeout(handle_) : 0; }
+int ZkSession::negotiated_timeout_ms() const {
+  return handle_ ? zoo_recv_timeout(handle_) : 0;
+}
 
 SessionState ZkSession::state() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return state_;
 }
 
-std::int64_t ZkSession::session_id() const { return handle_ ? zoo_client_id(handle_)->client_id : 0; }
+std::int64_t ZkSession::session_id() const {
+  return handle_ ? zoo_client_id(handle_)->client_id : 0;
+}
 
 Clock::time_point ZkSession::last_confirmed_contact() const {
   return Clock::time_point(Clock::duration(last_contact_.load()));

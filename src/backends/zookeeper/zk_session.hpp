@@ -21,10 +21,10 @@ namespace zk {
 using Clock = std::chrono::steady_clock;
 
 enum class SessionState {
-  connecting,   // not yet connected once
+  connecting,  // not yet connected once
   connected,
-  suspended,    // the connection broke; the C client is reconnecting (the session may live on)
-  expired,      // the server ended the session: its ephemeral nodes are gone
+  suspended,  // the connection broke; the C client is reconnecting (the session may live on)
+  expired,    // the server ended the session: its ephemeral nodes are gone
   auth_failed,
   closed,
 };
@@ -32,7 +32,7 @@ enum class SessionState {
 const char* to_string(SessionState state);
 
 struct SessionOptions {
-  std::string hosts;  // zookeeper_init's host list, chroot included
+  std::string hosts;              // zookeeper_init's host list, chroot included
   int session_timeout_ms = 4000;  // asked for; the server clamps it (negotiated_timeout_ms())
   std::chrono::milliseconds connect_timeout{5000};
   std::chrono::milliseconds command_timeout{5000};

@@ -49,9 +49,13 @@ void WatchRegistry::remove(Id id) noexcept {
   all.signals.erase(id);
 }
 
-watcher_fn WatchRegistry::watcher() { return fire; }
+watcher_fn WatchRegistry::watcher() {
+  return fire;
+}
 
-void* WatchRegistry::context(Id id) { return reinterpret_cast<void*>(static_cast<std::uintptr_t>(id)); }
+void* WatchRegistry::context(Id id) {
+  return reinterpret_cast<void*>(static_cast<std::uintptr_t>(id));
+}
 
 }  // namespace zk
 }  // namespace dlock
