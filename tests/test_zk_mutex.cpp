@@ -3,6 +3,8 @@
 // InterProcessMutex layout with its czxid fencing token (docs/design/backends.md
 // 2.1-2.6). Built only with the ZooKeeper C client (DLOCK_WITH_ZOOKEEPER).
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <zookeeper/zookeeper.h>
 
 #include <algorithm>
@@ -338,6 +340,31 @@ TEST_F(ZkMutexOneNode, ClosedHolderSessionHandsTheLockToTheWaiter) {
   waiter.join();
   EXPECT_TRUE(granted.load());
   RecordProperty("session_close_to_grant_ms", static_cast<int>((granted_ns - closed_ns) / 1000000));
+}
+
+TEST_F(ZkMutexOneNode, ForkedChildLeavesTheParentsSessionAndLockAlone) {
+  auto session = session_on(hosts());
+  ZkMutex lock(*session, "/forked");
+  ASSERT_TRUE(lock.acquire(seconds(5)));
+  const std::int64_t id = session->session_id();
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    session->abandon_in_child();
+    session.reset();  // what a child's cleanup does: must not end the parent's session
+    _exit(0);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(child, &status, 0), child);
+  EXPECT_EQ(describe_wait_status(status), describe_wait_status(0));
+  std::this_thread::sleep_for(milliseconds(200));
+  EXPECT_EQ(session->state(), dlock::zk::SessionState::connected);
+  EXPECT_EQ(session->session_id(), id);
+  auto observer = session_on(hosts());
+  const auto node = dlock::zk::exists(*observer, lock.node_path());
+  ASSERT_EQ(node.rc, ZOK);
+  EXPECT_EQ(node.stat.ephemeralOwner, id);
+  lock.release();
 }
 
 // `threads` threads, each on its own session, take the lock `cycles` times:

@@ -3,6 +3,7 @@
 #include <zookeeper/zookeeper.h>
 
 #include <cerrno>
+#include <mutex>
 #include <utility>
 
 #include "backends/zookeeper/zk_call.hpp"
@@ -23,6 +24,17 @@ SessionState from_client_state(int state) {
 std::string chroot_of(const std::string& hosts) {
   const auto slash = hosts.find('/');
   return slash == std::string::npos ? std::string() : hosts.substr(slash);
+}
+
+// The C client's own log goes to stderr, which is not a library's to write
+// on; and its connection-error lines format the server's address in one
+// static buffer shared by every session (zoo_get_current_server, 3.8), a data
+// race between sessions. Level 0 turns it off, before the arguments are
+// formatted. Set once: the level is one process-wide variable the client's
+// threads read.
+void silence_client_log() {
+  static std::once_flag once;
+  std::call_once(once, [] { zoo_set_debug_level(static_cast<ZooLogLevel>(0)); });
 }
 
 }  // namespace
@@ -47,7 +59,7 @@ const char* to_string(SessionState state) {
 
 ZkSession::ZkSession(SessionOptions options, StateCallback on_state_change)
     : options_(std::move(options)), on_state_change_(std::move(on_state_change)) {
-  zoo_set_debug_level(ZOO_LOG_LEVEL_ERROR);
+  silence_client_log();
   handle_ =
       zookeeper_init(options_.hosts.c_str(), on_session_event, options_.session_timeout_ms, nullptr, this, 0);
   if (!handle_) {
@@ -142,9 +154,9 @@ void ZkSession::close() noexcept {
 
 void ZkSession::abandon_in_child() noexcept {
   // The child has the handle's memory but not the client's threads; closing it would
-  // send the parent's session a goodbye. Leaked on purpose.
+  // send the parent's session a goodbye. Leaked on purpose. No lock: the child has
+  // one thread, and a mutex some parent thread held at fork() stays locked here.
   handle_ = nullptr;
-  std::lock_guard<std::mutex> lock(mutex_);
   state_ = SessionState::closed;
 }
 
