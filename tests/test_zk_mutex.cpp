@@ -30,6 +30,7 @@
 #include "redis_server.hpp"
 #include "safety_checker.hpp"
 #include "section_log.hpp"
+#include "tcp_proxy.hpp"
 #include "temp_dir.hpp"
 #include "wait_until.hpp"
 #include "zk_ensemble.hpp"
@@ -364,6 +365,53 @@ TEST_F(ZkMutexOneNode, ForkedChildLeavesTheParentsSessionAndLockAlone) {
   const auto node = dlock::zk::exists(*observer, lock.node_path());
   ASSERT_EQ(node.rc, ZOK);
   EXPECT_EQ(node.stat.ephemeralOwner, id);
+  lock.release();
+}
+
+// The create's answer is lost with the connection (the proxy holds its bytes):
+// begin() lists the parent once the session is back and adopts the node with
+// its UUID prefix, or creates it again when the server never saw it; either
+// way one node of ours, granted, and none left behind.
+TEST_F(ZkMutexOneNode, CreateWhoseAnswerWasLostIsSettledByItsProtectedPrefix) {
+  TcpProxy proxy(server_->client_port(0));
+  std::atomic<bool> suspended{false};
+  dlock::zk::SessionOptions options;
+  options.hosts = "127.0.0.1:" + std::to_string(proxy.port());
+  options.session_timeout_ms = ZkEnsemble::max_session_timeout_ms;
+  options.command_timeout = seconds(10);
+  ZkSession session(options, [&](dlock::zk::SessionState state) {
+    if (state == dlock::zk::SessionState::suspended) suspended = true;
+  });
+  auto observer = session_on(hosts());
+  ASSERT_EQ(dlock::zk::create(*observer, "/unknown", "", 0).rc, ZOK);
+  ZkMutex lock(session, "/unknown");
+  proxy.partition();
+  std::thread healer([&] {
+    // Heal as soon as the client gives the connection up (2/3 of the session
+    // timeout without an answer), well before the server expires the session.
+    wait_until([&] { return suspended.load(); }, seconds(10));
+    proxy.heal();
+  });
+  const auto start = std::chrono::steady_clock::now();
+  ZkMutex::Check check;
+  try {
+    check = lock.begin();
+  } catch (...) {
+    healer.join();
+    throw;
+  }
+  healer.join();
+  RecordProperty("unknown_create_settled_ms", elapsed_ms(start));
+  EXPECT_TRUE(suspended.load());
+  EXPECT_TRUE(check.granted);
+  const auto children = dlock::zk::get_children(*observer, "/unknown");
+  ASSERT_EQ(children.rc, ZOK);
+  ASSERT_EQ(children.children.size(), 1u);
+  EXPECT_EQ(children.children[0].rfind(lock.node_prefix(), 0), 0u) << children.children[0];
+  EXPECT_EQ(lock.node_path(), "/unknown/" + children.children[0]);
+  const auto node = dlock::zk::exists(*observer, lock.node_path());
+  ASSERT_EQ(node.rc, ZOK);
+  EXPECT_EQ(lock.token(), static_cast<std::uint64_t>(node.stat.czxid));
   lock.release();
 }
 
