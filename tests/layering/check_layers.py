@@ -9,6 +9,9 @@ Rules (docs/ARCHITECTURE.md):
   reference client).
 - Inside src/, arrows point one way: c_api -> primitives -> core -> redis, all
   on common/; a primitive never includes another primitive's folder.
+- The ZooKeeper C client (zookeeper.h) is included only in
+  src/backends/zookeeper/; a backend includes neither primitives/, c_api/ nor
+  another backend's folder.
 - dlock.h's types stay in c_api/ (and common/, whose errors carry its
   statuses): redis/, core/ and primitives/ never see them, save the one
   constant every name check needs.
@@ -27,7 +30,8 @@ SKIPPED_TOP = {"build", ".git", "bench", "tests"}
 CONSUMERS = ("cli", "bindings")
 # What each layer of src/ must not include (by the include's first folder).
 FORBIDDEN_IN_SRC = {
-    "common": {"redis", "core", "primitives", "c_api"},
+    "common": {"redis", "core", "primitives", "c_api", "backends"},
+    "backends": {"primitives", "c_api"},
     "redis": {"core", "primitives", "c_api"},
     "core": {"primitives", "c_api"},
     "primitives": {"c_api"},
@@ -66,6 +70,8 @@ def includes(path):
 def consumer_violation(root, relative, quote, header):
     if "hiredis" in header:
         return "hiredis belongs to src/redis/ alone"
+    if is_zookeeper_client(header):
+        return "zookeeper.h belongs to src/backends/zookeeper/ alone"
     if header in ("dlock.h", "include/dlock.h"):
         return None
     if (root / "src" / header).is_file() or header.startswith("src/"):
@@ -77,11 +83,20 @@ def consumer_violation(root, relative, quote, header):
     return None
 
 
+def is_zookeeper_client(header):
+    return header in ("zookeeper.h", "zookeeper/zookeeper.h")
+
+
 def src_violation(relative, header):
     layer = relative.parts[1] if len(relative.parts) > 2 else ""
     target = header.split("/")
     if "hiredis" in header and layer != "redis":
         return "hiredis belongs to src/redis/ alone"
+    if is_zookeeper_client(header) and relative.parts[1:3] != ("backends", "zookeeper"):
+        return "zookeeper.h belongs to src/backends/zookeeper/ alone"
+    if layer == "backends" and target[0] == "backends" and len(target) > 2 and len(relative.parts) > 3:
+        if target[1] != relative.parts[2]:
+            return "backend " + relative.parts[2] + " includes backend " + target[1]
     if header == "dlock.h" and layer not in DLOCK_H_LAYERS and relative.as_posix() not in DLOCK_H_ALSO:
         return "dlock.h's types belong to src/c_api/"
     if target[0] in FORBIDDEN_IN_SRC.get(layer, set()):
@@ -105,6 +120,8 @@ def violations(root):
                 problem = src_violation(relative, header)
             elif "hiredis" in header:
                 problem = "hiredis belongs to src/redis/ alone"
+            elif is_zookeeper_client(header) and top not in SKIPPED_TOP:
+                problem = "zookeeper.h belongs to src/backends/zookeeper/ alone"
             else:
                 problem = None
             if problem:
@@ -126,6 +143,8 @@ def self_test():
         "cli/own.hpp": "",
         "cli/tests/helper.cpp": "#include \"redis/reply.hpp\"\n",
         "bench/raw.cpp": "#include <hiredis/hiredis.h>\n",
+        "src/backends/zookeeper/zk_call.hpp": "#include <zookeeper/zookeeper.h>\n#include \"common/error.hpp\"\n",
+        "src/backends/zookeeper/zk_mutex.hpp": "#include \"backends/zookeeper/zk_call.hpp\"\n",
         "tests/support/raw.cpp": "#include <hiredis/hiredis.h>\n",
     }
     bad = {
@@ -142,6 +161,11 @@ def self_test():
         "src/primitives/lock/bad_up.cpp": '#include "c_api/lock.cpp"\n',
         "src/primitives/semaphore/bad_sibling.cpp": '#include "primitives/lock/keys.hpp"\n',
         "src/core/bad_c_types.hpp": '#include "dlock.h"\n',
+        "src/core/bad_zookeeper.cpp": "#include <zookeeper/zookeeper.h>\n",
+        "cli/bad_zookeeper.cpp": "#include <zookeeper/zookeeper.h>\n",
+        "src/backends/zookeeper/bad_up.cpp": '#include "primitives/lock/lock.hpp"\n',
+        "src/backends/zookeeper/bad_sibling.cpp": '#include "backends/redis/net/reply.hpp"\n',
+        "src/common/bad_backend.hpp": '#include "backends/zookeeper/zk_call.hpp"\n',
     }
     with tempfile.TemporaryDirectory() as directory:
         root = pathlib.Path(directory)

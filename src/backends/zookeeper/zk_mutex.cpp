@@ -1,0 +1,260 @@
+#include "backends/zookeeper/zk_mutex.hpp"
+
+#include <zookeeper/zookeeper.h>
+
+#include <algorithm>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "backends/zookeeper/zk_call.hpp"
+#include "common/error.hpp"
+
+namespace dlock {
+namespace zk {
+namespace {
+
+constexpr const char* lock_name = "lock-";  // Curator's InterProcessMutex.LOCK_NAME
+// Curator retries a create whose parent vanished (a container the server
+// deleted once empty) a few times too (LockInternals.attemptLock).
+constexpr int max_parent_attempts = 5;
+constexpr std::chrono::milliseconds reconnect_pause{50};
+
+// A random (version 4) UUID in its 36-character text form, as the protected
+// prefix needs: Curator's isProtectedZNode checks that length.
+std::string protected_uuid() {
+  thread_local std::mt19937_64 bits{std::random_device{}() ^ (std::uint64_t{std::random_device{}()} << 32)};
+  const std::uint64_t high = (bits() & ~0xf000ull) | 0x4000ull;                        // version 4
+  const std::uint64_t low = (bits() & 0x3fffffffffffffffull) | 0x8000000000000000ull;  // RFC 4122 variant
+  static const char hex[] = "0123456789abcdef";
+  std::string text;
+  for (int nibble = 0; nibble < 32; ++nibble) {
+    if (nibble == 8 || nibble == 12 || nibble == 16 || nibble == 20) text += '-';
+    const std::uint64_t word = nibble < 16 ? high : low;
+    text += hex[(word >> (60 - 4 * (nibble % 16))) & 0xf];
+  }
+  return text;
+}
+
+std::string name_of(const std::string& path) {
+  return path.substr(path.rfind('/') + 1);
+}
+
+void ignore_answer(int, const void*) {}
+
+// zookeeper.h (3.8) declares zoo_aremove_watches' completion as a
+// void_completion_t*, but the client stores and calls the pointer it is given
+// as the function itself (create_completion_entry casts it back).
+void_completion_t* as_declared(void_completion_t completion) {
+  return reinterpret_cast<void_completion_t*>(completion);
+}
+
+// One acquire's wake-up, for acquire(): set by the watch's signal.
+struct Wakeup {
+  std::mutex mutex;
+  std::condition_variable woken;
+  bool signalled = false;
+};
+
+}  // namespace
+
+std::string sort_key(const std::string& child) {
+  const auto at = child.rfind(lock_name);
+  return at == std::string::npos ? child : child.substr(at + std::char_traits<char>::length(lock_name));
+}
+
+ZkMutex::ZkMutex(ZkSession& session, std::string lock_path, std::string node_data)
+    : session_(session),
+      lock_path_(std::move(lock_path)),
+      node_data_(std::move(node_data)),
+      node_prefix_("_c_" + protected_uuid() + "-" + lock_name) {}
+
+ZkMutex::~ZkMutex() {
+  if (!granted_) abandon();
+}
+
+ZkMutex::Check ZkMutex::begin() {
+  const std::string create_path = lock_path_ + "/" + node_prefix_;
+  for (int tries = 1; tries <= max_parent_attempts; ++tries) {
+    auto created = send_create(session_, create_path, node_data_, ZOO_EPHEMERAL_SEQUENTIAL);
+    auto listed = send_get_children(session_, lock_path_);
+    // The server answers one session's requests in order and the completion
+    // thread delivers them in order: once the listing is here, the create's
+    // answer is too. One wait for both.
+    ChildrenResult children = await(session_, listed, "getChildren", lock_path_);
+    CreateResult node = created.get();
+    if (node.rc == ZOK) {
+      node_path_ = node.path;
+      node_name_ = name_of(node_path_);
+      token_ = static_cast<std::uint64_t>(node.stat.czxid);
+      return children.rc == ZOK ? check(children.children) : attempt();
+    }
+    if (node.rc == ZNONODE) {
+      create_parents();
+      continue;
+    }
+    if (!outcome_unknown(node.rc)) raise_for(node.rc, "create", create_path);
+    const std::string ours = find_our_node();
+    if (!ours.empty()) {
+      adopt(ours);
+      return attempt();
+    }
+  }
+  throw ConnectionError("ZooKeeper create under " + lock_path_ + ": its parent kept vanishing (" +
+                        std::to_string(max_parent_attempts) + " attempts)");
+}
+
+void ZkMutex::create_parents() {
+  // As Curator's ZKPaths.mkdirs(..., asContainers): every missing ancestor a container.
+  for (std::size_t slash = lock_path_.find('/', 1);; slash = lock_path_.find('/', slash + 1)) {
+    const std::string path = slash == std::string::npos ? lock_path_ : lock_path_.substr(0, slash);
+    const CreateResult made = create(session_, path, std::string(), ZOO_CONTAINER);
+    if (made.rc != ZOK && made.rc != ZNODEEXISTS) raise_for(made.rc, "create", path);
+    if (slash == std::string::npos) return;
+  }
+}
+
+std::string ZkMutex::find_our_node() {
+  // The C client queues requests while it reconnects: the listing waits for the
+  // session to come back, for as long as the command timeout allows.
+  const ChildrenResult children = get_children(session_, lock_path_);
+  if (children.rc == ZNONODE) return std::string();
+  if (children.rc != ZOK) raise_for(children.rc, "getChildren", lock_path_);
+  for (const std::string& child : children.children) {
+    if (child.compare(0, node_prefix_.size(), node_prefix_) == 0) return lock_path_ + "/" + child;
+  }
+  return std::string();
+}
+
+void ZkMutex::adopt(const std::string& path) {
+  const StatResult found = exists(session_, path);
+  if (found.rc != ZOK) raise_for(found.rc, "exists", path);
+  node_path_ = path;
+  node_name_ = name_of(path);
+  token_ = static_cast<std::uint64_t>(found.stat.czxid);
+}
+
+ZkMutex::Check ZkMutex::attempt() {
+  if (node_path_.empty()) throw ProtocolError("ZkMutex::attempt before begin on " + lock_path_);
+  const ChildrenResult children = get_children(session_, lock_path_);
+  if (children.rc == ZNONODE) throw LostError("lock node " + node_path_ + " is gone: its parent was deleted");
+  if (children.rc != ZOK) raise_for(children.rc, "getChildren", lock_path_);
+  return check(children.children);
+}
+
+ZkMutex::Check ZkMutex::check(const std::vector<std::string>& children) {
+  std::vector<std::string> sorted = children;
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const std::string& a, const std::string& b) { return sort_key(a) < sort_key(b); });
+  const auto ours = std::find(sorted.begin(), sorted.end(), node_name_);
+  if (ours == sorted.end()) {
+    throw LostError("lock node " + node_path_ + " is gone (session expired or deleted by another client)");
+  }
+  Check result;
+  if (ours == sorted.begin()) {
+    granted_ = true;
+    predecessor_.clear();
+    drop_watch();
+    result.granted = true;
+    result.token = token_;
+  } else {
+    predecessor_ = lock_path_ + "/" + *(ours - 1);
+  }
+  return result;
+}
+
+void ZkMutex::watch(std::function<void()> signal) {
+  if (granted_ || predecessor_.empty())
+    throw ProtocolError("ZkMutex::watch without a predecessor on " + lock_path_);
+  drop_watch();
+  watch_id_ = WatchRegistry::add(signal);
+  watched_path_ = predecessor_;
+  // getData rather than exists: on a node already gone it leaves no watch behind (Curator does the same).
+  auto answer =
+      send_get(session_, watched_path_, WatchRegistry::watcher(), WatchRegistry::context(watch_id_));
+  const DataResult seen = await(session_, answer, "getData", watched_path_);
+  if (seen.rc == ZOK) return;
+  drop_watch();
+  if (seen.rc != ZNONODE) raise_for(seen.rc, "getData", watched_path_);
+  signal();
+}
+
+void ZkMutex::drop_watch() noexcept {
+  if (watch_id_ == 0) return;
+  WatchRegistry::remove(watch_id_);
+  if (session_.handle()) {
+    zoo_aremove_watches(session_.handle(), watched_path_.c_str(), ZWATCHTYPE_DATA, WatchRegistry::watcher(),
+                        WatchRegistry::context(watch_id_), 0, as_declared(ignore_answer), nullptr);
+  }
+  watch_id_ = 0;
+  watched_path_.clear();
+}
+
+void ZkMutex::abandon() noexcept {
+  if (granted_) return;
+  drop_watch();
+  if (!node_path_.empty() && session_.handle()) {
+    send_delete(session_, node_path_);  // not waited for: the answer changes nothing here
+  }
+  node_path_.clear();
+  node_name_.clear();
+  predecessor_.clear();
+}
+
+void ZkMutex::release() {
+  if (!granted_) throw ProtocolError("ZkMutex::release without a grant on " + lock_path_);
+  const std::string node = node_path_;
+  granted_ = false;
+  node_path_.clear();
+  node_name_.clear();
+  const int rc = remove(session_, node);
+  if (rc == ZNONODE) throw LostError("lock node " + node + " was gone at release: the lock was lost");
+  if (rc != ZOK) raise_for(rc, "delete", node);
+}
+
+bool ZkMutex::acquire(std::chrono::milliseconds wait) {
+  const auto deadline = Clock::now() + wait;
+  Check state = begin();
+  bool recheck = false;  // after a broken connection: list again before watching
+  while (!state.granted) {
+    try {
+      if (!recheck) {
+        auto wakeup = std::make_shared<Wakeup>();
+        watch([wakeup] {
+          {
+            std::lock_guard<std::mutex> lock(wakeup->mutex);
+            wakeup->signalled = true;
+          }
+          wakeup->woken.notify_all();
+        });
+        std::unique_lock<std::mutex> lock(wakeup->mutex);
+        if (!wakeup->woken.wait_until(lock, deadline, [&] { return wakeup->signalled; })) {
+          lock.unlock();
+          abandon();
+          return false;
+        }
+      }
+      recheck = false;
+      state = attempt();
+    } catch (const ConnectionError&) {
+      // The C client reconnects on its own, and our node lives as long as the
+      // session: wait for the connection (the session event may lag the failed
+      // request, hence the pause), then check again.
+      std::this_thread::sleep_for(reconnect_pause);
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+      if (left.count() <= 0 || !session_.wait_connected(left)) {
+        abandon();
+        throw;
+      }
+      recheck = true;
+    }
+  }
+  return true;
+}
+
+}  // namespace zk
+}  // namespace dlock

@@ -1,0 +1,93 @@
+// One owner's acquire of Curator's InterProcessMutex on one lock path, node for
+// node as Curator lays it out (docs/design/backends.md 2.1-2.3):
+// <path>/_c_<uuid>-lock-<seq10>, EPHEMERAL_SEQUENTIAL, under CONTAINER parents;
+// children sorted by the text after the last "lock-"; granted iff ours is
+// first, else a waiter watches its predecessor only. The fencing token is our
+// node's czxid. Re-entry is the caller's (the core's Holds), not this class's.
+//
+// The wait API (what a wait engine drives): begin() once, then watch() and,
+// after each signal, attempt(), until granted or abandon(). One thread drives
+// an instance; only watch()'s signal runs elsewhere (the completion thread).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "backends/zookeeper/zk_session.hpp"
+#include "backends/zookeeper/zk_watches.hpp"
+
+namespace dlock {
+namespace zk {
+
+class ZkMutex {
+ public:
+  struct Check {
+    bool granted = false;
+    std::uint64_t token = 0;  // the node's czxid, when granted
+  };
+
+  // `lock_path` as zk_paths' lock_path() made it; `node_data` is what the
+  // node holds (Curator's readers ignore it).
+  ZkMutex(ZkSession& session, std::string lock_path, std::string node_data = {});
+  ~ZkMutex();  // abandon() unless granted: a granted node is the caller's to release()
+  ZkMutex(const ZkMutex&) = delete;
+  ZkMutex& operator=(const ZkMutex&) = delete;
+
+  // Creates our node (the parents first when missing) and, pipelined behind
+  // the create on the session, lists the children: one round trip when the
+  // parent exists. A lost connection during the create is settled as
+  // Curator's protected mode does: the parent is listed and our node found by
+  // its UUID prefix. Throws ConnectionError, AuthError, InvalidArgument.
+  Check begin();
+  // Lists the children again. Throws LostError when our node is gone.
+  Check attempt();
+  // Arms a data watch on our predecessor; `signal` runs once on the completion
+  // thread (it must only signal) when the predecessor changes or goes, or at
+  // once (on this thread) when it is gone already. Then call attempt().
+  void watch(std::function<void()> signal);
+  // Gives up without a grant: deletes our node and drops the watch, without
+  // waiting for either. Idempotent; a granted node is not touched.
+  void abandon() noexcept;
+  // Deletes our (granted) node; throws LostError when it was gone already.
+  void release();
+
+  // For tests and simple callers: begin, then watch and attempt until granted
+  // or `wait` passed (then abandon). Returns whether it was granted.
+  bool acquire(std::chrono::milliseconds wait);
+
+  const std::string& node_path() const { return node_path_; }
+  std::uint64_t token() const { return token_; }
+  // The node we wait behind (empty when granted or before begin()).
+  const std::string& predecessor() const { return predecessor_; }
+  // Our node's prefix: "_c_<uuid>-lock-".
+  const std::string& node_prefix() const { return node_prefix_; }
+
+ private:
+  Check check(const std::vector<std::string>& children);
+  void create_parents();
+  // After an unknown create outcome: our node if the server made it, else empty.
+  std::string find_our_node();
+  void adopt(const std::string& path);
+  void drop_watch() noexcept;
+
+  ZkSession& session_;
+  std::string lock_path_;
+  std::string node_data_;
+  std::string node_prefix_;
+  std::string node_path_;
+  std::string node_name_;
+  std::uint64_t token_ = 0;
+  std::string predecessor_;
+  WatchRegistry::Id watch_id_ = 0;
+  std::string watched_path_;
+  bool granted_ = false;
+};
+
+// Curator's sort key for a lock child (StandardLockInternalsDriver.fixForSorting):
+// the text after the last "lock-", or the whole name without one.
+std::string sort_key(const std::string& child);
+
+}  // namespace zk
+}  // namespace dlock

@@ -1,0 +1,30 @@
+// Watcher contexts as ids into one registry, never raw pointers: a watch can
+// fire after the wait that set it ended (or never), and a stale id finds
+// nothing (docs/design/backends.md 2.6).
+#pragma once
+
+#include <zookeeper/zookeeper.h>
+
+#include <cstdint>
+#include <functional>
+
+namespace dlock {
+namespace zk {
+
+class WatchRegistry {
+ public:
+  using Id = std::uint64_t;
+
+  // Registers `signal` (called once, on the completion thread, when the watch
+  // fires: it must only signal) and returns its id.
+  static Id add(std::function<void()> signal);
+  // Forgets `id`; once it returns the signal is not running and never will.
+  static void remove(Id id) noexcept;
+
+  // What zoo_aw* calls take: the watcher function and the context for `id`.
+  static watcher_fn watcher();
+  static void* context(Id id);
+};
+
+}  // namespace zk
+}  // namespace dlock
