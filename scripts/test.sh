@@ -10,7 +10,10 @@ scripts/deps.sh all
 jobs=${DLOCK_JOBS:-2}
 
 echo "== C++: core, dlock command, install and ABI checks (CTest)"
-cmake -S . -B build/test -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDLOCK_BUILD_TESTS=ON >/dev/null
+# Curator from Maven Central, for the ZooKeeper lock's interop case (ZkMutex.curator).
+tests/interop/curator/fetch-curator.sh build/curator
+cmake -S . -B build/test -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDLOCK_BUILD_TESTS=ON \
+  -DDLOCK_TEST_CURATOR_CLASSPATH="$PWD/build/curator/*" >/dev/null
 cmake --build build/test -j "$jobs"
 ctest --test-dir build/test -j "$jobs" --output-on-failure
 
