@@ -5,10 +5,13 @@
 --
 -- Returns one integer per field: 1 when its waiter must try again now (it
 -- is no longer among the waiting owners, e.g. it was paused past the window,
--- or the lock is free and the turn is its, or there is no turn and it is the
--- longest-waiting live owner: a wake-up was lost, or the named owner died
--- and its turn lapsed unused), 0 when it waits on. One waiter is woken, not
--- every waiter of the client: the others would only be refused.
+-- or the lock is free with no turn and it is the longest-waiting live owner:
+-- a wake-up was lost, or a named owner's turn lapsed unused), 0 when it waits
+-- on. One waiter is woken, not every waiter of the client: the others would
+-- only be refused. An owner whose turn is open is not woken here: the turn's
+-- message is on its way, and a wake-up from here would race it (and count as
+-- no hand-off); if that message was lost the turn lapses within
+-- release_yield_ms and the owner, still the longest-waiting, is woken then.
 --
 -- It runs every heartbeat period for as long as the client waits, so its cost does not
 -- grow with the waiters: one ZADD XX marks them all, and only when it marked
@@ -35,7 +38,7 @@ local answers = {}
 for i = 1, #ARGV do
   local field = ARGV[i]
   local still_waiting = marked == #ARGV or redis.call('zscore', waiting, field)
-  local its_chance = free and (turn_owner == field or head == field)
+  local its_chance = head == field
   answers[i] = (not still_waiting or its_chance) and 1 or 0
 end
 if redis.call('pexpire', waiting, 2 * wait_liveness_ms) == 1 then
