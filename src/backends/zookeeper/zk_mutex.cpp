@@ -6,13 +6,13 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
-#include <random>
 #include <thread>
 #include <utility>
 #include <vector>
 
 #include "backends/zookeeper/zk_call.hpp"
 #include "common/error.hpp"
+#include "common/random_uuid.hpp"
 
 namespace dlock {
 namespace zk {
@@ -23,22 +23,6 @@ constexpr const char* lock_name = "lock-";  // Curator's InterProcessMutex.LOCK_
 // deleted once empty) a few times too (LockInternals.attemptLock).
 constexpr int max_parent_attempts = 5;
 constexpr std::chrono::milliseconds reconnect_pause{50};
-
-// A random (version 4) UUID in its 36-character text form, as the protected
-// prefix needs: Curator's isProtectedZNode checks that length.
-std::string protected_uuid() {
-  thread_local std::mt19937_64 bits{std::random_device{}() ^ (std::uint64_t{std::random_device{}()} << 32)};
-  const std::uint64_t high = (bits() & ~0xf000ull) | 0x4000ull;                        // version 4
-  const std::uint64_t low = (bits() & 0x3fffffffffffffffull) | 0x8000000000000000ull;  // RFC 4122 variant
-  static const char hex[] = "0123456789abcdef";
-  std::string text;
-  for (int nibble = 0; nibble < 32; ++nibble) {
-    if (nibble == 8 || nibble == 12 || nibble == 16 || nibble == 20) text += '-';
-    const std::uint64_t word = nibble < 16 ? high : low;
-    text += hex[(word >> (60 - 4 * (nibble % 16))) & 0xf];
-  }
-  return text;
-}
 
 std::string name_of(const std::string& path) {
   return path.substr(path.rfind('/') + 1);
@@ -71,7 +55,7 @@ ZkMutex::ZkMutex(ZkSession& session, std::string lock_path, std::string node_dat
     : session_(session),
       lock_path_(std::move(lock_path)),
       node_data_(std::move(node_data)),
-      node_prefix_("_c_" + protected_uuid() + "-" + lock_name) {}
+      node_prefix_("_c_" + random_uuid() + "-" + lock_name) {}
 
 ZkMutex::~ZkMutex() {
   if (!granted_) abandon();

@@ -13,8 +13,8 @@
 -- no hand-off); if that message was lost the turn lapses within
 -- release_yield_ms and the owner, still the longest-waiting, is woken then.
 --
--- It runs every heartbeat period for as long as the client waits, so its cost does not
--- grow with the waiters: one ZADD XX marks them all, and only when it marked
+-- It runs every heartbeat period for as long as the client waits, so its
+-- cost does not grow with the waiters: one ZADD XX marks them all, and only when it marked
 -- fewer than were named (one was dropped, or marked twice in a millisecond)
 -- are they looked up one by one. A held lock costs no more.
 local lock, waiting, deadlines, turn = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
