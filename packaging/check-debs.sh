@@ -61,7 +61,8 @@ say "C program linked statically against libdlock.a (pkg-config --static)"
 libdir=$(pkg-config --variable=libdir dlock)
 cc -std=c99 -Wall -Werror "$here/tests/consumer/main.c" $(pkg-config --cflags dlock) "$libdir/libdlock.a" \
   $(pkg-config --static --libs dlock | sed 's/-ldlock//; s/-L[^ ]*//') -o "$work/static-consumer"
-! ldd "$work/static-consumer" | grep -q libdlock
+# Under set -e a negated command never stops the script, so each refusal is spelled out.
+if ldd "$work/static-consumer" | grep -q libdlock; then echo "static consumer loads libdlock" >&2; exit 1; fi
 "$work/static-consumer" "$version"
 
 say "dlock run against a local redis-server"
@@ -89,5 +90,7 @@ man -w dlock >/dev/null 2>&1 || [ -f /usr/share/man/man1/dlock.1.gz ]
 
 say "remove"
 apt-get purge -y -q $packages >/dev/null
-! dpkg-query -W -f '${Status}\n' $packages 2>/dev/null | grep -q "install ok installed"
+if dpkg-query -W -f '${Status}\n' $packages 2>/dev/null | grep -q "install ok installed"; then
+  echo "purged packages are still installed" >&2; exit 1
+fi
 say "all package checks passed"

@@ -119,7 +119,9 @@ fi
 say "jar: the integrations carry their classes"
 for class in io/dlock/shedlock/DLockLockProvider io/dlock/spring/DLockRegistry io/dlock/micrometer/DLockMetrics; do
   integration=$(cut -d/ -f3 <<<"$class")
-  python3 -m zipfile -l "$out/dlock-$integration-$version.jar" | grep -q "$class.class" ||
+  # grep -q reads the listing whole from a string: on a pipe it stops early and, under pipefail,
+  # the writer's broken pipe failed the check although the class was there.
+  grep -q "$class.class" <<<"$(python3 -m zipfile -l "$out/dlock-$integration-$version.jar")" ||
     { echo "dlock-$integration-$version.jar lacks $class" >&2; exit 1; }
 done
 
@@ -172,9 +174,9 @@ for deb in "$out"/*_arm64.deb; do
   depends=$(dpkg-deb -f "$deb" Depends)
   echo "depends on: $depends"
   grep -q 'libc6 (>= 2.28)' <<<"$depends"
-  if dpkg-deb -c "$deb" | grep -q '/usr/lib/aarch64-linux-gnu/libdlock.so.1.'; then
+  if grep -q '/usr/lib/aarch64-linux-gnu/libdlock.so.1.' <<<"$(dpkg-deb -c "$deb")"; then
     dpkg-deb -x "$deb" "$work/deb-arm64"
-    file -L "$work"/deb-arm64/usr/lib/aarch64-linux-gnu/libdlock.so.1 | grep -q 'ARM aarch64'
+    grep -q 'ARM aarch64' <<<"$(file -L "$work"/deb-arm64/usr/lib/aarch64-linux-gnu/libdlock.so.1)"
   fi
 done
 

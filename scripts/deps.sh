@@ -16,7 +16,7 @@ wanted=("${core[@]}")
 
 missing=()
 for package in "${wanted[@]}"; do
-  dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+  [[ "$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null)" == *"install ok installed"* ]] || missing+=("$package")
 done
 # A JDK and Maven installed outside apt (as on some images) will do.
 if [[ " ${missing[*]} " == *" default-jdk-headless "* ]] && command -v javac >/dev/null; then
