@@ -35,7 +35,7 @@ using std::chrono::milliseconds;
 const char* const kName = "fair";
 const char* const kQueue = "dlock_fair_queue:{fair}";
 constexpr int64_t kLongLeaseMs = 30000;
-// The scripts' windows (src/lua/fair_lock/queue.lua).
+// The scripts' windows (src/backends/redis/lua/fair_lock/queue.lua).
 constexpr int64_t kGrantLeaseMs = 2000;
 constexpr int64_t kDeadWaiterGoneMs = 2000;
 

@@ -32,7 +32,7 @@ const char* const kName = "turns";
 const char* const kWaiting = "dlock_waiting:{turns}";
 constexpr int64_t kLongLeaseMs = 30000;
 // A crashed waiter's entry lapses this long after its last heartbeat
-// (src/lua/lock/waiters.lua).
+// (src/backends/redis/lua/lock/waiters.lua).
 constexpr int64_t kDeadWaiterGoneMs = 1000;
 
 class LockTurns : public RedisFixture {

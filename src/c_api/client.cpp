@@ -1,10 +1,10 @@
 // The client entry points.
 #include <memory>
 
+#include "backends/redis/net/tls_context.hpp"
+#include "c_api/client_options.hpp"
 #include "c_api/guarded.hpp"
 #include "c_api/handles.hpp"
-#include "redis/tls_context.hpp"
-#include "c_api/client_options.hpp"
 
 using dlock::c_api::guarded;
 using dlock::c_api::require;

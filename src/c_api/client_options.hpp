@@ -1,8 +1,8 @@
 // dlock_client_options (dlock.h) read into the client's settings.
 #pragma once
 
+#include "backends/redis/net/url.hpp"
 #include "dlock.h"
-#include "redis/url.hpp"
 
 namespace dlock::c_api {
 
