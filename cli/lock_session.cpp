@@ -31,6 +31,8 @@ ClientHandle open_client(const std::string& url, int64_t watchdog_lease_ms) {
   if (watchdog_lease_ms > 0) options.watchdog_timeout_ms = watchdog_lease_ms;
   dlock_client* client = nullptr;
   const int status = dlock_client_open(url.c_str(), &options, &client);
+  // A url this build cannot serve (rediss:// without TLS, a backend it lacks) names no Redis.
+  if (status == DLOCK_E_UNSUPPORTED) fail_with_status(status, "cannot open a client");
   if (status != DLOCK_OK) fail_with_status(status, "cannot connect to Redis");
   return ClientHandle(client, dlock_client_close);
 }

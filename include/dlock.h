@@ -175,6 +175,8 @@ DLOCK_API void dlock_client_options_init(dlock_client_options *opts);
  *   rediss://[user[:password]@]host[:port][/db][?options]   (TLS)
  *   redis-sentinel://[user[:password]@]host[:port][,host[:port]...][/db][?options]#master
  *   rediss-sentinel://...   (Sentinel with TLS to the sentinels and the master)
+ * zookeeper://, postgresql:// (or postgres://) and mysql:// name the backends
+ * planned beside Redis, which this build does not have: DLOCK_E_UNSUPPORTED.
  * Sentinel: the sentinels (default port 26379) are asked in turn for the
  * master named after '#'; the userinfo is the master's credentials, the
  * sentinels' are the query options sentinel_user= and sentinel_password=.
@@ -201,6 +203,9 @@ DLOCK_API void dlock_client_options_init(dlock_client_options *opts);
  * DLOCK_E_CONNECTION: Redis unreachable; a TLS handshake that failed or a
  * server certificate that did not verify (the message says why).
  * DLOCK_E_AUTH: credentials refused.
+ * DLOCK_E_UNSUPPORTED: rediss:// in a build without TLS; a zookeeper://,
+ * postgresql://, postgres:// or mysql:// url (dlock_last_error() names the
+ * backend this build does not have).
  */
 DLOCK_API int dlock_client_open(const char *url, const dlock_client_options *opts,
                                 dlock_client **out);
@@ -212,6 +217,13 @@ DLOCK_API int dlock_client_open(const char *url, const dlock_client_options *opt
  * NULL is a no-op.
  */
 DLOCK_API void dlock_client_close(dlock_client *client);
+
+/**
+ * The backend that serves the client, as its url's scheme chose it: "redis"
+ * (redis://, rediss://, redis-sentinel://, rediss-sentinel://, unix://).
+ * Static storage; NULL for NULL. No round trip.
+ */
+DLOCK_API const char *dlock_client_backend(const dlock_client *client);
 
 /* ---- Cancellation ---- */
 

@@ -31,6 +31,7 @@ TEST(BadInputWithoutServer, FreeFunctionsAcceptNull) {
   dlock_lock_free(nullptr);
   dlock_cancel_free(nullptr);
   EXPECT_EQ(dlock_lock_name(nullptr), nullptr);
+  EXPECT_EQ(dlock_client_backend(nullptr), nullptr);
 }
 
 TEST(BadInputWithoutServer, CancelEntryPointsRejectNull) {

@@ -35,7 +35,7 @@ using std::chrono::milliseconds;
 const char* const kName = "fair";
 const char* const kQueue = "dlock_fair_queue:{fair}";
 constexpr int64_t kLongLeaseMs = 30000;
-// The scripts' grant window (src/lua/fair_lock/queue.lua) and the bound on a
+// The scripts' grant window (src/backends/redis/lua/fair_lock/queue.lua) and the bound on a
 // dead waiter's stay in the queue (core/wait_heartbeat.hpp).
 constexpr int64_t kGrantLeaseMs = 2000;
 constexpr int64_t kDeadWaiterGoneMs = 1000;

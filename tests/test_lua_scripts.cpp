@@ -1,4 +1,4 @@
-// One test per branch of each Lua script in src/lua/lock, run as the library runs
+// One test per branch of each Lua script in src/backends/redis/lua/lock, run as the library runs
 // them (EVAL with the same keys and arguments), against a real server.
 #include <gtest/gtest.h>
 

@@ -58,6 +58,7 @@ SentinelCluster* Sentinel::cluster_ = nullptr;
 
 TEST_F(Sentinel, TheUrlLeadsToTheMaster) {
   const ClientHandle client = open();
+  EXPECT_STREQ(dlock_client_backend(client.get()), "redis");
   const LockHandle lock = new_lock(client.get(), "resolved");
   ASSERT_TRUE(status_is(dlock_lock_acquire(lock.get(), 0, -1, nullptr), DLOCK_OK));
   EXPECT_TRUE(key_exists(cluster().master(), "resolved"));

@@ -2,10 +2,10 @@
 
 #include <stdexcept>
 
+#include "backends/redis/net/composed_script.hpp"
 #include "dlock.h"
 #include "primitives/lock/lock_lua.hpp"
 #include "primitives/lock/lock_resource.hpp"
-#include "redis/composed_script.hpp"
 
 namespace dlock_bench {
 namespace {

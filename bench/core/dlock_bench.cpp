@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
+#include "backends/redis/net/url.hpp"
 #include "borrowed.hpp"
 #include "dlock.h"
 #include "percentile.hpp"
-#include "redis/url.hpp"
 #include "redis_server.hpp"
 #include "report.hpp"
 #include "sections.hpp"

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "redis/url.hpp"
+#include "backends/redis/net/url.hpp"
 #include "report.hpp"
 
 namespace dlock_bench {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "redis/url.hpp"
+#include "backends/redis/net/url.hpp"
 #include "redis_connection.hpp"
 #include "redis_info.hpp"
 

@@ -468,6 +468,9 @@ const char *dlock_version(void);
     return client;
   }
   ~dlock_client() { dlock_client_close($self); }
+  /* Static text: "redis". Not named backend(): SWIG would name this body
+     dlock_client_backend, the C function it calls. */
+  const char *backendName() { return dlock_client_backend($self); }
   dlock_lock *newLock(const char *name) {
     dlock_lock *lock = nullptr;
     dlock_jni::check(dlock_lock_new($self, name, &lock));

@@ -123,6 +123,13 @@ class StatusAndRelease(DlockTestCase):
         self.assertEqual(code, 69)
         self.assertIn("not a lock", err)
 
+    def test_a_backend_not_in_this_build_is_unavailable_and_named(self):
+        code, _, err = self.dlock("status", "--url", "zookeeper://127.0.0.1:1/x", "job")
+        self.assertEqual(code, 69)
+        self.assertIn("dlock: cannot open a client: url: the zookeeper backend is not in this build",
+                      err)
+        self.assert_clean_error(err)
+
     def test_force_release_frees_the_lock_and_the_holder_learns_it(self):
         holder = self.start_dlock("run", "--lease", "900ms", "job", "--", "sleep", "30")
         self.wait_locked("job")

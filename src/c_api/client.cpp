@@ -1,10 +1,10 @@
 // The client entry points.
 #include <memory>
 
+#include "backends/redis/net/tls_context.hpp"
+#include "c_api/client_options.hpp"
 #include "c_api/guarded.hpp"
 #include "c_api/handles.hpp"
-#include "redis/tls_context.hpp"
-#include "c_api/client_options.hpp"
 
 using dlock::c_api::guarded;
 using dlock::c_api::require;
@@ -33,10 +33,11 @@ int dlock_client_open(const char* url, const dlock_client_options* opts, dlock_c
     require(out, "out");
     *out = nullptr;
     require(url, "url");
+    const char* backend = dlock::c_api::backend_for_url(url);
     dlock::ClientConfig config = dlock::c_api::config_from_options(opts);
     dlock::apply_url(url, config);
     dlock::attach_tls_context(config);
-    *out = new dlock_client{std::make_shared<dlock::Client>(config)};
+    *out = new dlock_client{std::make_shared<dlock::Client>(config), backend};
     return DLOCK_OK;
   });
 }
@@ -48,6 +49,10 @@ void dlock_client_close(dlock_client* client) {
     return DLOCK_OK;
   });
   delete client;
+}
+
+const char* dlock_client_backend(const dlock_client* client) {
+  return client != nullptr ? client->backend : nullptr;
 }
 
 }  // extern "C"

@@ -1,10 +1,23 @@
 #include "c_api/client_options.hpp"
 
 #include <cstddef>
+#include <string_view>
 
 #include "common/error.hpp"
 
 namespace dlock::c_api {
+namespace {
+
+struct PlannedBackend {
+  std::string_view scheme;
+  const char* name;
+};
+
+// The backends planned beside Redis (issues 23 and 24), by the schemes that name them.
+constexpr PlannedBackend planned_backends[] = {
+    {"zookeeper", "zookeeper"}, {"postgresql", "postgresql"}, {"postgres", "postgresql"}, {"mysql", "mysql"}};
+
+}  // namespace
 
 ClientConfig config_from_options(const dlock_client_options* opts) {
   ClientConfig config;
@@ -47,6 +60,20 @@ ClientConfig config_from_options(const dlock_client_options* opts) {
   }
   check_option_ranges(config, "opts");
   return config;
+}
+
+const char* backend_for_url(const std::string& url) {
+  const std::size_t scheme_end = url.find("://");
+  if (scheme_end != std::string::npos) {
+    const std::string_view scheme = std::string_view(url).substr(0, scheme_end);
+    for (const PlannedBackend& backend : planned_backends) {
+      if (scheme == backend.scheme) {
+        throw UnsupportedError(std::string("url: the ") + backend.name +
+                               " backend is not in this build of dlock");
+      }
+    }
+  }
+  return "redis";
 }
 
 }  // namespace dlock::c_api

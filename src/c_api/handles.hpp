@@ -30,6 +30,7 @@ inline LostCallback::Fn lost_fn(dlock_lost_fn fn, void* ctx) {
 
 struct dlock_client {
   std::shared_ptr<dlock::Client> client;
+  const char* backend;  // static: what dlock_client_backend() answers (c_api::backend_for_url)
 };
 
 // A lock, or one side of a read-write lock: the same calls take either.

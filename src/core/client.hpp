@@ -7,8 +7,8 @@
 #include <atomic>
 #include <memory>
 
+#include "backends/redis/net/url.hpp"
 #include "core/client_core.hpp"
-#include "redis/url.hpp"
 
 namespace dlock {
 

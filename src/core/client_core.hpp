@@ -11,6 +11,9 @@
 #include <string>
 #include <string_view>
 
+#include "backends/redis/net/router.hpp"
+#include "backends/redis/net/sentinel_watcher.hpp"
+#include "backends/redis/net/url.hpp"
 #include "common/error.hpp"
 #include "common/log.hpp"
 #include "core/async_runner.hpp"
@@ -20,9 +23,6 @@
 #include "core/subscriber.hpp"
 #include "core/wait_heartbeat.hpp"
 #include "core/watchdog.hpp"
-#include "redis/router.hpp"
-#include "redis/sentinel_watcher.hpp"
-#include "redis/url.hpp"
 
 namespace dlock {
 

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string>
 
-#include "redis/connection.hpp"
+#include "backends/redis/net/connection.hpp"
 
 namespace dlock {
 

@@ -5,8 +5,8 @@
 
 #include <string>
 
-#include "redis/connection.hpp"
-#include "redis/script.hpp"
+#include "backends/redis/net/connection.hpp"
+#include "backends/redis/net/script.hpp"
 
 namespace dlock {
 

@@ -1,7 +1,7 @@
 // Requests that failed ambiguously: a command timeout or a broken connection,
 // after which a stalled server may still run them (a timed-out request is not
 // a cancelled one). Each is settled under its request id, so that it takes
-// effect exactly once or not at all (src/lua/requests.lua records which):
+// effect exactly once or not at all (src/backends/redis/lua/requests.lua records which):
 // *finished*, sent again (a release, a count-down), or *withdrawn*, undone if
 // it ran and refused if it runs later (an acquire). The watchdog thread
 // settles them in the background, every retry delay, and the caller's next
@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "redis/connection.hpp"
+#include "backends/redis/net/connection.hpp"
 
 namespace dlock {
 

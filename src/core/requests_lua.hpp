@@ -1,4 +1,4 @@
-// The Lua functions of request records (src/lua/requests.lua), compiled in by
+// The Lua functions of request records (src/backends/redis/lua/requests.lua), compiled in by
 // cmake/DlockEmbed.cmake and put before every script that applies a caller's
 // request exactly once (core/pending_requests.hpp).
 #pragma once

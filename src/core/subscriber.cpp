@@ -10,9 +10,9 @@
 #include <system_error>
 #include <utility>
 
+#include "backends/redis/net/master_locator.hpp"
 #include "common/error.hpp"
 #include "common/log.hpp"
-#include "redis/master_locator.hpp"
 
 namespace dlock {
 namespace {

@@ -30,12 +30,12 @@
 #include <thread>
 #include <vector>
 
+#include "backends/redis/net/connection.hpp"
+#include "backends/redis/net/router.hpp"
+#include "backends/redis/net/url.hpp"
 #include "common/wake_fd.hpp"
 #include "core/stats.hpp"
 #include "core/waiter.hpp"
-#include "redis/connection.hpp"
-#include "redis/router.hpp"
-#include "redis/url.hpp"
 
 namespace dlock {
 

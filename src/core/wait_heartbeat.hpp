@@ -20,10 +20,10 @@
 #include <thread>
 #include <vector>
 
+#include "backends/redis/net/router.hpp"
+#include "backends/redis/net/script.hpp"
 #include "core/holds.hpp"
 #include "core/waiter.hpp"
-#include "redis/router.hpp"
-#include "redis/script.hpp"
 
 namespace dlock {
 

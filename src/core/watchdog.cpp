@@ -4,9 +4,9 @@
 #include <deque>
 #include <utility>
 
+#include "backends/redis/net/script.hpp"
 #include "common/error.hpp"
 #include "common/log.hpp"
-#include "redis/script.hpp"
 
 namespace dlock {
 namespace {

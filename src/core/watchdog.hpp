@@ -15,10 +15,10 @@
 #include <thread>
 #include <vector>
 
+#include "backends/redis/net/router.hpp"
 #include "core/holds.hpp"
 #include "core/pending_requests.hpp"
 #include "core/stats.hpp"
-#include "redis/router.hpp"
 
 namespace dlock {
 

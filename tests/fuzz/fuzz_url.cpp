@@ -5,9 +5,9 @@
 #include <cstdint>
 #include <string>
 
+#include "backends/redis/net/url.hpp"
 #include "common/error.hpp"
 #include "fuzz_require.hpp"
-#include "redis/url.hpp"
 
 namespace {
 

@@ -1,19 +1,21 @@
 #!/usr/bin/env python3
 """Keeps the layers honest: reports every #include that points the wrong way.
 
-Rules (docs/ARCHITECTURE.md):
+Rules (docs/ARCHITECTURE.md, docs/design/backends.md section 1.4):
 - cli/ and bindings/ (their tests aside) include only dlock.h, files of their
   own directory, and system or third-party headers; nothing from src/, and no
-  hiredis.
-- hiredis is included only in src/redis/ (bench/ and tests/ may use it as a
-  reference client).
-- Inside src/, arrows point one way: c_api -> primitives -> core -> redis, all
-  on common/; a primitive never includes another primitive's folder.
-- The ZooKeeper C client (zookeeper.h) is included only in
-  src/backends/zookeeper/; a backend includes neither primitives/, c_api/ nor
-  another backend's folder.
+  server's client library.
+- Each server's client library is included in its backend alone: hiredis in
+  src/backends/redis/net/, zookeeper.h in src/backends/zookeeper/, libpq-fe.h
+  and mysql.h in their src/backends/sql/ connection files (bench/ and tests/
+  may use hiredis as a reference client).
+- Inside src/, arrows point one way: c_api -> primitives -> core ->
+  backends/redis, all on common/; a primitive never includes another
+  primitive's folder, a backend never includes another backend's. Until the
+  seam's step 6 (docs/design/backends.md, 1.5) the layers above still reach
+  into the Redis backend, and no backend includes core/.
 - dlock.h's types stay in c_api/ (and common/, whose errors carry its
-  statuses): redis/, core/ and primitives/ never see them, save the one
+  statuses): backends/, core/ and primitives/ never see them, save the one
   constant every name check needs.
 
 Usage: check_layers.py [ROOT]    exits 1 and lists the violations, if any
@@ -30,11 +32,20 @@ SKIPPED_TOP = {"build", ".git", "bench", "tests"}
 CONSUMERS = ("cli", "bindings")
 # What each layer of src/ must not include (by the include's first folder).
 FORBIDDEN_IN_SRC = {
-    "common": {"redis", "core", "primitives", "c_api", "backends"},
-    "backends": {"primitives", "c_api"},
-    "redis": {"core", "primitives", "c_api"},
+    "common": {"backends", "core", "primitives", "c_api"},
+    "backends": {"core", "primitives", "c_api"},
     "core": {"primitives", "c_api"},
     "primitives": {"c_api"},
+}
+# The backends the layers above backends/ may include, until the seam's step 6.
+BACKENDS_REACHED_FROM_ABOVE = {"redis"}
+# Each server's client library (by its header's file name, or "hiredis" for any
+# of hiredis's headers) and the only places that include it.
+CLIENT_LIBRARY_HOMES = {
+    "hiredis": ("src/backends/redis/net/",),
+    "zookeeper.h": ("src/backends/zookeeper/",),
+    "libpq-fe.h": ("src/backends/sql/pg_connection.cpp",),
+    "mysql.h": ("src/backends/sql/mysql_connection.cpp",),
 }
 # Primitives that are another primitive with something added, and may include it:
 # the fair lock is the reentrant lock's hash, scripts and acquire steps plus a queue;
@@ -67,11 +78,15 @@ def includes(path):
         yield line, match.group(1), match.group(2).strip()
 
 
+def client_library_violation(relative, header):
+    library = "hiredis" if "hiredis" in header else header.rsplit("/", 1)[-1]
+    homes = CLIENT_LIBRARY_HOMES.get(library)
+    if homes and not relative.as_posix().startswith(homes):
+        return library + " belongs to " + " and ".join(homes) + " alone"
+    return None
+
+
 def consumer_violation(root, relative, quote, header):
-    if "hiredis" in header:
-        return "hiredis belongs to src/redis/ alone"
-    if is_zookeeper_client(header):
-        return "zookeeper.h belongs to src/backends/zookeeper/ alone"
     if header in ("dlock.h", "include/dlock.h"):
         return None
     if (root / "src" / header).is_file() or header.startswith("src/"):
@@ -83,24 +98,18 @@ def consumer_violation(root, relative, quote, header):
     return None
 
 
-def is_zookeeper_client(header):
-    return header in ("zookeeper.h", "zookeeper/zookeeper.h")
-
-
 def src_violation(relative, header):
     layer = relative.parts[1] if len(relative.parts) > 2 else ""
     target = header.split("/")
-    if "hiredis" in header and layer != "redis":
-        return "hiredis belongs to src/redis/ alone"
-    if is_zookeeper_client(header) and relative.parts[1:3] != ("backends", "zookeeper"):
-        return "zookeeper.h belongs to src/backends/zookeeper/ alone"
-    if layer == "backends" and target[0] == "backends" and len(target) > 2 and len(relative.parts) > 3:
-        if target[1] != relative.parts[2]:
-            return "backend " + relative.parts[2] + " includes backend " + target[1]
     if header == "dlock.h" and layer not in DLOCK_H_LAYERS and relative.as_posix() not in DLOCK_H_ALSO:
         return "dlock.h's types belong to src/c_api/"
     if target[0] in FORBIDDEN_IN_SRC.get(layer, set()):
         return "src/" + layer + "/ is below " + target[0] + "/"
+    if target[0] == "backends" and len(target) > 2:
+        if layer == "backends" and target[1] != relative.parts[2]:
+            return "backend " + relative.parts[2] + " includes backend " + target[1]
+        if layer != "backends" and target[1] not in BACKENDS_REACHED_FROM_ABOVE:
+            return "src/" + layer + "/ reaches into backend " + target[1]
     if layer == "primitives" and target[0] == "primitives" and len(target) > 2:
         own = relative.parts[2]
         if target[1] != own and target[1] not in BUILT_ON.get(own, set()):
@@ -114,16 +123,11 @@ def violations(root):
     for relative in sources(root):
         top = relative.parts[0]
         for line, quote, header in includes(root / relative):
-            if top in CONSUMERS and not is_test_path(relative):
+            problem = client_library_violation(relative, header)
+            if not problem and top in CONSUMERS and not is_test_path(relative):
                 problem = consumer_violation(root, relative, quote, header)
-            elif top == "src":
+            elif not problem and top == "src":
                 problem = src_violation(relative, header)
-            elif "hiredis" in header:
-                problem = "hiredis belongs to src/redis/ alone"
-            elif is_zookeeper_client(header) and top not in SKIPPED_TOP:
-                problem = "zookeeper.h belongs to src/backends/zookeeper/ alone"
-            else:
-                problem = None
             if problem:
                 closing = '"' if quote == '"' else ">"
                 found.append(f"{relative}:{line}: #include {quote}{header}{closing}: {problem}")
@@ -134,38 +138,40 @@ def self_test():
     """The checker must flag each kind of violation and pass a clean tree."""
     clean = {
         "src/common/error.hpp": "#include <stdexcept>\n#include \"dlock.h\"\n",
-        "src/redis/reply.hpp": "#include <hiredis/hiredis.h>\n#include \"common/error.hpp\"\n",
-        "src/core/holds.hpp": "#include \"redis/reply.hpp\"\n",
+        "src/backends/redis/net/reply.hpp": "#include <hiredis/hiredis.h>\n#include \"common/error.hpp\"\n",
+        "src/backends/zookeeper/zk_session.cpp": "#include <zookeeper/zookeeper.h>\n",
+        "src/backends/sql/pg_connection.cpp": "#include <libpq-fe.h>\n",
+        "src/backends/sql/mysql_connection.cpp": "#include <mysql/mysql.h>\n",
+        "src/core/holds.hpp": "#include \"backends/redis/net/reply.hpp\"\n",
         "src/primitives/lock/lock.hpp": "#include \"core/holds.hpp\"\n#include \"primitives/lock/keys.hpp\"\n",
         "src/primitives/lock/keys.hpp": "",
         "src/c_api/lock.cpp": "#include \"primitives/lock/lock.hpp\"\n#include \"dlock.h\"\n",
         "cli/main.cpp": "#include <cstdio>\n#include \"dlock.h\"\n#include \"own.hpp\"\n",
         "cli/own.hpp": "",
-        "cli/tests/helper.cpp": "#include \"redis/reply.hpp\"\n",
+        "cli/tests/helper.cpp": "#include \"backends/redis/net/reply.hpp\"\n",
         "bench/raw.cpp": "#include <hiredis/hiredis.h>\n",
-        "src/backends/zookeeper/zk_call.hpp": "#include <zookeeper/zookeeper.h>\n#include \"common/error.hpp\"\n",
-        "src/backends/zookeeper/zk_mutex.hpp": "#include \"backends/zookeeper/zk_call.hpp\"\n",
         "tests/support/raw.cpp": "#include <hiredis/hiredis.h>\n",
     }
     bad = {
-        "cli/bad_src.cpp": '#include "redis/reply.hpp"\n',
+        "cli/bad_src.cpp": '#include "backends/redis/net/reply.hpp"\n',
         "cli/bad_angle.cpp": "#include <core/holds.hpp>\n",
         "cli/bad_other_dir.cpp": '#include "../bindings/x.hpp"\n',
         "cli/bad_hiredis.cpp": "#include <hiredis/hiredis.h>\n",
         "bindings/java/bad.i": '#include "common/error.hpp"\n',
         "demo/bad_hiredis.c": "#include <hiredis/hiredis.h>\n",
         "src/core/bad_hiredis.cpp": "#include <hiredis/hiredis.h>\n",
-        "src/redis/bad_up.cpp": '#include "core/holds.hpp"\n',
+        "src/backends/redis/net/bad_up.cpp": '#include "core/holds.hpp"\n',
+        "src/backends/redis/bad_hiredis.cpp": "#include <hiredis/hiredis.h>\n",
+        "src/backends/sql/bad_libpq.cpp": "#include <libpq-fe.h>\n",
+        "src/backends/sql/bad_primitive.cpp": '#include "primitives/lock/lock.hpp"\n',
+        "src/backends/zookeeper/bad_other_backend.cpp": '#include "backends/redis/net/reply.hpp"\n',
+        "src/c_api/bad_zookeeper.cpp": "#include <zookeeper/zookeeper.h>\n",
+        "src/core/bad_backend.cpp": '#include "backends/zookeeper/zk_session.hpp"\n',
         "src/core/bad_up.cpp": '#include "primitives/lock/lock.hpp"\n',
-        "src/common/bad_up.hpp": '#include "redis/reply.hpp"\n',
+        "src/common/bad_up.hpp": '#include "backends/redis/net/reply.hpp"\n',
         "src/primitives/lock/bad_up.cpp": '#include "c_api/lock.cpp"\n',
         "src/primitives/semaphore/bad_sibling.cpp": '#include "primitives/lock/keys.hpp"\n',
         "src/core/bad_c_types.hpp": '#include "dlock.h"\n',
-        "src/core/bad_zookeeper.cpp": "#include <zookeeper/zookeeper.h>\n",
-        "cli/bad_zookeeper.cpp": "#include <zookeeper/zookeeper.h>\n",
-        "src/backends/zookeeper/bad_up.cpp": '#include "primitives/lock/lock.hpp"\n',
-        "src/backends/zookeeper/bad_sibling.cpp": '#include "backends/redis/net/reply.hpp"\n',
-        "src/common/bad_backend.hpp": '#include "backends/zookeeper/zk_call.hpp"\n',
     }
     with tempfile.TemporaryDirectory() as directory:
         root = pathlib.Path(directory)

@@ -37,6 +37,7 @@ NativeClient::NativeClient(const std::string& url, const NativeClientOptions& op
     status = dlock_client_open(native_url, &native_options, &client_);
   }
   check_status(status);
+  backend_ = dlock_client_backend(client_);
 }
 
 NativeClient::~NativeClient() {
@@ -86,6 +87,7 @@ void bind_native_client(py::module_& module) {
            py::arg("sync_timeout_ms") = py::none())
       .def("close", &NativeClient::close)
       .def_property_readonly("closed", &NativeClient::closed)
+      .def_property_readonly("backend", &NativeClient::backend)
       // Names are str only: bytes need not be UTF-8, and a name is handed back
       // to Python as str (Lock.name, lost-lock callbacks).
       .def(

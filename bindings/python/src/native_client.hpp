@@ -37,12 +37,15 @@ class NativeClient {
 
   void close();
   bool closed() const { return client_ == nullptr; }
+  // dlock_client_backend(), kept from the open so that it outlives close().
+  const std::string& backend() const { return backend_; }
   // The open handle; raises the DLOCK_E_CLOSED error once closed. The GIL
   // must be held: close() clears the handle under it before closing.
   dlock_client* get() const;
 
  private:
   dlock_client* client_ = nullptr;
+  std::string backend_;
 };
 
 void bind_native_client(pybind11::module_& module);

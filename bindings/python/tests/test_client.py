@@ -76,3 +76,26 @@ def test_interpreter_exit_releases_held_locks(
 def test_bad_pool_size_is_a_value_error(redis_server: RedisServer, pool_size: int) -> None:
     with pytest.raises(ValueError):
         dlock.Client(redis_server.url, pool_size=pool_size)
+
+
+def test_a_redis_client_is_served_by_the_redis_backend(redis_server: RedisServer) -> None:
+    client = dlock.Client(redis_server.url)
+    assert client.backend == "redis"
+    client.close()
+    assert client.backend == "redis"
+
+
+@pytest.mark.parametrize(
+    ("url", "backend"),
+    [
+        ("zookeeper://127.0.0.1:2181/dlock", "zookeeper"),
+        ("postgresql://app:s3cret@127.0.0.1:5432/app?table=locks", "postgresql"),
+        ("postgres://app:s3cret@127.0.0.1/app", "postgresql"),
+        ("mysql://app:s3cret@127.0.0.1:3306/app", "mysql"),
+    ],
+)
+def test_a_backend_not_in_this_build_is_unsupported_and_named(url: str, backend: str) -> None:
+    with pytest.raises(dlock.UnsupportedError) as raised:
+        dlock.Client(url)
+    assert str(raised.value) == f"url: the {backend} backend is not in this build of dlock"
+    assert isinstance(raised.value, NotImplementedError)

@@ -1,9 +1,9 @@
 #include "primitives/election/election.hpp"
 
+#include "backends/redis/net/script.hpp"
 #include "common/error.hpp"
 #include "primitives/election/election_lua.hpp"
 #include "primitives/lock/reentrant_lock.hpp"
-#include "redis/script.hpp"
 
 namespace dlock {
 namespace {

@@ -1,4 +1,4 @@
-// The election's Lua scripts (src/lua/election/), compiled in by
+// The election's Lua scripts (src/backends/redis/lua/election/), compiled in by
 // cmake/DlockEmbed.cmake.
 #pragma once
 

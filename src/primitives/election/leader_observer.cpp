@@ -7,8 +7,8 @@
 #include <array>
 #include <chrono>
 
+#include "backends/redis/net/connection.hpp"
 #include "common/log.hpp"
-#include "redis/connection.hpp"
 
 namespace dlock {
 namespace {

@@ -1,4 +1,4 @@
-// The fair lock's Lua scripts (src/lua/fair_lock/), compiled in by
+// The fair lock's Lua scripts (src/backends/redis/lua/fair_lock/), compiled in by
 // cmake/DlockEmbed.cmake. `queue` is the part they share, prepended to each.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The count-down latch's Lua scripts (src/lua/latch/), compiled in by
+// The count-down latch's Lua scripts (src/backends/redis/lua/latch/), compiled in by
 // cmake/DlockEmbed.cmake.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The reentrant lock's Lua scripts (src/lua/lock/), compiled in by
+// The reentrant lock's Lua scripts (src/backends/redis/lua/lock/), compiled in by
 // cmake/DlockEmbed.cmake.
 #pragma once
 

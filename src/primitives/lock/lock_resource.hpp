@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "backends/redis/net/url.hpp"
 #include "core/lockable.hpp"
 #include "core/wait_heartbeat.hpp"
 #include "primitives/lock/lock_keys.hpp"
-#include "redis/url.hpp"
 
 namespace dlock {
 

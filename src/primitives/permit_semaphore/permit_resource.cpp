@@ -1,8 +1,8 @@
 #include "primitives/permit_semaphore/permit_resource.hpp"
 
+#include "backends/redis/net/composed_script.hpp"
 #include "core/requests_lua.hpp"
 #include "primitives/permit_semaphore/permit_semaphore_lua.hpp"
-#include "redis/composed_script.hpp"
 
 namespace dlock {
 

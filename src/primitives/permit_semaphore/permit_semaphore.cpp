@@ -47,7 +47,8 @@ class PermitAcquire final : public ChannelAttempts {
         request_(request),
         lease_ms_(request.lease_ms < 0 ? semaphore.core_.config().watchdog_timeout_ms : request.lease_ms),
         what_("acquire a permit of '" + semaphore.keys().name + "'"),
-        // The permit's request record (src/lua/requests.lua): a withdrawn acquire grants nothing.
+        // The permit's request record (src/backends/redis/lua/requests.lua): a withdrawn acquire
+        // grants nothing.
         record_(semaphore.keys().latch + ":" + id_.raw),
         request_id_(semaphore.core_.request_id()) {}
 

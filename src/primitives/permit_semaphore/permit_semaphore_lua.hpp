@@ -1,4 +1,4 @@
-// The leased-permit semaphore's Lua scripts (src/lua/permit_semaphore/),
+// The leased-permit semaphore's Lua scripts (src/backends/redis/lua/permit_semaphore/),
 // compiled in by cmake/DlockEmbed.cmake.
 #pragma once
 

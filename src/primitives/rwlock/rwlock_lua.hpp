@@ -1,4 +1,4 @@
-// The read-write lock's Lua scripts (src/lua/rwlock/), compiled in by
+// The read-write lock's Lua scripts (src/backends/redis/lua/rwlock/), compiled in by
 // cmake/DlockEmbed.cmake.
 #pragma once
 

@@ -3,10 +3,10 @@
 #include <algorithm>
 #include <string>
 
+#include "backends/redis/net/composed_script.hpp"
 #include "core/hold_checks_lua.hpp"
 #include "core/tokens_lua.hpp"
 #include "primitives/rwlock/rwlock_lua.hpp"
-#include "redis/composed_script.hpp"
 
 namespace dlock {
 namespace {

@@ -6,9 +6,9 @@
 #include <atomic>
 #include <string>
 
+#include "backends/redis/net/url.hpp"
 #include "core/lockable.hpp"
 #include "primitives/rwlock/rwlock_keys.hpp"
-#include "redis/url.hpp"
 
 namespace dlock {
 

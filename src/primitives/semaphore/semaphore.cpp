@@ -1,11 +1,11 @@
 #include "primitives/semaphore/semaphore.hpp"
 
+#include "backends/redis/net/composed_script.hpp"
 #include "common/error.hpp"
 #include "core/channel_attempts.hpp"
 #include "core/count_key.hpp"
 #include "core/key_names.hpp"
 #include "core/requests_lua.hpp"
-#include "redis/composed_script.hpp"
 #include "primitives/semaphore/semaphore_lua.hpp"
 
 namespace dlock {

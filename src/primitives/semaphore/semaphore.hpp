@@ -62,7 +62,7 @@ class Semaphore {
 
  private:
   friend class SemaphoreAcquire;
-  // The caller's request record (src/lua/requests.lua), which also names its
+  // The caller's request record (src/backends/redis/lua/requests.lua), which also names its
   // pending request (core/pending_requests.hpp).
   std::string record_of(uint64_t owner) const;
   // An acquire that failed ambiguously is withdrawn: its permits given back if it ran.

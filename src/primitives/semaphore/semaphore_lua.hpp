@@ -1,6 +1,6 @@
-// The semaphore's Lua scripts (src/lua/semaphore/), compiled in by
+// The semaphore's Lua scripts (src/backends/redis/lua/semaphore/), compiled in by
 // cmake/DlockEmbed.cmake; acquire, release and withdraw run after
-// src/lua/requests.lua.
+// src/backends/redis/lua/requests.lua.
 #pragma once
 
 namespace dlock::lua::semaphore {

@@ -44,10 +44,12 @@ public final class DLockClient implements AutoCloseable {
   /** The elections not yet closed: this client's close frees them. */
   private final Set<DElection> elections = ConcurrentHashMap.newKeySet();
   private final Executor callbacks;
+  private final String backend;
 
   private DLockClient(NativeClient handle, Executor callbacks) {
     this.handle = handle;
     this.callbacks = callbacks;
+    this.backend = handle.backendName();
   }
 
   static DLockClient open(NativeClient handle, Executor callbacks) {
@@ -66,7 +68,9 @@ public final class DLockClient implements AutoCloseable {
    *     {@code watchdog_timeout_ms} (lease kept alive by the watchdog, default
    *     30000) and {@code pool_size}
    * @throws DLockException INVALID for a malformed URL, CONNECTION when Redis is
-   *     unreachable, AUTH when it refuses the credentials
+   *     unreachable, AUTH when it refuses the credentials, UNSUPPORTED for a
+   *     {@code zookeeper://}, {@code postgresql://} ({@code postgres://}) or
+   *     {@code mysql://} URL: backends this build does not have
    */
   public static DLockClient connect(String url) {
     Objects.requireNonNull(url, "url");
@@ -210,6 +214,16 @@ public final class DLockClient implements AutoCloseable {
 
   public boolean isClosed() {
     return guard.isClosed();
+  }
+
+  /**
+   * The backend that serves this client, as its URL's scheme chose it:
+   * {@code "redis"} ({@code redis://}, {@code rediss://},
+   * {@code redis-sentinel://}, {@code rediss-sentinel://}, {@code unix://}).
+   * Still answers once the client is closed.
+   */
+  public String getBackend() {
+    return backend;
   }
 
   /**

@@ -65,6 +65,29 @@ class DLockClientTest {
   }
 
   @Test
+  void aRedisClientIsServedByTheRedisBackend() {
+    DLockClient client = DLockClient.connect(redis.url());
+    assertEquals("redis", client.getBackend());
+    client.close();
+    assertEquals("redis", client.getBackend());
+  }
+
+  @Test
+  void aBackendNotInThisBuildThrowsUnsupportedNamingIt() {
+    String[][] urlAndBackend = {
+      {"zookeeper://127.0.0.1:2181/dlock", "zookeeper"},
+      {"postgresql://app:s3cret@127.0.0.1:5432/app?table=locks", "postgresql"},
+      {"postgres://app:s3cret@127.0.0.1/app", "postgresql"},
+      {"mysql://app:s3cret@127.0.0.1:3306/app", "mysql"}
+    };
+    for (String[] c : urlAndBackend) {
+      DLockException e = assertThrows(DLockException.class, () -> DLockClient.connect(c[0]));
+      assertEquals(DLockStatus.UNSUPPORTED, e.getStatus(), c[0]);
+      assertEquals("url: the " + c[1] + " backend is not in this build of dlock", e.getMessage());
+    }
+  }
+
+  @Test
   void unreachableRedisThrowsConnectionWithoutThePassword() {
     DLockException e = assertThrows(DLockException.class,
         () -> DLockClient.connect("redis://user:s3cret@127.0.0.1:1?connect_timeout_ms=500"));

@@ -9,8 +9,8 @@
 #include <mutex>
 #include <thread>
 
+#include "backends/redis/net/master_locator.hpp"
 #include "common/wake_fd.hpp"
-#include "redis/master_locator.hpp"
 
 namespace dlock {
 

@@ -1,4 +1,4 @@
-#include "redis/reply.hpp"
+#include "backends/redis/net/reply.hpp"
 
 #include <hiredis/hiredis.h>
 

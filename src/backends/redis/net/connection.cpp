@@ -1,13 +1,13 @@
-#include "redis/connection.hpp"
+#include "backends/redis/net/connection.hpp"
 
 #include <hiredis/hiredis.h>
 
 #include <algorithm>
 #include <new>
 
+#include "backends/redis/net/sigpipe_guard.hpp"
+#include "backends/redis/net/tls_context.hpp"
 #include "common/error.hpp"
-#include "redis/sigpipe_guard.hpp"
-#include "redis/tls_context.hpp"
 
 namespace dlock {
 namespace {

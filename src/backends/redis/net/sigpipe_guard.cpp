@@ -1,4 +1,4 @@
-#include "redis/sigpipe_guard.hpp"
+#include "backends/redis/net/sigpipe_guard.hpp"
 
 #include <pthread.h>
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "redis/script.hpp"
+#include "backends/redis/net/script.hpp"
 
 namespace dlock {
 

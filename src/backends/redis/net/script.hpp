@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "redis/connection.hpp"
+#include "backends/redis/net/connection.hpp"
 
 namespace dlock {
 

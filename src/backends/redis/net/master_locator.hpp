@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "redis/connection.hpp"
-#include "redis/url.hpp"
+#include "backends/redis/net/connection.hpp"
+#include "backends/redis/net/url.hpp"
 
 namespace dlock {
 

@@ -1,4 +1,4 @@
-#include "redis/master_locator.hpp"
+#include "backends/redis/net/master_locator.hpp"
 
 #include <algorithm>
 #include <thread>

@@ -1,8 +1,8 @@
-#include "redis/connection_pool.hpp"
+#include "backends/redis/net/connection_pool.hpp"
 
+#include "backends/redis/net/master_locator.hpp"
 #include "common/error.hpp"
 #include "common/log.hpp"
-#include "redis/master_locator.hpp"
 
 namespace dlock {
 

@@ -17,10 +17,10 @@
 #include <string_view>
 #include <vector>
 
+#include "backends/redis/net/connection_pool.hpp"
+#include "backends/redis/net/slot_map.hpp"
+#include "backends/redis/net/url.hpp"
 #include "common/error.hpp"
-#include "redis/connection_pool.hpp"
-#include "redis/slot_map.hpp"
-#include "redis/url.hpp"
 
 namespace dlock {
 

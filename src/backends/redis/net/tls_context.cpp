@@ -1,4 +1,4 @@
-#include "redis/tls_context.hpp"
+#include "backends/redis/net/tls_context.hpp"
 
 #include "common/error.hpp"
 

@@ -1,4 +1,4 @@
-#include "redis/url.hpp"
+#include "backends/redis/net/url.hpp"
 
 #include <algorithm>
 #include <cstddef>

@@ -1,4 +1,4 @@
-#include "redis/script.hpp"
+#include "backends/redis/net/script.hpp"
 
 #include "common/error.hpp"
 

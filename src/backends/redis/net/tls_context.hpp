@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "redis/url.hpp"
+#include "backends/redis/net/url.hpp"
 
 struct redisContext;
 struct ssl_ctx_st;

@@ -1,4 +1,4 @@
-#include "redis/slot_map.hpp"
+#include "backends/redis/net/slot_map.hpp"
 
 #include "common/error.hpp"
 

@@ -9,8 +9,8 @@
 #include <string_view>
 #include <vector>
 
-#include "redis/reply.hpp"
-#include "redis/url.hpp"
+#include "backends/redis/net/reply.hpp"
+#include "backends/redis/net/url.hpp"
 
 struct redisContext;
 

@@ -12,8 +12,8 @@
 #include <mutex>
 #include <vector>
 
-#include "redis/connection.hpp"
-#include "redis/url.hpp"
+#include "backends/redis/net/connection.hpp"
+#include "backends/redis/net/url.hpp"
 
 namespace dlock {
 

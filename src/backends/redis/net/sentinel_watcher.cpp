@@ -1,4 +1,4 @@
-#include "redis/sentinel_watcher.hpp"
+#include "backends/redis/net/sentinel_watcher.hpp"
 
 #include <poll.h>
 

@@ -1,9 +1,9 @@
-#include "redis/router.hpp"
+#include "backends/redis/net/router.hpp"
 
 #include <algorithm>
 
+#include "backends/redis/net/key_slot.hpp"
 #include "common/log.hpp"
-#include "redis/key_slot.hpp"
 
 namespace dlock {
 

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "redis/connection.hpp"
-#include "redis/key_slot.hpp"
-#include "redis/url.hpp"
+#include "backends/redis/net/connection.hpp"
+#include "backends/redis/net/key_slot.hpp"
+#include "backends/redis/net/url.hpp"
 
 namespace dlock {
 

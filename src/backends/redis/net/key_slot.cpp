@@ -1,4 +1,4 @@
-#include "redis/key_slot.hpp"
+#include "backends/redis/net/key_slot.hpp"
 
 #include <cstdint>
 
