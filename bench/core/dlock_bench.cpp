@@ -2,6 +2,7 @@
 // reference each is compared with (SPEC.md section 7). It starts its own
 // throwaway redis-server, as the tests do (DLOCK_BENCH_REDIS_SERVER, default
 // "redis-server"), unless --url names one.
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <functional>
@@ -11,6 +12,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "backends/redis/net/url.hpp"
@@ -26,6 +28,7 @@ namespace dlock_bench {
 namespace {
 
 constexpr int ping_samples = 2000;
+constexpr int idle_ping_samples = 300;
 
 const char* const usage =
     "usage: dlock_bench [--url redis://[user[:password]@]host[:port][/db]] [--only N[,N...]]\n"
@@ -67,10 +70,13 @@ std::string server_version(RedisConnection& link) {
   return found == server.end() ? "?" : found->second;
 }
 
-// Median time of a PING round trip over `samples` sequential PINGs.
-int64_t ping_round_trip_ns(RedisConnection& link, int samples) {
+// Median time of a PING round trip over `samples` sequential PINGs, each
+// sent `pause` after the last answer.
+int64_t ping_round_trip_ns(RedisConnection& link, int samples,
+                           std::chrono::microseconds pause = std::chrono::microseconds(0)) {
   std::vector<int64_t> round_trips;
   for (int i = 0; i < samples; ++i) {
+    if (pause.count() > 0) std::this_thread::sleep_for(pause);
     const int64_t sent = monotonic_ns();
     checked(link, {"PING"});
     round_trips.push_back(monotonic_ns() - sent);
@@ -98,11 +104,16 @@ int run(const Options& options) {
   dlock::apply_url(url, server);
   RedisConnection link = connect(server);
   Report report;
-  const BenchContext context{url, server, ping_round_trip_ns(link, ping_samples), report,
+  const BenchContext context{url,
+                             server,
+                             ping_round_trip_ns(link, ping_samples),
+                             ping_round_trip_ns(link, idle_ping_samples, std::chrono::milliseconds(1)),
+                             report,
                              options.baseline_library};
   std::cout << "dlock " << dlock_version() << " against Redis " << server_version(link) << " at "
             << where(server) << (started ? " (started by the benchmark)" : "")
             << "; PING round trip (median of " << ping_samples << "): " << duration(context.round_trip_ns)
+            << ", after 1 ms idle (median of " << idle_ping_samples << "): " << duration(context.idle_round_trip_ns)
             << "\n";
 
   const std::function<void(const BenchContext&)> sections[] = {

@@ -13,6 +13,10 @@ struct BenchContext {
   std::string url;             // what dlock_client_open() gets
   dlock::ClientConfig server;  // the same server, for hiredis
   int64_t round_trip_ns;       // median PING round trip, the unit of latency
+  // Median PING round trip of a client that slept 1 ms before each (as
+  // redis-cli --latency samples): printed beside the unit, because on a
+  // virtual machine the two differ, either way, by up to 10x from day to day.
+  int64_t idle_round_trip_ns;
   Report& report;
   std::string baseline_library;  // --baseline-lib: an earlier build's libdlock.so, or empty
 };
