@@ -28,6 +28,7 @@
 #include "fenced_store.hpp"
 #include "monotonic_clock.hpp"
 #include "redis_server.hpp"
+#include "rw_safety_checker.hpp"
 #include "safety_checker.hpp"
 #include "section_log.hpp"
 #include "tcp_proxy.hpp"
@@ -98,6 +99,10 @@ TEST(ZkPaths, SortKeyIsTheTextAfterTheLastLockMarker) {
   EXPECT_EQ(sort_key("_c_0f3e2d1c-aaaa-4bbb-8ccc-000000000000-lock-0000000007"), "0000000007");
   EXPECT_EQ(sort_key("x-lock-y-lock-0000000001"), "0000000001");
   EXPECT_EQ(sort_key("foreign"), "foreign");
+  // The read-write lock's sides sort their own and each other's nodes by sequence.
+  using dlock::zk::MutexKind;
+  EXPECT_EQ(sort_key("_c_0f3e2d1c-aaaa-4bbb-8ccc-000000000000-__READ__0000000003", MutexKind::write), "0000000003");
+  EXPECT_EQ(sort_key("_c_0f3e2d1c-aaaa-4bbb-8ccc-000000000000-__WRIT__0000000004", MutexKind::read), "0000000004");
 }
 
 // ---------------------------------------------------------------- one server
@@ -175,7 +180,7 @@ TEST_F(ZkMutexOneNode, GrantIsCuratorsNodeAndItsTokenIsTheCzxid) {
   auto session = session_on(hosts());
   std::uint64_t previous = 0;
   for (int round = 0; round < 3; ++round) {
-    ZkMutex lock(*session, "/grant/orders", "owner-a");
+    ZkMutex lock(*session, "/grant/orders", dlock::zk::MutexKind::mutex, "owner-a");
     ASSERT_TRUE(lock.acquire(seconds(5)));
     // _c_ + 36-char UUID + "-lock-" + 10 digits, as Curator's protected mutex names it.
     const std::string name = lock.node_path().substr(std::string("/grant/orders/").size());
@@ -302,6 +307,53 @@ TEST_F(ZkMutexOneNode, WaitersAreServedInSequenceOrderAndEachReleaseWakesOne) {
   RecordProperty("worst_release_to_signal_us", worst_handoff_us);
 }
 
+// Curator's InterProcessReadWriteLock layout: readers share; a writer waits
+// for every node ahead of it, one predecessor at a time; a reader that comes
+// after a waiting writer waits for that writer (first come, first served).
+TEST_F(ZkMutexOneNode, ReadersShareAndAWriterWaitsForEveryoneAhead) {
+  using dlock::zk::MutexKind;
+  const std::string path = "/rw/orders";
+  std::vector<std::unique_ptr<ZkSession>> sessions;
+  for (int i = 0; i < 4; ++i) sessions.push_back(session_on(hosts()));
+  ZkMutex first_reader(*sessions[0], path, MutexKind::read);
+  ZkMutex second_reader(*sessions[1], path, MutexKind::read);
+  ASSERT_TRUE(first_reader.acquire(seconds(5)));
+  ASSERT_TRUE(second_reader.acquire(seconds(5)));
+  EXPECT_NE(first_reader.node_path().find("-__READ__"), std::string::npos) << first_reader.node_path();
+
+  ZkMutex writer(*sessions[2], path, MutexKind::write);
+  ASSERT_FALSE(writer.begin().granted);
+  EXPECT_NE(writer.node_path().find("-__WRIT__"), std::string::npos) << writer.node_path();
+  EXPECT_EQ(writer.predecessor(), second_reader.node_path());
+  ZkMutex late_reader(*sessions[3], path, MutexKind::read);
+  ASSERT_FALSE(late_reader.begin().granted);
+  EXPECT_EQ(late_reader.predecessor(), writer.node_path());
+
+  std::atomic<int> writer_woken{0};
+  std::atomic<int> late_reader_woken{0};
+  writer.watch([&] { ++writer_woken; });
+  late_reader.watch([&] { ++late_reader_woken; });
+  second_reader.release();
+  ASSERT_TRUE(wait_until([&] { return writer_woken.load() == 1; }, seconds(5)));
+  EXPECT_FALSE(writer.attempt().granted) << "a reader is still in";
+  EXPECT_EQ(writer.predecessor(), first_reader.node_path());
+  writer.watch([&] { ++writer_woken; });
+  first_reader.release();
+  ASSERT_TRUE(wait_until([&] { return writer_woken.load() == 2; }, seconds(5)));
+  const ZkMutex::Check written = writer.attempt();
+  ASSERT_TRUE(written.granted);
+  EXPECT_GT(written.token, second_reader.token());
+  std::this_thread::sleep_for(milliseconds(100));  // room for a wrong wake-up to show
+  EXPECT_EQ(late_reader_woken.load(), 0);
+
+  writer.release();
+  ASSERT_TRUE(wait_until([&] { return late_reader_woken.load() == 1; }, seconds(5)));
+  const ZkMutex::Check read = late_reader.attempt();
+  ASSERT_TRUE(read.granted);
+  EXPECT_GT(read.token, written.token);
+  late_reader.release();
+}
+
 TEST_F(ZkMutexOneNode, AbandonedWaiterLeavesNoNodeAndIsSkipped) {
   auto holder_session = session_on(hosts());
   auto waiter_session = session_on(hosts());
@@ -418,8 +470,15 @@ TEST_F(ZkMutexOneNode, CreateWhoseAnswerWasLostIsSettledByItsProtectedPrefix) {
 // `threads` threads, each on its own session, take the lock `cycles` times:
 // each critical section reads the fenced store, writes value + 1 with the
 // token, and goes to `log` (owner "dlock<thread>"). Returns how many failed.
+// `kind`'s sections are logged as rw_safety_checker reads them: "r:dlock<n>"
+// and "w:dlock<n>" for the read-write lock's sides, "dlock<n>" for the mutex;
+// readers read the store, the others write it.
 int take_turns(const std::string& hosts, const std::string& path, int threads, int cycles,
-               const FencedStore& store, SectionLog& log, milliseconds hold) {
+               const FencedStore& store, SectionLog& log, milliseconds hold,
+               dlock::zk::MutexKind kind = dlock::zk::MutexKind::mutex) {
+  using dlock::zk::MutexKind;
+  const std::string owner_prefix =
+      kind == MutexKind::read ? "r:dlock" : kind == MutexKind::write ? "w:dlock" : "dlock";
   std::atomic<int> failures{0};
   std::vector<std::thread> workers;
   for (int t = 0; t < threads; ++t) {
@@ -427,18 +486,18 @@ int take_turns(const std::string& hosts, const std::string& path, int threads, i
       try {
         auto session = session_on(hosts);
         for (int i = 0; i < cycles; ++i) {
-          ZkMutex lock(*session, path);
+          ZkMutex lock(*session, path, kind);
           if (!lock.acquire(seconds(20))) {
             ++failures;
             return;
           }
           Section section;
           section.token = lock.token();
-          section.owner = "dlock" + std::to_string(t);
+          section.owner = owner_prefix + std::to_string(t);
           section.start_ns = monotonic_ns();
           const long long value = store.read();
           std::this_thread::sleep_for(hold);
-          section.write_accepted = store.write(lock.token(), value + 1);
+          section.write_accepted = kind == MutexKind::read || store.write(lock.token(), value + 1);
           section.end_ns = monotonic_ns();
           log.append(section);
           lock.release();
@@ -596,6 +655,56 @@ TEST(ZkMutexCurator, CuratorAndDlockTakeTurnsOnOneMutex) {
   EXPECT_EQ(store.state().stale_rejections, 0);
   RecordProperty("curator_to_dlock_handoffs", curator_to_dlock);
   RecordProperty("dlock_to_curator_handoffs", dlock_to_curator);
+}
+
+// Curator's InterProcessReadWriteLock, a reader and a writer process, and
+// ZkMutex's read and write sides, a thread each, share one path: no write
+// section meets any other section, tokens rise between writes and the sections
+// around them, and reads of both libraries share.
+TEST(ZkMutexCurator, CuratorAndDlockShareOneReadWriteLock) {
+  const char* classpath = std::getenv("DLOCK_TEST_CURATOR_CLASSPATH");
+  if (!classpath || !*classpath) GTEST_SKIP() << "no Curator (see CuratorAndDlockTakeTurnsOnOneMutex)";
+  using dlock::zk::MutexKind;
+  constexpr int cycles = 15;
+  const std::string path = "/interop/rw";
+  ZkEnsemble zk({1});
+  TempDir dir;
+  const std::string log_path = dir.file("sections");
+  FencedStore store(dir.file("store"));
+  SectionLog log(log_path);
+  std::vector<std::unique_ptr<ChildProcess>> curator;
+  for (const char* kind : {"read", "write"}) {
+    curator.push_back(std::make_unique<ChildProcess>(
+        std::vector<std::string>{"java", "-cp", classpath, DLOCK_CURATOR_MUTEX_LOOP, zk.connect_string(), path,
+                                 std::to_string(cycles), "5", log_path, kind},
+        dir.file(std::string("curator-") + kind + ".out")));
+  }
+  for (const char* kind : {"read", "write"}) {
+    const std::string out = dir.file(std::string("curator-") + kind + ".out");
+    ASSERT_TRUE(wait_until([&] { return file_text(out).find("ready") != std::string::npos; }, seconds(30)))
+        << file_text(out);
+  }
+
+  std::atomic<int> failures{0};
+  std::thread reader([&] {
+    failures += take_turns(zk.connect_string(), path, 1, cycles, store, log, milliseconds(5), MutexKind::read);
+  });
+  failures += take_turns(zk.connect_string(), path, 1, cycles, store, log, milliseconds(5), MutexKind::write);
+  reader.join();
+  for (auto& process : curator) {
+    const auto status = process->wait_for(seconds(60));
+    ASSERT_TRUE(status.has_value()) << "Curator's loop did not end";
+    EXPECT_EQ(describe_wait_status(*status), describe_wait_status(0));
+  }
+  ASSERT_EQ(failures.load(), 0);
+
+  const std::vector<Section> sections = SectionLog::read(log_path);
+  ASSERT_EQ(sections.size(), static_cast<std::size_t>(4 * cycles));
+  const RwSafetyReport report = check_rw_sections(sections);
+  EXPECT_TRUE(report.clean()) << report.summary();
+  EXPECT_EQ(report.writers.sections, static_cast<std::size_t>(2 * cycles));
+  EXPECT_EQ(store.state().stale_rejections, 0);
+  RecordProperty("shared_reads", static_cast<int>(report.shared_reads));
 }
 
 }  // namespace

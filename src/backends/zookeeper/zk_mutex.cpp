@@ -6,6 +6,7 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <string_view>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -18,7 +19,11 @@ namespace dlock {
 namespace zk {
 namespace {
 
-constexpr const char* lock_name = "lock-";  // Curator's InterProcessMutex.LOCK_NAME
+// The markers in Curator's node names: InterProcessMutex.LOCK_NAME, and
+// InterProcessReadWriteLock's READ_LOCK_NAME and WRITE_LOCK_NAME.
+constexpr std::string_view mutex_marker = "lock-";
+constexpr std::string_view read_marker = "__READ__";
+constexpr std::string_view write_marker = "__WRIT__";
 // Curator retries a create whose parent vanished (a container the server
 // deleted once empty) a few times too (LockInternals.attemptLock).
 constexpr int max_parent_attempts = 5;
@@ -37,6 +42,23 @@ void_completion_t* as_declared(void_completion_t completion) {
   return reinterpret_cast<void_completion_t*>(completion);
 }
 
+std::string_view marker_of(MutexKind kind) {
+  switch (kind) {
+    case MutexKind::read:
+      return read_marker;
+    case MutexKind::write:
+      return write_marker;
+    case MutexKind::mutex:
+      break;
+  }
+  return mutex_marker;
+}
+
+std::string after_last(const std::string& text, std::string_view marker) {
+  const auto at = text.rfind(marker);
+  return at == std::string::npos ? text : text.substr(at + marker.size());
+}
+
 // One acquire's wake-up, for acquire(): set by the watch's signal.
 struct Wakeup {
   std::mutex mutex;
@@ -46,16 +68,17 @@ struct Wakeup {
 
 }  // namespace
 
-std::string sort_key(const std::string& child) {
-  const auto at = child.rfind(lock_name);
-  return at == std::string::npos ? child : child.substr(at + std::char_traits<char>::length(lock_name));
+std::string sort_key(const std::string& child, MutexKind kind) {
+  if (kind == MutexKind::mutex) return after_last(child, mutex_marker);
+  return after_last(after_last(child, read_marker), write_marker);
 }
 
-ZkMutex::ZkMutex(ZkSession& session, std::string lock_path, std::string node_data)
+ZkMutex::ZkMutex(ZkSession& session, std::string lock_path, MutexKind kind, std::string node_data)
     : session_(session),
       lock_path_(std::move(lock_path)),
+      kind_(kind),
       node_data_(std::move(node_data)),
-      node_prefix_("_c_" + random_uuid() + "-" + lock_name) {}
+      node_prefix_("_c_" + random_uuid() + "-" + std::string(marker_of(kind))) {}
 
 ZkMutex::~ZkMutex() {
   if (!granted_) abandon();
@@ -132,21 +155,31 @@ ZkMutex::Check ZkMutex::attempt() {
 
 ZkMutex::Check ZkMutex::check(const std::vector<std::string>& children) {
   std::vector<std::string> sorted = children;
-  std::stable_sort(sorted.begin(), sorted.end(),
-                   [](const std::string& a, const std::string& b) { return sort_key(a) < sort_key(b); });
+  std::stable_sort(sorted.begin(), sorted.end(), [this](const std::string& a, const std::string& b) {
+    return sort_key(a, kind_) < sort_key(b, kind_);
+  });
   const auto ours = std::find(sorted.begin(), sorted.end(), node_name_);
   if (ours == sorted.end()) {
     throw LostError("lock node " + node_path_ + " is gone (session expired or deleted by another client)");
   }
+  // What we wait for: for a reader the first write node ahead of ours (readers
+  // ahead share with us), for the others the node just ahead.
+  auto blocker = ours == sorted.begin() ? sorted.end() : ours - 1;
+  if (kind_ == MutexKind::read) {
+    blocker = std::find_if(sorted.begin(), ours, [](const std::string& child) {
+      return child.find(write_marker) != std::string::npos;
+    });
+    if (blocker == ours) blocker = sorted.end();
+  }
   Check result;
-  if (ours == sorted.begin()) {
+  if (blocker == sorted.end()) {
     granted_ = true;
     predecessor_.clear();
     drop_watch();
     result.granted = true;
     result.token = token_;
   } else {
-    predecessor_ = lock_path_ + "/" + *(ours - 1);
+    predecessor_ = lock_path_ + "/" + *blocker;
   }
   return result;
 }

@@ -1,9 +1,13 @@
-// One owner's acquire of Curator's InterProcessMutex on one lock path, node for
-// node as Curator lays it out (docs/design/backends.md 2.1-2.3):
-// <path>/_c_<uuid>-lock-<seq10>, EPHEMERAL_SEQUENTIAL, under CONTAINER parents;
-// children sorted by the text after the last "lock-"; granted iff ours is
-// first, else a waiter watches its predecessor only. The fencing token is our
-// node's czxid. Re-entry is the caller's (the core's Holds), not this class's.
+// One owner's acquire of Curator's InterProcessMutex, or of a side of its
+// InterProcessReadWriteLock (which Curator builds as two such mutexes on one
+// path), node for node as Curator lays it out (docs/design/backends.md 2.1-2.3):
+// <path>/_c_<uuid>-<marker><seq10>, EPHEMERAL_SEQUENTIAL, under CONTAINER
+// parents, the marker "lock-", "__READ__" or "__WRIT__"; children sorted by
+// their sequence (sort_key). The mutex and the write side are granted when our
+// node is first and otherwise watch their predecessor only; the read side is
+// granted when no write node is ahead of ours and otherwise watches the first
+// one. The fencing token is our node's czxid. Re-entry is the caller's (the
+// core's Holds), not this class's.
 //
 // The wait API (what a wait engine drives): begin() once, then watch() and,
 // after each signal, attempt(), until granted or abandon(). One thread drives
@@ -21,6 +25,8 @@
 namespace dlock {
 namespace zk {
 
+enum class MutexKind { mutex, read, write };
+
 class ZkMutex {
  public:
   struct Check {
@@ -30,7 +36,8 @@ class ZkMutex {
 
   // `lock_path` as zk_paths' lock_path() made it; `node_data` is what the
   // node holds (Curator's readers ignore it).
-  ZkMutex(ZkSession& session, std::string lock_path, std::string node_data = {});
+  ZkMutex(ZkSession& session, std::string lock_path, MutexKind kind = MutexKind::mutex,
+          std::string node_data = {});
   ~ZkMutex();  // abandon() unless granted: a granted node is the caller's to release()
   ZkMutex(const ZkMutex&) = delete;
   ZkMutex& operator=(const ZkMutex&) = delete;
@@ -59,9 +66,9 @@ class ZkMutex {
 
   const std::string& node_path() const { return node_path_; }
   std::uint64_t token() const { return token_; }
-  // The node we wait behind (empty when granted or before begin()).
+  // The node we wait for (empty when granted or before begin()).
   const std::string& predecessor() const { return predecessor_; }
-  // Our node's prefix: "_c_<uuid>-lock-".
+  // Our node's prefix: "_c_<uuid>-lock-" (or the side's marker).
   const std::string& node_prefix() const { return node_prefix_; }
 
  private:
@@ -74,6 +81,7 @@ class ZkMutex {
 
   ZkSession& session_;
   std::string lock_path_;
+  MutexKind kind_;
   std::string node_data_;
   std::string node_prefix_;
   std::string node_path_;
@@ -85,9 +93,12 @@ class ZkMutex {
   bool granted_ = false;
 };
 
-// Curator's sort key for a lock child (StandardLockInternalsDriver.fixForSorting):
-// the text after the last "lock-", or the whole name without one.
-std::string sort_key(const std::string& child);
+// Curator's sort key for a child of a `kind` lock path: the text after the last
+// "lock-" (StandardLockInternalsDriver.fixForSorting), or for the read-write
+// lock's sides after the last "__READ__", then "__WRIT__"
+// (InterProcessReadWriteLock's SortingLockInternalsDriver); the whole name
+// without a marker.
+std::string sort_key(const std::string& child, MutexKind kind = MutexKind::mutex);
 
 }  // namespace zk
 }  // namespace dlock
