@@ -113,9 +113,10 @@ std::future<CreateResult> send_create(ZkSession& session, const std::string& pat
   });
 }
 
-std::future<ChildrenResult> send_get_children(ZkSession& session, const std::string& path) {
+std::future<ChildrenResult> send_get_children(ZkSession& session, const std::string& path, watcher_fn watcher,
+                                              void* watcher_context) {
   return send<ChildrenResult>(session, [&](void* pending) {
-    return zoo_aget_children2(session.handle(), path.c_str(), 0, on_children, pending);
+    return zoo_awget_children2(session.handle(), path.c_str(), watcher, watcher_context, on_children, pending);
   });
 }
 

@@ -41,7 +41,9 @@ struct DataResult {
 
 std::future<CreateResult> send_create(ZkSession& session, const std::string& path, const std::string& data,
                                       int mode);
-std::future<ChildrenResult> send_get_children(ZkSession& session, const std::string& path);
+// With `watcher` (may be null): a child watch on `path`.
+std::future<ChildrenResult> send_get_children(ZkSession& session, const std::string& path,
+                                              watcher_fn watcher = nullptr, void* watcher_context = nullptr);
 // With `watcher` (may be null): a data watch, set when the node exists.
 std::future<DataResult> send_get(ZkSession& session, const std::string& path, watcher_fn watcher = nullptr,
                                  void* watcher_context = nullptr);

@@ -12,8 +12,8 @@
 #include <vector>
 
 #include "backends/zookeeper/zk_call.hpp"
+#include "backends/zookeeper/zk_nodes.hpp"
 #include "common/error.hpp"
-#include "common/random_uuid.hpp"
 
 namespace dlock {
 namespace zk {
@@ -24,23 +24,7 @@ namespace {
 constexpr std::string_view mutex_marker = "lock-";
 constexpr std::string_view read_marker = "__READ__";
 constexpr std::string_view write_marker = "__WRIT__";
-// Curator retries a create whose parent vanished (a container the server
-// deleted once empty) a few times too (LockInternals.attemptLock).
-constexpr int max_parent_attempts = 5;
 constexpr std::chrono::milliseconds reconnect_pause{50};
-
-std::string name_of(const std::string& path) {
-  return path.substr(path.rfind('/') + 1);
-}
-
-void ignore_answer(int, const void*) {}
-
-// zookeeper.h (3.8) declares zoo_aremove_watches' completion as a
-// void_completion_t*, but the client stores and calls the pointer it is given
-// as the function itself (create_completion_entry casts it back).
-void_completion_t* as_declared(void_completion_t completion) {
-  return reinterpret_cast<void_completion_t*>(completion);
-}
 
 std::string_view marker_of(MutexKind kind) {
   switch (kind) {
@@ -78,71 +62,18 @@ ZkMutex::ZkMutex(ZkSession& session, std::string lock_path, MutexKind kind, std:
       lock_path_(std::move(lock_path)),
       kind_(kind),
       node_data_(std::move(node_data)),
-      node_prefix_("_c_" + random_uuid() + "-" + std::string(marker_of(kind))) {}
+      node_prefix_(protected_prefix(std::string(marker_of(kind)))) {}
 
 ZkMutex::~ZkMutex() {
   if (!granted_) abandon();
 }
 
 ZkMutex::Check ZkMutex::begin() {
-  const std::string create_path = lock_path_ + "/" + node_prefix_;
-  for (int tries = 1; tries <= max_parent_attempts; ++tries) {
-    auto created = send_create(session_, create_path, node_data_, ZOO_EPHEMERAL_SEQUENTIAL);
-    auto listed = send_get_children(session_, lock_path_);
-    // The server answers one session's requests in order and the completion
-    // thread delivers them in order: once the listing is here, the create's
-    // answer is too. One wait for both.
-    ChildrenResult children = await(session_, listed, "getChildren", lock_path_);
-    CreateResult node = created.get();
-    if (node.rc == ZOK) {
-      node_path_ = node.path;
-      node_name_ = name_of(node_path_);
-      token_ = static_cast<std::uint64_t>(node.stat.czxid);
-      return children.rc == ZOK ? check(children.children) : attempt();
-    }
-    if (node.rc == ZNONODE) {
-      create_parents();
-      continue;
-    }
-    if (!outcome_unknown(node.rc)) raise_for(node.rc, "create", create_path);
-    const std::string ours = find_our_node();
-    if (!ours.empty()) {
-      adopt(ours);
-      return attempt();
-    }
-  }
-  throw ConnectionError("ZooKeeper create under " + lock_path_ + ": its parent kept vanishing (" +
-                        std::to_string(max_parent_attempts) + " attempts)");
-}
-
-void ZkMutex::create_parents() {
-  // As Curator's ZKPaths.mkdirs(..., asContainers): every missing ancestor a container.
-  for (std::size_t slash = lock_path_.find('/', 1);; slash = lock_path_.find('/', slash + 1)) {
-    const std::string path = slash == std::string::npos ? lock_path_ : lock_path_.substr(0, slash);
-    const CreateResult made = create(session_, path, std::string(), ZOO_CONTAINER);
-    if (made.rc != ZOK && made.rc != ZNODEEXISTS) raise_for(made.rc, "create", path);
-    if (slash == std::string::npos) return;
-  }
-}
-
-std::string ZkMutex::find_our_node() {
-  // The C client queues requests while it reconnects: the listing waits for the
-  // session to come back, for as long as the command timeout allows.
-  const ChildrenResult children = get_children(session_, lock_path_);
-  if (children.rc == ZNONODE) return std::string();
-  if (children.rc != ZOK) raise_for(children.rc, "getChildren", lock_path_);
-  for (const std::string& child : children.children) {
-    if (child.compare(0, node_prefix_.size(), node_prefix_) == 0) return lock_path_ + "/" + child;
-  }
-  return std::string();
-}
-
-void ZkMutex::adopt(const std::string& path) {
-  const StatResult found = exists(session_, path);
-  if (found.rc != ZOK) raise_for(found.rc, "exists", path);
-  node_path_ = path;
-  node_name_ = name_of(path);
-  token_ = static_cast<std::uint64_t>(found.stat.czxid);
+  const CreatedNode node = create_protected(session_, lock_path_, node_prefix_, node_data_);
+  node_path_ = node.path;
+  node_name_ = name_of(node_path_);
+  token_ = node.czxid;
+  return node.children ? check(*node.children) : attempt();
 }
 
 ZkMutex::Check ZkMutex::attempt() {
@@ -202,11 +133,7 @@ void ZkMutex::watch(std::function<void()> signal) {
 
 void ZkMutex::drop_watch() noexcept {
   if (watch_id_ == 0) return;
-  WatchRegistry::remove(watch_id_);
-  if (session_.handle()) {
-    zoo_aremove_watches(session_.handle(), watched_path_.c_str(), ZWATCHTYPE_DATA, WatchRegistry::watcher(),
-                        WatchRegistry::context(watch_id_), 0, as_declared(ignore_answer), nullptr);
-  }
+  zk::drop_watch(session_, watched_path_, ZWATCHTYPE_DATA, watch_id_);
   watch_id_ = 0;
   watched_path_.clear();
 }

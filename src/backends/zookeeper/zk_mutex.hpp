@@ -73,10 +73,6 @@ class ZkMutex {
 
  private:
   Check check(const std::vector<std::string>& children);
-  void create_parents();
-  // After an unknown create outcome: our node if the server made it, else empty.
-  std::string find_our_node();
-  void adopt(const std::string& path);
   void drop_watch() noexcept;
 
   ZkSession& session_;

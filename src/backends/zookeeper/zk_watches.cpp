@@ -5,6 +5,8 @@
 #include <unordered_map>
 #include <utility>
 
+#include "backends/zookeeper/zk_session.hpp"
+
 namespace dlock {
 namespace zk {
 namespace {
@@ -33,6 +35,15 @@ void fire(zhandle_t*, int, int, const char*, void* context) {
   signal();
 }
 
+void ignore_answer(int, const void*) {}
+
+// zookeeper.h (3.8) declares zoo_aremove_watches' completion as a
+// void_completion_t*, but the client stores and calls the pointer it is given
+// as the function itself (create_completion_entry casts it back).
+void_completion_t* as_declared(void_completion_t completion) {
+  return reinterpret_cast<void_completion_t*>(completion);
+}
+
 }  // namespace
 
 WatchRegistry::Id WatchRegistry::add(std::function<void()> signal) {
@@ -55,6 +66,14 @@ watcher_fn WatchRegistry::watcher() {
 
 void* WatchRegistry::context(Id id) {
   return reinterpret_cast<void*>(static_cast<std::uintptr_t>(id));
+}
+
+void drop_watch(ZkSession& session, const std::string& path, ZooWatcherType type, WatchRegistry::Id id) noexcept {
+  WatchRegistry::remove(id);
+  if (session.handle()) {
+    zoo_aremove_watches(session.handle(), path.c_str(), type, WatchRegistry::watcher(), WatchRegistry::context(id),
+                        0, as_declared(ignore_answer), nullptr);
+  }
 }
 
 }  // namespace zk

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <string>
 
 namespace dlock {
 namespace zk {
@@ -25,6 +26,12 @@ class WatchRegistry {
   static watcher_fn watcher();
   static void* context(Id id);
 };
+
+class ZkSession;
+
+// Forgets watch `id` and asks the server to drop it from `path` (`type`
+// ZWATCHTYPE_DATA or ZWATCHTYPE_CHILD), without waiting for the answer.
+void drop_watch(ZkSession& session, const std::string& path, ZooWatcherType type, WatchRegistry::Id id) noexcept;
 
 }  // namespace zk
 }  // namespace dlock

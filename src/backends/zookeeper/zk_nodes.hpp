@@ -1,0 +1,40 @@
+// Creating the nodes Curator's recipes create: CONTAINER parents made on
+// demand, and "protected" EPHEMERAL_SEQUENTIAL nodes whose name starts with
+// "_c_<uuid>-", so that a create whose answer was lost is settled by finding
+// the node under its prefix (Curator's withProtection()).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "backends/zookeeper/zk_session.hpp"
+#include "backends/zookeeper/zk_watches.hpp"
+
+namespace dlock {
+namespace zk {
+
+struct CreatedNode {
+  std::string path;
+  std::uint64_t czxid = 0;
+  // The parent's children, listed right behind the create (one round trip);
+  // empty when the create had to be settled by looking for it.
+  std::optional<std::vector<std::string>> children;
+};
+
+// "_c_<uuid>-<base>": the start of a protected node's name.
+std::string protected_prefix(const std::string& base);
+
+// Creates `parent`/`prefix`<sequence> with `data`, making missing parents as
+// containers, and lists `parent` behind it, leaving a child watch for
+// `watch_id` on it when nonzero. Throws ConnectionError, AuthError,
+// InvalidArgument, ProtocolError.
+CreatedNode create_protected(ZkSession& session, const std::string& parent, const std::string& prefix,
+                             const std::string& data, WatchRegistry::Id watch_id = 0);
+
+// The last component of `path`.
+std::string name_of(const std::string& path);
+
+}  // namespace zk
+}  // namespace dlock
