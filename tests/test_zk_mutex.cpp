@@ -1,7 +1,8 @@
 // The ZooKeeper backend's building blocks (src/backends/zookeeper) against real
 // servers (ZkEnsemble): sessions and their errors, lock paths, and Curator's
-// InterProcessMutex layout with its czxid fencing token (docs/design/backends.md
-// 2.1-2.6). Built only with the ZooKeeper C client (DLOCK_WITH_ZOOKEEPER).
+// InterProcessMutex, InterProcessReadWriteLock and InterProcessSemaphoreV2
+// layouts with their czxid fencing token, against Curator itself
+// (docs/design/backends.md 2.1-2.6). Built only with the ZooKeeper C client (DLOCK_WITH_ZOOKEEPER).
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -22,6 +23,7 @@
 #include "backends/zookeeper/zk_call.hpp"
 #include "backends/zookeeper/zk_mutex.hpp"
 #include "backends/zookeeper/zk_paths.hpp"
+#include "backends/zookeeper/zk_semaphore.hpp"
 #include "backends/zookeeper/zk_session.hpp"
 #include "child_process.hpp"
 #include "common/error.hpp"
@@ -354,6 +356,71 @@ TEST_F(ZkMutexOneNode, ReadersShareAndAWriterWaitsForEveryoneAhead) {
   late_reader.release();
 }
 
+// Curator's InterProcessSemaphoreV2 layout with 2 leases: holders' leases
+// under <path>/leases, the gate <path>/locks empty once they hold; the next
+// waiter holds the gate and watches the leases, the one after it queues on
+// the gate; each release lets one more in, in order, tokens rising.
+TEST_F(ZkMutexOneNode, SemaphoreLeasesAreCountedAndTheGateQueuesTheWaiters) {
+  using dlock::zk::ZkSemaphoreLease;
+  const std::string path = "/sem/jobs";
+  std::vector<std::unique_ptr<ZkSession>> sessions;
+  for (int i = 0; i < 4; ++i) sessions.push_back(session_on(hosts()));
+  std::vector<std::unique_ptr<ZkSemaphoreLease>> leases;
+  for (auto& session : sessions) leases.push_back(std::make_unique<ZkSemaphoreLease>(*session, path, 2));
+  ASSERT_TRUE(leases[0]->acquire(seconds(5)));
+  ASSERT_TRUE(leases[1]->acquire(seconds(5)));
+  EXPECT_EQ(leases[0]->node_path().rfind(path + "/leases/_c_", 0), 0u) << leases[0]->node_path();
+  EXPECT_NE(leases[0]->node_path().find("-lease-"), std::string::npos);
+  EXPECT_TRUE(dlock::zk::get_children(*sessions[0], path + "/locks").children.empty());
+
+  std::vector<std::atomic<int>> woken(4);
+  for (auto& count : woken) count = 0;
+  ASSERT_FALSE(leases[2]->begin().granted);
+  leases[2]->watch([&] { ++woken[2]; });
+  ASSERT_FALSE(leases[3]->begin().granted);
+  leases[3]->watch([&] { ++woken[3]; });
+  EXPECT_EQ(dlock::zk::get_children(*sessions[0], path + "/leases").children.size(), 3u);
+  EXPECT_EQ(dlock::zk::get_children(*sessions[0], path + "/locks").children.size(), 2u);
+
+  leases[0]->release();
+  ASSERT_TRUE(wait_until([&] { return woken[2].load() == 1; }, seconds(5)));
+  const dlock::zk::ZkCheck third = leases[2]->attempt();
+  ASSERT_TRUE(third.granted);
+  EXPECT_GT(third.token, leases[1]->token());
+  // The third let the gate go: the fourth holds it now and waits for a lease.
+  ASSERT_TRUE(wait_until([&] { return woken[3].load() == 1; }, seconds(5)));
+  ASSERT_FALSE(leases[3]->attempt().granted);
+  leases[3]->watch([&] { ++woken[3]; });
+  leases[1]->release();
+  ASSERT_TRUE(wait_until([&] { return woken[3].load() == 2; }, seconds(5)));
+  const dlock::zk::ZkCheck fourth = leases[3]->attempt();
+  ASSERT_TRUE(fourth.granted);
+  EXPECT_GT(fourth.token, third.token);
+  leases[2]->release();
+  leases[3]->release();
+  EXPECT_THROW(leases[3]->release(), dlock::ProtocolError);
+}
+
+TEST_F(ZkMutexOneNode, SemaphoreWaiterThatGivesUpLeavesNeitherLeaseNorGate) {
+  using dlock::zk::ZkSemaphoreLease;
+  auto holder_session = session_on(hosts());
+  auto waiter_session = session_on(hosts());
+  ZkSemaphoreLease holder(*holder_session, "/sem/quit", 1);
+  ASSERT_TRUE(holder.acquire(seconds(5)));
+  {
+    ZkSemaphoreLease quitter(*waiter_session, "/sem/quit", 1);
+    EXPECT_FALSE(quitter.acquire(milliseconds(300)));
+  }
+  EXPECT_TRUE(wait_until(
+      [&] {
+        return dlock::zk::get_children(*holder_session, "/sem/quit/leases").children.size() == 1 &&
+               dlock::zk::get_children(*holder_session, "/sem/quit/locks").children.empty();
+      },
+      seconds(5)));
+  EXPECT_THROW(ZkSemaphoreLease(*waiter_session, "/sem/quit", 0), dlock::InvalidArgument);
+  holder.release();
+}
+
 TEST_F(ZkMutexOneNode, AbandonedWaiterLeavesNoNodeAndIsSkipped) {
   auto holder_session = session_on(hosts());
   auto waiter_session = session_on(hosts());
@@ -470,15 +537,12 @@ TEST_F(ZkMutexOneNode, CreateWhoseAnswerWasLostIsSettledByItsProtectedPrefix) {
 // `threads` threads, each on its own session, take the lock `cycles` times:
 // each critical section reads the fenced store, writes value + 1 with the
 // token, and goes to `log` (owner "dlock<thread>"). Returns how many failed.
-// `kind`'s sections are logged as rw_safety_checker reads them: "r:dlock<n>"
-// and "w:dlock<n>" for the read-write lock's sides, "dlock<n>" for the mutex;
-// readers read the store, the others write it.
-int take_turns(const std::string& hosts, const std::string& path, int threads, int cycles,
-               const FencedStore& store, SectionLog& log, milliseconds hold,
-               dlock::zk::MutexKind kind = dlock::zk::MutexKind::mutex) {
-  using dlock::zk::MutexKind;
-  const std::string owner_prefix =
-      kind == MutexKind::read ? "r:dlock" : kind == MutexKind::write ? "w:dlock" : "dlock";
+// Threads, each on its own session, take `make_lock(session)`'s recipe
+// `cycles` times and log their sections as `owner_prefix`<n>; unless
+// `read_only`, each section writes the fenced store under its token.
+template <typename MakeLock>
+int take_turns(const std::string& hosts, int threads, int cycles, const FencedStore& store, SectionLog& log,
+               milliseconds hold, const std::string& owner_prefix, bool read_only, MakeLock make_lock) {
   std::atomic<int> failures{0};
   std::vector<std::thread> workers;
   for (int t = 0; t < threads; ++t) {
@@ -486,21 +550,21 @@ int take_turns(const std::string& hosts, const std::string& path, int threads, i
       try {
         auto session = session_on(hosts);
         for (int i = 0; i < cycles; ++i) {
-          ZkMutex lock(*session, path, kind);
-          if (!lock.acquire(seconds(20))) {
+          auto lock = make_lock(*session);
+          if (!lock->acquire(seconds(20))) {
             ++failures;
             return;
           }
           Section section;
-          section.token = lock.token();
+          section.token = lock->token();
           section.owner = owner_prefix + std::to_string(t);
           section.start_ns = monotonic_ns();
           const long long value = store.read();
           std::this_thread::sleep_for(hold);
-          section.write_accepted = kind == MutexKind::read || store.write(lock.token(), value + 1);
+          section.write_accepted = read_only || store.write(lock->token(), value + 1);
           section.end_ns = monotonic_ns();
           log.append(section);
-          lock.release();
+          lock->release();
         }
       } catch (const std::exception&) {
         ++failures;
@@ -509,6 +573,19 @@ int take_turns(const std::string& hosts, const std::string& path, int threads, i
   }
   for (auto& worker : workers) worker.join();
   return failures.load();
+}
+
+// The same with a ZkMutex of `kind`, logged as rw_safety_checker reads them:
+// "r:dlock<n>" and "w:dlock<n>" for the read-write lock's sides, "dlock<n>"
+// for the mutex.
+int take_turns(const std::string& hosts, const std::string& path, int threads, int cycles,
+               const FencedStore& store, SectionLog& log, milliseconds hold,
+               dlock::zk::MutexKind kind = dlock::zk::MutexKind::mutex) {
+  using dlock::zk::MutexKind;
+  const std::string owner_prefix =
+      kind == MutexKind::read ? "r:dlock" : kind == MutexKind::write ? "w:dlock" : "dlock";
+  return take_turns(hosts, threads, cycles, store, log, hold, owner_prefix, kind == MutexKind::read,
+                    [&](ZkSession& session) { return std::make_unique<ZkMutex>(session, path, kind); });
 }
 
 // Threads on their own sessions take turns; an independent fenced store and the
@@ -705,6 +782,40 @@ TEST(ZkMutexCurator, CuratorAndDlockShareOneReadWriteLock) {
   EXPECT_EQ(report.writers.sections, static_cast<std::size_t>(2 * cycles));
   EXPECT_EQ(store.state().stale_rejections, 0);
   RecordProperty("shared_reads", static_cast<int>(report.shared_reads));
+}
+
+// Curator's InterProcessSemaphoreV2 with one lease (InterProcessSemaphoreMutex)
+// in a process of its own and dlock's leases, two threads, on one path.
+TEST(ZkMutexCurator, CuratorAndDlockShareOneSemaphoreMutex) {
+  const char* classpath = std::getenv("DLOCK_TEST_CURATOR_CLASSPATH");
+  if (!classpath || !*classpath) GTEST_SKIP() << "no Curator (see CuratorAndDlockTakeTurnsOnOneMutex)";
+  constexpr int curator_cycles = 20;
+  constexpr int dlock_threads = 2;
+  constexpr int dlock_cycles = 15;
+  const std::string path = "/interop/semaphore";
+  ZkEnsemble zk({1});
+  TempDir dir;
+  const std::string log_path = dir.file("sections");
+  FencedStore store(dir.file("store"));
+  SectionLog log(log_path);
+  ChildProcess curator({"java", "-cp", classpath, DLOCK_CURATOR_MUTEX_LOOP, zk.connect_string(), path,
+                        std::to_string(curator_cycles), "5", log_path, "semaphore"},
+                       dir.file("curator.out"));
+  ASSERT_TRUE(wait_until(
+      [&] { return file_text(dir.file("curator.out")).find("ready") != std::string::npos; }, seconds(30)))
+      << file_text(dir.file("curator.out"));
+  const int failures =
+      take_turns(zk.connect_string(), dlock_threads, dlock_cycles, store, log, milliseconds(5), "dlock", false,
+                 [&](ZkSession& session) { return std::make_unique<dlock::zk::ZkSemaphoreLease>(session, path, 1); });
+  const auto status = curator.wait_for(seconds(60));
+  ASSERT_TRUE(status.has_value()) << "Curator's loop did not end";
+  EXPECT_EQ(describe_wait_status(*status), describe_wait_status(0)) << file_text(dir.file("curator.out"));
+  ASSERT_EQ(failures, 0);
+
+  const SafetyReport report = check_sections(SectionLog::read(log_path));
+  EXPECT_TRUE(report.clean()) << report.summary();
+  EXPECT_EQ(report.sections, static_cast<std::size_t>(curator_cycles + dlock_threads * dlock_cycles));
+  EXPECT_EQ(store.state().stale_rejections, 0);
 }
 
 }  // namespace

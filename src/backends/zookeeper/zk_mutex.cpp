@@ -3,11 +3,7 @@
 #include <zookeeper/zookeeper.h>
 
 #include <algorithm>
-#include <condition_variable>
-#include <memory>
-#include <mutex>
 #include <string_view>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -24,7 +20,6 @@ namespace {
 constexpr std::string_view mutex_marker = "lock-";
 constexpr std::string_view read_marker = "__READ__";
 constexpr std::string_view write_marker = "__WRIT__";
-constexpr std::chrono::milliseconds reconnect_pause{50};
 
 std::string_view marker_of(MutexKind kind) {
   switch (kind) {
@@ -42,13 +37,6 @@ std::string after_last(const std::string& text, std::string_view marker) {
   const auto at = text.rfind(marker);
   return at == std::string::npos ? text : text.substr(at + marker.size());
 }
-
-// One acquire's wake-up, for acquire(): set by the watch's signal.
-struct Wakeup {
-  std::mutex mutex;
-  std::condition_variable woken;
-  bool signalled = false;
-};
 
 }  // namespace
 
@@ -161,43 +149,7 @@ void ZkMutex::release() {
 }
 
 bool ZkMutex::acquire(std::chrono::milliseconds wait) {
-  const auto deadline = Clock::now() + wait;
-  Check state = begin();
-  bool recheck = false;  // after a broken connection: list again before watching
-  while (!state.granted) {
-    try {
-      if (!recheck) {
-        auto wakeup = std::make_shared<Wakeup>();
-        watch([wakeup] {
-          {
-            std::lock_guard<std::mutex> lock(wakeup->mutex);
-            wakeup->signalled = true;
-          }
-          wakeup->woken.notify_all();
-        });
-        std::unique_lock<std::mutex> lock(wakeup->mutex);
-        if (!wakeup->woken.wait_until(lock, deadline, [&] { return wakeup->signalled; })) {
-          lock.unlock();
-          abandon();
-          return false;
-        }
-      }
-      recheck = false;
-      state = attempt();
-    } catch (const ConnectionError&) {
-      // The C client reconnects on its own, and our node lives as long as the
-      // session: wait for the connection (the session event may lag the failed
-      // request, hence the pause), then check again.
-      std::this_thread::sleep_for(reconnect_pause);
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-      if (left.count() <= 0 || !session_.wait_connected(left)) {
-        abandon();
-        throw;
-      }
-      recheck = true;
-    }
-  }
-  return true;
+  return wait_for_grant(session_, *this, wait);
 }
 
 }  // namespace zk

@@ -8,10 +8,7 @@
 // granted when no write node is ahead of ours and otherwise watches the first
 // one. The fencing token is our node's czxid. Re-entry is the caller's (the
 // core's Holds), not this class's.
-//
-// The wait API (what a wait engine drives): begin() once, then watch() and,
-// after each signal, attempt(), until granted or abandon(). One thread drives
-// an instance; only watch()'s signal runs elsewhere (the completion thread).
+// Its wait is driven as every recipe's is (zk_wait.hpp).
 #pragma once
 
 #include <chrono>
@@ -20,6 +17,7 @@
 #include <string>
 
 #include "backends/zookeeper/zk_session.hpp"
+#include "backends/zookeeper/zk_wait.hpp"
 #include "backends/zookeeper/zk_watches.hpp"
 
 namespace dlock {
@@ -27,18 +25,15 @@ namespace zk {
 
 enum class MutexKind { mutex, read, write };
 
-class ZkMutex {
+class ZkMutex : public ZkWait {
  public:
-  struct Check {
-    bool granted = false;
-    std::uint64_t token = 0;  // the node's czxid, when granted
-  };
+  using Check = ZkCheck;
 
   // `lock_path` as zk_paths' lock_path() made it; `node_data` is what the
   // node holds (Curator's readers ignore it).
   ZkMutex(ZkSession& session, std::string lock_path, MutexKind kind = MutexKind::mutex,
           std::string node_data = {});
-  ~ZkMutex();  // abandon() unless granted: a granted node is the caller's to release()
+  ~ZkMutex() override;  // abandon() unless granted: a granted node is the caller's to release()
   ZkMutex(const ZkMutex&) = delete;
   ZkMutex& operator=(const ZkMutex&) = delete;
 
@@ -47,21 +42,20 @@ class ZkMutex {
   // parent exists. A lost connection during the create is settled as
   // Curator's protected mode does: the parent is listed and our node found by
   // its UUID prefix. Throws ConnectionError, AuthError, InvalidArgument.
-  Check begin();
+  Check begin() override;
   // Lists the children again. Throws LostError when our node is gone.
-  Check attempt();
+  Check attempt() override;
   // Arms a data watch on our predecessor; `signal` runs once on the completion
   // thread (it must only signal) when the predecessor changes or goes, or at
   // once (on this thread) when it is gone already. Then call attempt().
-  void watch(std::function<void()> signal);
+  void watch(std::function<void()> signal) override;
   // Gives up without a grant: deletes our node and drops the watch, without
   // waiting for either. Idempotent; a granted node is not touched.
-  void abandon() noexcept;
+  void abandon() noexcept override;
   // Deletes our (granted) node; throws LostError when it was gone already.
   void release();
 
-  // For tests and simple callers: begin, then watch and attempt until granted
-  // or `wait` passed (then abandon). Returns whether it was granted.
+  // wait_for_grant() on this mutex.
   bool acquire(std::chrono::milliseconds wait);
 
   const std::string& node_path() const { return node_path_; }

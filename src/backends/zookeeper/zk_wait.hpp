@@ -1,0 +1,44 @@
+// What each of Curator's recipes gives a wait engine, so one loop (or, later,
+// the core's wait engine) drives them all: begin() once, then watch() and,
+// after each signal, attempt(), until granted or abandon(). One thread drives
+// an instance; only watch()'s signal runs elsewhere (the completion thread).
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+
+#include "backends/zookeeper/zk_session.hpp"
+
+namespace dlock {
+namespace zk {
+
+struct ZkCheck {
+  bool granted = false;
+  std::uint64_t token = 0;  // the granted node's czxid
+};
+
+class ZkWait {
+ public:
+  virtual ~ZkWait() = default;
+  // Creates what the recipe queues with and checks it. Throws ConnectionError,
+  // AuthError, InvalidArgument.
+  virtual ZkCheck begin() = 0;
+  // Checks again. Throws LostError when our node is gone.
+  virtual ZkCheck attempt() = 0;
+  // Arms the watch that says when to attempt() again; `signal` runs once on the
+  // completion thread (it must only signal), or at once on this thread when
+  // the awaited change has happened already.
+  virtual void watch(std::function<void()> signal) = 0;
+  // Gives up without a grant, without waiting for the server. Idempotent; a
+  // granted node is not touched.
+  virtual void abandon() noexcept = 0;
+};
+
+// For tests and simple callers: begin, then watch and attempt until granted or
+// `timeout` passed (then abandon); rides out a broken connection while the
+// session lives. Returns whether it was granted.
+bool wait_for_grant(ZkSession& session, ZkWait& wait, std::chrono::milliseconds timeout);
+
+}  // namespace zk
+}  // namespace dlock
