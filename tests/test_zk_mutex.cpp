@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <csignal>
 #include <condition_variable>
 #include <cstdint>
 #include <cstdlib>
@@ -61,6 +62,13 @@ std::unique_ptr<ZkSession> session_on(const std::string& hosts,
   options.connect_timeout = seconds(10);
   options.command_timeout = seconds(10);
   return std::make_unique<ZkSession>(options);
+}
+
+std::string file_text(const std::string& path) {
+  std::ifstream file(path);
+  std::stringstream text;
+  text << file.rdbuf();
+  return text.str();
 }
 
 // ---------------------------------------------------------------- paths (no server)
@@ -548,6 +556,76 @@ TEST_F(ZkMutexOneNode, ForkedChildLeavesTheParentsSessionAndLockAlone) {
   lock.release();
 }
 
+// A holder stopped (SIGSTOP) past its session timeout: the server expires the
+// session and the waiter is granted; resumed, the holder knows at once that
+// its hold may be gone (before any answer), its late write is refused by the
+// fencing token, the C client then reports the session expired, and its
+// release finds the node gone.
+TEST_F(ZkMutexOneNode, HolderPausedPastItsSessionTimeoutIsToldAndFencedOff) {
+  constexpr int session_timeout_ms = 1000;
+  TempDir dir;
+  FencedStore store(dir.file("store"));
+  const std::string held = dir.file("held");
+  const std::string resumed = dir.file("resumed");
+  const std::string findings = dir.file("findings");
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    int status = 1;
+    try {
+      auto session = session_on(hosts(), session_timeout_ms);
+      ZkMutex lock(*session, "/paused");
+      if (lock.acquire(seconds(5)) && store.write(lock.token(), 1)) {
+        std::ofstream(held) << "held";
+        // The holder's period: one request keeps the session confirmed alive.
+        while (access(resumed.c_str(), F_OK) != 0) {
+          dlock::zk::exists(*session, lock.node_path());
+          std::this_thread::sleep_for(milliseconds(100));
+        }
+        const bool told_at_once = session->may_have_expired(dlock::zk::Clock::now());
+        const bool late_write_refused = !store.write(lock.token(), 2);
+        const bool expired = wait_until(
+            [&] { return session->state() == dlock::zk::SessionState::expired; }, seconds(10));
+        bool release_lost = false;
+        try {
+          lock.release();
+        } catch (const dlock::LostError&) {
+          release_lost = true;
+        } catch (const dlock::ConnectionError&) {
+          release_lost = true;  // an expired session answers nothing: the node went with it
+        }
+        std::ofstream(findings) << told_at_once << late_write_refused << expired << release_lost;
+        status = 0;
+      }
+    } catch (const std::exception&) {
+    }
+    _exit(status);
+  }
+  ASSERT_TRUE(wait_until([&] { return access(held.c_str(), F_OK) == 0; }, seconds(10)));
+  auto waiter_session = session_on(hosts());
+  ASSERT_FALSE(waiter_session->may_have_expired(dlock::zk::Clock::now()));
+  // Whatever fails below, the child is not left stopped (it would hold the test's output open).
+  const std::shared_ptr<void> reap_child(nullptr, [child](void*) {
+    kill(child, SIGKILL);
+    waitpid(child, nullptr, 0);
+  });
+  ZkMutex waiter(*waiter_session, "/paused");
+  ASSERT_EQ(kill(child, SIGSTOP), 0);
+  const auto stopped = std::chrono::steady_clock::now();
+  ASSERT_TRUE(waiter.acquire(seconds(10)));
+  const int granted_after_ms = elapsed_ms(stopped);
+  EXPECT_GE(granted_after_ms, session_timeout_ms - 200);  // the server's tick rounds the expiry
+  EXPECT_TRUE(store.write(waiter.token(), 10));
+  ASSERT_EQ(kill(child, SIGCONT), 0);
+  std::ofstream(resumed) << "go";
+  ASSERT_TRUE(wait_until([&] { return !file_text(findings).empty(); }, seconds(15)));
+  EXPECT_EQ(file_text(findings), "1111") << "told at once, late write refused, expired, release lost";
+  EXPECT_EQ(store.state().value, 10);
+  EXPECT_EQ(store.state().stale_rejections, 1);
+  waiter.release();
+  RecordProperty("granted_after_stop_ms", granted_after_ms);
+}
+
 // The create's answer is lost with the connection (the proxy holds its bytes):
 // begin() lists the parent once the session is back and adopts the node with
 // its UUID prefix, or creates it again when the server never saw it; either
@@ -733,13 +811,6 @@ TEST(ZkMutexThreeNodes, LeaderKilledWhileHeldAndAwaited) {
 }
 
 // ---------------------------------------------------------------- Curator interop
-
-std::string file_text(const std::string& path) {
-  std::ifstream file(path);
-  std::stringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
 
 // Curator's InterProcessMutex (tests/interop/curator/CuratorMutexLoop.java) and
 // ZkMutex take turns on one path: both write their sections to one log, which

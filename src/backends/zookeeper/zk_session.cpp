@@ -140,6 +140,10 @@ void ZkSession::confirm_contact(Clock::time_point sent_at) {
   }
 }
 
+bool ZkSession::may_have_expired(Clock::time_point now) const {
+  return now - last_confirmed_contact() >= std::chrono::milliseconds(negotiated_timeout_ms());
+}
+
 void ZkSession::close() noexcept {
   if (!handle_) return;
   // Pending requests complete with ZCLOSING inside zookeeper_close, with this object alive.

@@ -67,6 +67,11 @@ class ZkSession {
   // alive then, and the server expires it no sooner than the negotiated timeout later.
   Clock::time_point last_confirmed_contact() const;
   void confirm_contact(Clock::time_point sent_at);
+  // Whether the server may have expired the session by `now`: no answer has
+  // confirmed it alive within the negotiated timeout. A process paused or cut
+  // off that long must not count on its ephemeral nodes, whatever the C client
+  // has yet to say; a holder keeps this false by asking something each period.
+  bool may_have_expired(Clock::time_point now) const;
   // How many times a caller waited for an answer (zk_call's await): requests
   // pipelined behind one another cost one wait. What the mutex's "one round
   // trip per uncontended acquire" is measured with.
