@@ -812,40 +812,72 @@ TEST(ZkMutexThreeNodes, LeaderKilledWhileHeldAndAwaited) {
 
 // ---------------------------------------------------------------- Curator interop
 
-// Curator's InterProcessMutex (tests/interop/curator/CuratorMutexLoop.java) and
-// ZkMutex take turns on one path: both write their sections to one log, which
-// must show no overlap, rising tokens, and hand-offs both ways. Needs Curator's
-// jars (tests/interop/curator/fetch-curator.sh, DLOCK_TEST_CURATOR_CLASSPATH).
-TEST(ZkMutexCurator, CuratorAndDlockTakeTurnsOnOneMutex) {
-  const char* classpath = std::getenv("DLOCK_TEST_CURATOR_CLASSPATH");
-  if (!classpath || !*classpath) {
-    GTEST_SKIP() << "no Curator: tests/interop/curator/fetch-curator.sh DIR, then configure with "
-                    "-DDLOCK_TEST_CURATOR_CLASSPATH='DIR/*'";
+// ---------------------------------------------------------------- against Curator
+
+// Curator's recipes in processes of their own (tests/interop/curator/CuratorMutexLoop.java)
+// and dlock's threads on one path of a one-node ensemble, both writing their
+// sections to one log that a checker judges. Needs Curator's jars
+// (tests/interop/curator/fetch-curator.sh, DLOCK_TEST_CURATOR_CLASSPATH).
+class ZkMutexCurator : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const char* classpath = std::getenv("DLOCK_TEST_CURATOR_CLASSPATH");
+    if (!classpath || !*classpath) {
+      GTEST_SKIP() << "no Curator: tests/interop/curator/fetch-curator.sh DIR, then configure with "
+                      "-DDLOCK_TEST_CURATOR_CLASSPATH='DIR/*'";
+    }
+    classpath_ = classpath;
+    zk_ = std::make_unique<ZkEnsemble>(ZkEnsembleConfig{1, {}});
+    log_ = std::make_unique<SectionLog>(log_path());
   }
+
+  // Starts Curator's `kind` recipe ("mutex", "read", "write", "semaphore") on
+  // `path` for `cycles` sections of 5 ms, and waits until it is connected.
+  void start_curator(const std::string& path, int cycles, const std::string& kind) {
+    const std::string out = dir_.file("curator-" + kind + ".out");
+    curators_.push_back(std::make_unique<ChildProcess>(
+        std::vector<std::string>{"java", "-cp", classpath_, DLOCK_CURATOR_MUTEX_LOOP, hosts(), path,
+                                 std::to_string(cycles), "5", log_path(), kind},
+        out));
+    ASSERT_TRUE(wait_until([&] { return file_text(out).find("ready") != std::string::npos; }, seconds(30)))
+        << file_text(out);
+  }
+
+  // Every Curator process ended well.
+  void expect_curators_done() {
+    for (auto& curator : curators_) {
+      const auto status = curator->wait_for(seconds(60));
+      ASSERT_TRUE(status.has_value()) << "Curator's loop did not end";
+      EXPECT_EQ(describe_wait_status(*status), describe_wait_status(0));
+    }
+  }
+
+  std::string hosts() const { return zk_->connect_string(); }
+  std::string log_path() const { return dir_.file("sections"); }
+
+  TempDir dir_;
+  FencedStore store_{dir_.file("store")};
+  std::unique_ptr<ZkEnsemble> zk_;
+  std::unique_ptr<SectionLog> log_;
+
+ private:
+  std::string classpath_;
+  std::vector<std::unique_ptr<ChildProcess>> curators_;
+};
+
+// InterProcessMutex and ZkMutex take turns: no overlap, rising tokens, and
+// hand-offs both ways.
+TEST_F(ZkMutexCurator, CuratorAndDlockTakeTurnsOnOneMutex) {
   constexpr int curator_cycles = 20;
   constexpr int dlock_threads = 2;
   constexpr int dlock_cycles = 20;
   const std::string path = "/interop/mutex";
-  ZkEnsemble zk({1});
-  TempDir dir;
-  const std::string log_path = dir.file("sections");
-  FencedStore store(dir.file("store"));
-  SectionLog log(log_path);
-  ChildProcess curator({"java", "-cp", classpath, DLOCK_CURATOR_MUTEX_LOOP, zk.connect_string(), path,
-                        std::to_string(curator_cycles), "5", log_path},
-                       dir.file("curator.out"));
-  ASSERT_TRUE(wait_until(
-      [&] { return file_text(dir.file("curator.out")).find("ready") != std::string::npos; }, seconds(30)))
-      << file_text(dir.file("curator.out"));
-
-  const int failures =
-      take_turns(zk.connect_string(), path, dlock_threads, dlock_cycles, store, log, milliseconds(5));
-  const auto status = curator.wait_for(seconds(60));
-  ASSERT_TRUE(status.has_value()) << "Curator's loop did not end";
-  EXPECT_EQ(describe_wait_status(*status), describe_wait_status(0)) << file_text(dir.file("curator.out"));
+  start_curator(path, curator_cycles, "mutex");
+  const int failures = take_turns(hosts(), path, dlock_threads, dlock_cycles, store_, *log_, milliseconds(5));
+  expect_curators_done();
   ASSERT_EQ(failures, 0);
 
-  std::vector<Section> sections = SectionLog::read(log_path);
+  std::vector<Section> sections = SectionLog::read(log_path());
   const SafetyReport report = check_sections(sections);
   EXPECT_TRUE(report.clean()) << report.summary();
   EXPECT_EQ(report.sections, static_cast<std::size_t>(curator_cycles + dlock_threads * dlock_cycles));
@@ -861,93 +893,56 @@ TEST(ZkMutexCurator, CuratorAndDlockTakeTurnsOnOneMutex) {
   }
   EXPECT_GE(curator_to_dlock, 1);
   EXPECT_GE(dlock_to_curator, 1);
-  EXPECT_EQ(store.state().stale_rejections, 0);
+  EXPECT_EQ(store_.state().stale_rejections, 0);
   RecordProperty("curator_to_dlock_handoffs", curator_to_dlock);
   RecordProperty("dlock_to_curator_handoffs", dlock_to_curator);
 }
 
-// Curator's InterProcessReadWriteLock, a reader and a writer process, and
-// ZkMutex's read and write sides, a thread each, share one path: no write
-// section meets any other section, tokens rise between writes and the sections
-// around them, and reads of both libraries share.
-TEST(ZkMutexCurator, CuratorAndDlockShareOneReadWriteLock) {
-  const char* classpath = std::getenv("DLOCK_TEST_CURATOR_CLASSPATH");
-  if (!classpath || !*classpath) GTEST_SKIP() << "no Curator (see CuratorAndDlockTakeTurnsOnOneMutex)";
+// InterProcessReadWriteLock, a reader and a writer process, and ZkMutex's read
+// and write sides, a thread each: no write section meets any other section,
+// tokens rise between writes and the sections around them, and reads share.
+TEST_F(ZkMutexCurator, CuratorAndDlockShareOneReadWriteLock) {
   using dlock::zk::MutexKind;
   constexpr int cycles = 15;
   const std::string path = "/interop/rw";
-  ZkEnsemble zk({1});
-  TempDir dir;
-  const std::string log_path = dir.file("sections");
-  FencedStore store(dir.file("store"));
-  SectionLog log(log_path);
-  std::vector<std::unique_ptr<ChildProcess>> curator;
-  for (const char* kind : {"read", "write"}) {
-    curator.push_back(std::make_unique<ChildProcess>(
-        std::vector<std::string>{"java", "-cp", classpath, DLOCK_CURATOR_MUTEX_LOOP, zk.connect_string(), path,
-                                 std::to_string(cycles), "5", log_path, kind},
-        dir.file(std::string("curator-") + kind + ".out")));
-  }
-  for (const char* kind : {"read", "write"}) {
-    const std::string out = dir.file(std::string("curator-") + kind + ".out");
-    ASSERT_TRUE(wait_until([&] { return file_text(out).find("ready") != std::string::npos; }, seconds(30)))
-        << file_text(out);
-  }
-
+  start_curator(path, cycles, "read");
+  start_curator(path, cycles, "write");
   std::atomic<int> failures{0};
   std::thread reader([&] {
-    failures += take_turns(zk.connect_string(), path, 1, cycles, store, log, milliseconds(5), MutexKind::read);
+    failures += take_turns(hosts(), path, 1, cycles, store_, *log_, milliseconds(5), MutexKind::read);
   });
-  failures += take_turns(zk.connect_string(), path, 1, cycles, store, log, milliseconds(5), MutexKind::write);
+  failures += take_turns(hosts(), path, 1, cycles, store_, *log_, milliseconds(5), MutexKind::write);
   reader.join();
-  for (auto& process : curator) {
-    const auto status = process->wait_for(seconds(60));
-    ASSERT_TRUE(status.has_value()) << "Curator's loop did not end";
-    EXPECT_EQ(describe_wait_status(*status), describe_wait_status(0));
-  }
+  expect_curators_done();
   ASSERT_EQ(failures.load(), 0);
 
-  const std::vector<Section> sections = SectionLog::read(log_path);
+  const std::vector<Section> sections = SectionLog::read(log_path());
   ASSERT_EQ(sections.size(), static_cast<std::size_t>(4 * cycles));
   const RwSafetyReport report = check_rw_sections(sections);
   EXPECT_TRUE(report.clean()) << report.summary();
   EXPECT_EQ(report.writers.sections, static_cast<std::size_t>(2 * cycles));
-  EXPECT_EQ(store.state().stale_rejections, 0);
+  EXPECT_EQ(store_.state().stale_rejections, 0);
   RecordProperty("shared_reads", static_cast<int>(report.shared_reads));
 }
 
-// Curator's InterProcessSemaphoreV2 with one lease (InterProcessSemaphoreMutex)
-// in a process of its own and dlock's leases, two threads, on one path.
-TEST(ZkMutexCurator, CuratorAndDlockShareOneSemaphoreMutex) {
-  const char* classpath = std::getenv("DLOCK_TEST_CURATOR_CLASSPATH");
-  if (!classpath || !*classpath) GTEST_SKIP() << "no Curator (see CuratorAndDlockTakeTurnsOnOneMutex)";
+// InterProcessSemaphoreV2 with one lease (InterProcessSemaphoreMutex) and
+// dlock's leases, two threads: no overlap, rising tokens.
+TEST_F(ZkMutexCurator, CuratorAndDlockShareOneSemaphoreMutex) {
   constexpr int curator_cycles = 20;
   constexpr int dlock_threads = 2;
   constexpr int dlock_cycles = 15;
   const std::string path = "/interop/semaphore";
-  ZkEnsemble zk({1});
-  TempDir dir;
-  const std::string log_path = dir.file("sections");
-  FencedStore store(dir.file("store"));
-  SectionLog log(log_path);
-  ChildProcess curator({"java", "-cp", classpath, DLOCK_CURATOR_MUTEX_LOOP, zk.connect_string(), path,
-                        std::to_string(curator_cycles), "5", log_path, "semaphore"},
-                       dir.file("curator.out"));
-  ASSERT_TRUE(wait_until(
-      [&] { return file_text(dir.file("curator.out")).find("ready") != std::string::npos; }, seconds(30)))
-      << file_text(dir.file("curator.out"));
+  start_curator(path, curator_cycles, "semaphore");
   const int failures =
-      take_turns(zk.connect_string(), dlock_threads, dlock_cycles, store, log, milliseconds(5), "dlock", false,
+      take_turns(hosts(), dlock_threads, dlock_cycles, store_, *log_, milliseconds(5), "dlock", false,
                  [&](ZkSession& session) { return std::make_unique<dlock::zk::ZkSemaphoreLease>(session, path, 1); });
-  const auto status = curator.wait_for(seconds(60));
-  ASSERT_TRUE(status.has_value()) << "Curator's loop did not end";
-  EXPECT_EQ(describe_wait_status(*status), describe_wait_status(0)) << file_text(dir.file("curator.out"));
+  expect_curators_done();
   ASSERT_EQ(failures, 0);
 
-  const SafetyReport report = check_sections(SectionLog::read(log_path));
+  const SafetyReport report = check_sections(SectionLog::read(log_path()));
   EXPECT_TRUE(report.clean()) << report.summary();
   EXPECT_EQ(report.sections, static_cast<std::size_t>(curator_cycles + dlock_threads * dlock_cycles));
-  EXPECT_EQ(store.state().stale_rejections, 0);
+  EXPECT_EQ(store_.state().stale_rejections, 0);
 }
 
 }  // namespace

@@ -143,9 +143,7 @@ void ZkMutex::release() {
   granted_ = false;
   node_path_.clear();
   node_name_.clear();
-  const int rc = remove(session_, node);
-  if (rc == ZNONODE) throw LostError("lock node " + node + " was gone at release: the lock was lost");
-  if (rc != ZOK) raise_for(rc, "delete", node);
+  delete_held(session_, node, "lock");
 }
 
 bool ZkMutex::acquire(std::chrono::milliseconds wait) {

@@ -52,6 +52,14 @@ std::string name_of(const std::string& path) {
   return path.substr(path.rfind('/') + 1);
 }
 
+void delete_held(ZkSession& session, const std::string& path, const char* what) {
+  const int rc = remove(session, path);
+  if (rc == ZNONODE) {
+    throw LostError(std::string(what) + " node " + path + " was gone at release: the " + what + " was lost");
+  }
+  if (rc != ZOK) raise_for(rc, "delete", path);
+}
+
 CreatedNode create_protected(ZkSession& session, const std::string& parent, const std::string& prefix,
                              const std::string& data, WatchRegistry::Id watch_id) {
   const std::string create_path = parent + "/" + prefix;

@@ -33,6 +33,11 @@ std::string protected_prefix(const std::string& base);
 CreatedNode create_protected(ZkSession& session, const std::string& parent, const std::string& prefix,
                              const std::string& data, WatchRegistry::Id watch_id = 0);
 
+// Deletes the node a grant was held by; throws LostError naming `what`
+// ("lock", "lease") when it was gone already: the session expired, or another
+// client deleted it.
+void delete_held(ZkSession& session, const std::string& path, const char* what);
+
 // The last component of `path`.
 std::string name_of(const std::string& path);
 

@@ -113,9 +113,7 @@ void ZkSemaphoreLease::release() {
   granted_ = false;
   lease_path_.clear();
   lease_name_.clear();
-  const int rc = remove(session_, lease);
-  if (rc == ZNONODE) throw LostError("lease node " + lease + " was gone at release: the lease was lost");
-  if (rc != ZOK) raise_for(rc, "delete", lease);
+  delete_held(session_, lease, "lease");
 }
 
 bool ZkSemaphoreLease::acquire(std::chrono::milliseconds wait) {
