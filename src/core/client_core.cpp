@@ -9,7 +9,8 @@ ClientCore::ClientCore(const ClientConfig& config, bool server_answered)
       id_(random_uuid()),
       router_(config_),
       subscriber_(config_, stats_, router_),
-      watchdog_(router_, holds_, pending_requests_, stats_, config_),
+      keeper_(router_, config_),
+      watchdog_(keeper_, holds_, pending_requests_, stats_, config_),
       wait_heartbeat_(router_, config_),
       answered_(server_answered) {
   router_.on_reconnect([this] { watchdog_.renew_now(); });
