@@ -93,7 +93,7 @@ void ClientCore::release_all_best_effort() {
     if (hold.lost) continue;
     try {
       ConnectionPool::Lease connection = router_.acquire(hold.resource->name(), deadline);
-      hold.resource->release(*connection, hold.field, request_id(),
+      hold.resource->release(*connection, hold.grant.owner_field, request_id(),
                              release_latch_ms(hold, retry_window_ms()));
     } catch (const Error&) {
     }

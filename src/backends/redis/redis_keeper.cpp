@@ -67,7 +67,8 @@ HoldKeeper::Report RedisKeeper::renew_on_node(ConnectionPool& pool, const std::v
     std::deque<Script::Call> calls;
     for (std::size_t i = 0; i < holds.size(); ++i) {
       leases.push_back(std::to_string(holds[i].lease_ms));
-      calls.emplace_back(shas[i], renewable(holds[i]).renewal_keys(), Argv{leases.back(), holds[i].field});
+      calls.emplace_back(shas[i], renewable(holds[i]).renewal_keys(),
+                         Argv{leases.back(), holds[i].grant.owner_field});
       connection->append(calls.back().argv());
     }
     std::vector<Reply> replies;
@@ -110,7 +111,7 @@ Reply RedisKeeper::renew_redirected(const Hold& hold, const RedirectError& redir
   const TimeLimit limit(*connection, deadline, command_timeout_);
   const std::string lease = std::to_string(hold.lease_ms);
   return renewable(hold).renewal_script().run(*connection, renewable(hold).renewal_keys(),
-                                              {lease, hold.field});
+                                              {lease, hold.grant.owner_field});
 }
 
 int64_t RedisKeeper::settle(const PendingRequest& request, Clock::time_point deadline) {
