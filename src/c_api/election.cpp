@@ -193,7 +193,7 @@ int dlock_election_term(dlock_election* election, uint64_t* out) {
       if (!hold || hold->lost) {
         throw dlock::NotOwnerError("term: this candidate does not lead '" + election->resource->election_keys.name + "'");
       }
-      *out = hold->token;
+      *out = hold->grant.token;
       return DLOCK_OK;
     });
   });

@@ -81,7 +81,7 @@ int fencing_token(dlock_lock* lock, uint64_t owner, uint64_t* out) {
   return read_hold(lock, owner, out, [&](const std::optional<dlock::Hold>& hold) {
     if (!hold)
       throw dlock::NotOwnerError("fencing_token: the caller does not hold '" + lock->resource->name() + "'");
-    return hold->token;
+    return hold->grant.token;
   });
 }
 

@@ -9,7 +9,8 @@ ClientCore::ClientCore(const ClientConfig& config, bool server_answered)
       id_(random_uuid()),
       router_(config_),
       subscriber_(config_, stats_, router_),
-      watchdog_(router_, holds_, pending_requests_, stats_, config_),
+      keeper_(router_, config_),
+      watchdog_(keeper_, holds_, pending_requests_, stats_, config_),
       wait_heartbeat_(router_, config_),
       answered_(server_answered) {
   router_.on_reconnect([this] { watchdog_.renew_now(); });
@@ -92,7 +93,7 @@ void ClientCore::release_all_best_effort() {
     if (hold.lost) continue;
     try {
       ConnectionPool::Lease connection = router_.acquire(hold.resource->name(), deadline);
-      hold.resource->release(*connection, hold.field, request_id(),
+      hold.resource->release(*connection, hold.grant.owner_field, request_id(),
                              release_latch_ms(hold, retry_window_ms()));
     } catch (const Error&) {
     }

@@ -14,6 +14,7 @@
 #include "backends/redis/net/router.hpp"
 #include "backends/redis/net/sentinel_watcher.hpp"
 #include "backends/redis/net/url.hpp"
+#include "backends/redis/redis_keeper.hpp"
 #include "common/error.hpp"
 #include "common/log.hpp"
 #include "core/async_runner.hpp"
@@ -125,6 +126,7 @@ class ClientCore {
   Holds holds_;
   PendingRequests pending_requests_;
   Subscriber subscriber_;
+  RedisKeeper keeper_;  // before the watchdog, whose reports its round trips give
   Watchdog watchdog_;
   AsyncRunner async_runner_;
   std::unique_ptr<SentinelWatcher> sentinel_watcher_;  // Sentinel only

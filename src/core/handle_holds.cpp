@@ -8,7 +8,7 @@ void release_holds_taken_through(ClientCore& core, const void* handle) {
     const std::string request_id = core.request_id();
     try {
       core.execute(hold.resource->name(), [&](Connection& connection) {
-        return hold.resource->release(connection, hold.field, request_id,
+        return hold.resource->release(connection, hold.grant.owner_field, request_id,
                                       release_latch_ms(hold, core.retry_window_ms()));
       });
     } catch (const Error&) {

@@ -1,12 +1,12 @@
-// What the core needs to know of a primitive's hold to keep it alive and to
-// let it go, without knowing the primitive's keys or scripts: each primitive
-// implements it over its own layout.
+// What the core needs to know of a primitive's hold to let it go, without
+// knowing the primitive's keys or scripts: each primitive implements it over
+// its own layout. Keeping a hold alive is the backend keeper's business
+// (core/hold_keeper.hpp; on Redis, backends/redis/redis_renewable.hpp).
 #pragma once
 
 #include <string>
 
 #include "backends/redis/net/connection.hpp"
-#include "backends/redis/net/script.hpp"
 
 namespace dlock {
 
@@ -19,11 +19,6 @@ class HeldResource {
   // Holds are keyed by (hold_key, owner): two resources of one name (the
   // sides of a read-write lock) give different keys.
   virtual const std::string& hold_key() const { return name(); }
-
-  // The script that extends `field`'s hold, and its keys; the watchdog calls
-  // it with ARGV = {lease_ms, field} and reads 1 (renewed) or 0 (gone).
-  virtual Script& renewal_script() const = 0;
-  virtual Argv renewal_keys() const = 0;
 
   // Lets `field`'s hold go; returns whether it was still held. One round trip
   // on `connection`, safe to retry under the same `request_id`.

@@ -7,7 +7,7 @@
 
 namespace dlock {
 LostNotice LostNotice::of(const Hold& hold, const char* how) {
-  return {hold.on_lost, hold.resource->name(), hold.owner, hold.token, hold.granted_at,
+  return {hold.on_lost, hold.resource->name(), hold.owner, hold.grant.token, hold.granted_at,
           how,          hold.expired,           hold.lease_ms};
 }
 
@@ -53,7 +53,7 @@ std::optional<uint64_t> Holds::reenter(const std::string& name, uint64_t owner) 
                 "was lost; release it before acquiring again");
   }
   ++it->second.count;
-  return it->second.token;
+  return it->second.grant.token;
 }
 
 void Holds::insert(Hold hold) {

@@ -14,6 +14,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/grant_ref.hpp"
 #include "core/held_resource.hpp"
 #include "core/lost_callback.hpp"
 #include "core/stats.hpp"
@@ -32,9 +33,8 @@ struct Hold {
   uint64_t grant_id = 0;  // tells a renewal reply which grant it was for
   std::shared_ptr<const HeldResource> resource;
   uint64_t owner = 0;
-  std::string field;  // <client-uuid>:<owner>
+  GrantRef grant;
   int count = 0;
-  uint64_t token = 0;
   int64_t lease_ms = 0;
   bool watchdog = false;  // renewed until release, else a fixed lease
   bool lost = false;      // no longer held: lost, or expired (then `expired` is set too)

@@ -10,12 +10,13 @@
 #include <string>
 #include <string_view>
 
+#include "backends/redis/redis_renewable.hpp"
 #include "core/held_resource.hpp"
 #include "core/wait_heartbeat.hpp"
 
 namespace dlock {
 
-class Lockable : public HeldResource {
+class Lockable : public HeldResource, public RedisRenewable {
  public:
   struct Attempt {
     bool granted;

@@ -1,21 +1,20 @@
-// The client's one background thread for held locks. It renews every
-// watchdog-managed hold in one pipelined round trip per batch (holds due
-// within the next sixth of the lease join the batch, so a renewal period
-// costs one round trip per node whatever the number of locks: one in all
-// outside a Cluster; each node's batch runs on its own, so a node that stalls
-// delays only its own holds), and marks a hold lost
-// when its renewal finds it gone or its local validity deadline passes.
+// The client's one background thread for held locks: the watchdog's
+// backend-neutral half. It renews every watchdog-managed hold through the
+// backend's keeper (core/hold_keeper.hpp) in batches (holds due within the
+// next sixth of the lease join the batch, so a renewal period costs the
+// keeper's fewest round trips whatever the number of locks), marks a hold
+// lost when its renewal finds it gone or its local validity deadline passes,
+// and retries the requests left pending.
 #pragma once
 
 #include <chrono>
 #include <condition_variable>
-#include <future>
-#include <map>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
-#include "backends/redis/net/router.hpp"
+#include "core/hold_keeper.hpp"
 #include "core/holds.hpp"
 #include "core/pending_requests.hpp"
 #include "core/stats.hpp"
@@ -24,7 +23,7 @@ namespace dlock {
 
 class Watchdog {
  public:
-  Watchdog(Router& router, Holds& holds, PendingRequests& requests, ClientStats& stats,
+  Watchdog(HoldKeeper& keeper, Holds& holds, PendingRequests& requests, ClientStats& stats,
            const ClientConfig& config);
   ~Watchdog();
   Watchdog(const Watchdog&) = delete;
@@ -46,24 +45,20 @@ class Watchdog {
  private:
   void run();
   void renew(const std::vector<Hold>& due);
-  // One node's pipeline, for `holds`; reports the holds found gone.
-  void renew_on_node(ConnectionPool& pool, const std::vector<Hold>& holds, Clock::time_point sent_at);
-  // A renewal answered with MOVED or ASK, sent again where it points.
-  Reply renew_redirected(const Hold& hold, const RedirectError& redirect, Clock::time_point deadline);
+  // Applies what one of the keeper's round trips found; may run on the
+  // keeper's threads, several at once.
+  void apply(const HoldKeeper::Report& report);
   // Settles requests that failed ambiguously (core/pending_requests.hpp):
   // every primitive's, the lock's releases and withdrawals among them.
   void settle_requests(const std::vector<PendingRequest>& due);
   void give_up_requests(const std::vector<PendingRequest>& abandoned);
-  // Runs `call` on a connection to the node of `name`, within `deadline`.
-  template <typename Call>
-  auto on_node_of(const std::string& name, Clock::time_point deadline, Call&& call);
   // A batch failed or went through: the first failure of a streak is logged,
   // and the first success after it.
   void renewals_failed(std::size_t holds, const std::string& what);
   void renewals_succeeded();
   void deliver(const std::vector<LostNotice>& notices);
 
-  Router& router_;
+  HoldKeeper& keeper_;
   Holds& holds_;
   PendingRequests& requests_;
   ClientStats& stats_;
@@ -79,9 +74,7 @@ class Watchdog {
   Clock::time_point planned_wake_ = Clock::time_point::max();  // max: awake, every nudge counts
   bool stopping_ = false;
   std::thread thread_;
-  // Cluster: each node's batch still running, by its pool (thread only).
-  std::map<ConnectionPool*, std::future<void>> in_flight_;
-  std::mutex failing_mutex_;  // the batches of several nodes report at once
+  std::mutex failing_mutex_;  // the keeper's round trips report at once
   bool failing_ = false;
   Clock::time_point failing_since_;
 };

@@ -30,7 +30,7 @@ void check_leader_value(const std::string& value, const char* argument) {
 std::optional<uint64_t> Election::current_term(uint64_t owner) {
   const std::optional<Hold> hold = core_.holds().find(resource_->hold_key(), owner);
   if (!hold) return std::nullopt;
-  if (!hold->lost) return hold->token;
+  if (!hold->lost) return hold->grant.token;
   try {
     ReentrantLock(core_, resource_).release(owner);
   } catch (const LostError&) {
@@ -45,10 +45,10 @@ void Election::proclaim(uint64_t owner, const std::string& value) {
   if (!hold) throw NotOwnerError("proclaim: this candidate does not lead '" + name + "'");
   if (hold->lost) throw_ended(*hold, "proclaim: the leadership of '" + name + "'", "was lost");
   const ElectionKeys& keys = resource_->election_keys;
-  const std::string term = std::to_string(hold->token);
+  const std::string term = std::to_string(hold->grant.token);
   const bool published = core_.execute(keys.lock, [&](Connection& connection) {
     return proclaim_script()
-        .run(connection, {keys.lock, keys.leader, keys.leaders}, {hold->field, term, value})
+        .run(connection, {keys.lock, keys.leader, keys.leaders}, {hold->grant.owner_field, term, value})
         .integer_is_one("proclaim '" + name + "'");
   });
   // The watchdog will find the lease gone too, and tell the loss.

@@ -72,7 +72,7 @@ Hold ReentrantLock::new_hold(const AcquireRequest& request, const std::string& f
   hold.grant_id = next_grant_id();
   hold.resource = resource_;
   hold.owner = request.owner;
-  hold.field = field;
+  hold.grant.owner_field = field;
   hold.count = 1;
   hold.lease_ms = lease_ms;
   hold.taken_through = request.handle;
@@ -101,7 +101,8 @@ PendingRequest ReentrantLock::pending_release(const Hold& hold, const std::strin
   release.finish = finish;
   release.give_up_at = give_up_at;
   const int64_t latch_ms = release_latch_ms(hold, core_.retry_window_ms());
-  release.settle = [resource = resource_, field = hold.field, request_id, latch_ms](Connection& connection) {
+  release.settle = [resource = resource_, field = hold.grant.owner_field, request_id,
+                    latch_ms](Connection& connection) {
     return int64_t{resource->release(connection, field, request_id, latch_ms)};
   };
   if (finish) {
@@ -133,7 +134,7 @@ PendingRequest ReentrantLock::pending_release(const Hold& hold, const std::strin
 uint64_t ReentrantLock::record_grant(const AcquireRequest& request, const std::string& field,
                                      int64_t lease_ms, const Attempt& grant) {
   Hold hold = new_hold(request, field, lease_ms);
-  hold.token = static_cast<uint64_t>(grant.value);
+  hold.grant.token = static_cast<uint64_t>(grant.value);
   hold.watchdog = request.lease_ms < 0;
   hold.granted_at = grant.sent_at;
   hold.valid_until = grant.sent_at + trusted_validity(lease_ms);
@@ -162,7 +163,7 @@ std::optional<uint64_t> ReentrantLock::acquire(const AcquireRequest& request) {
 }
 
 bool ReentrantLock::run_release(const Hold& hold, const std::string& request_id) {
-  return run_release(hold.field, request_id, release_latch_ms(hold, core_.retry_window_ms()));
+  return run_release(hold.grant.owner_field, request_id, release_latch_ms(hold, core_.retry_window_ms()));
 }
 
 bool ReentrantLock::run_release(const std::string& field, const std::string& request_id, int64_t latch_ms) {
@@ -256,7 +257,7 @@ void ReentrantLock::release_keeping(uint64_t owner, int64_t keep_ms) {
   const Clock::time_point sent_at = Clock::now();
   const bool kept = core_.execute(resource_->name(), [&](Connection& connection) {
     return LockScripts::keep()
-        .run(connection, {lock->keys.name, lock->keys.channel}, {hold->field, keep})
+        .run(connection, {lock->keys.name, lock->keys.channel}, {hold->grant.owner_field, keep})
         .integer_is_one("keep '" + name() + "'");
   });
   if (!kept) {
@@ -279,7 +280,7 @@ void ReentrantLock::extend(uint64_t owner, int64_t lease_ms) {
   const bool still_owned = core_.execute(resource_->name(), [&](Connection& connection) {
     sent_at = Clock::now();
     return resource_->renewal_script()
-        .run(connection, resource_->renewal_keys(), {lease, hold->field})
+        .run(connection, resource_->renewal_keys(), {lease, hold->grant.owner_field})
         .integer_is_one("extend '" + name() + "'");
   });
   if (!still_owned) {

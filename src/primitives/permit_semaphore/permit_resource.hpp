@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "backends/redis/redis_renewable.hpp"
 #include "core/held_resource.hpp"
 #include "primitives/permit_semaphore/permit_keys.hpp"
 
@@ -20,7 +21,7 @@ struct PermitScripts {
   static Script& try_set_permits();
 };
 
-class PermitResource final : public HeldResource {
+class PermitResource final : public HeldResource, public RedisRenewable {
  public:
   explicit PermitResource(std::string name) : keys(std::move(name)) {}
 

@@ -20,9 +20,9 @@ void PermitSemaphore::record_grant(const PermitRequest& request, const PermitId&
   hold.grant_id = id.token;  // random: tells this grant's renewals from any other's
   hold.resource = resource_;
   hold.owner = id.owner;
-  hold.field = id.raw;
+  hold.grant.owner_field = id.raw;
   hold.count = 1;
-  hold.token = id.token;
+  hold.grant.token = id.token;
   hold.lease_ms = lease_ms;
   hold.watchdog = request.lease_ms < 0;
   hold.granted_at = sent_at;
@@ -137,7 +137,7 @@ void PermitSemaphore::release(std::string_view text) {
   core_.throw_if_closed();
   // Out of the table first: from here on the watchdog no longer renews it.
   const std::optional<Hold> hold = core_.holds().take_if_outermost(keys().name, id.owner);
-  const bool ours = hold && hold->field == id.raw;
+  const bool ours = hold && hold->grant.owner_field == id.raw;
   if (hold && !ours) core_.holds().insert(*hold);  // another id's hold under the same 62 random bits
   bool released = false;
   const Clock::time_point sent_at = Clock::now();
