@@ -296,11 +296,12 @@ class DElectionTest {
           candidate.resign();
         }
       }
-      assertTrue(Threads.eventually(5, () -> watcher.leader().isEmpty()),
+      // A cancelled campaign granted meanwhile resigns on the callback executor,
+      // and one still queued may be granted after another resigned: what must
+      // hold in the end is that nobody leads, on the server or in the client.
+      assertTrue(Threads.eventually(5,
+              () -> watcher.leader().isEmpty() && candidates.stream().noneMatch(DElection::isLeader)),
           "a cancelled campaign kept leading: " + watcher.leader());
-      for (DElection candidate : candidates) {
-        assertFalse(candidate.isLeader());
-      }
     } finally {
       candidates.forEach(DElection::close);
     }
