@@ -18,7 +18,6 @@
 #include <fstream>
 #include <memory>
 #include <mutex>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -38,6 +37,7 @@
 #include "section_log.hpp"
 #include "tcp_proxy.hpp"
 #include "temp_dir.hpp"
+#include "text_file.hpp"
 #include "wait_until.hpp"
 #include "zk_ensemble.hpp"
 
@@ -62,13 +62,6 @@ std::unique_ptr<ZkSession> session_on(const std::string& hosts,
   options.connect_timeout = seconds(10);
   options.command_timeout = seconds(10);
   return std::make_unique<ZkSession>(options);
-}
-
-std::string file_text(const std::string& path) {
-  std::ifstream file(path);
-  std::stringstream text;
-  text << file.rdbuf();
-  return text.str();
 }
 
 // ---------------------------------------------------------------- paths (no server)
@@ -618,8 +611,8 @@ TEST_F(ZkMutexOneNode, HolderPausedPastItsSessionTimeoutIsToldAndFencedOff) {
   EXPECT_TRUE(store.write(waiter.token(), 10));
   ASSERT_EQ(kill(child, SIGCONT), 0);
   std::ofstream(resumed) << "go";
-  ASSERT_TRUE(wait_until([&] { return !file_text(findings).empty(); }, seconds(15)));
-  EXPECT_EQ(file_text(findings), "1111") << "told at once, late write refused, expired, release lost";
+  ASSERT_TRUE(wait_until([&] { return !read_text_file(findings).empty(); }, seconds(15)));
+  EXPECT_EQ(read_text_file(findings), "1111") << "told at once, late write refused, expired, release lost";
   EXPECT_EQ(store.state().value, 10);
   EXPECT_EQ(store.state().stale_rejections, 1);
   waiter.release();
@@ -839,8 +832,8 @@ class ZkMutexCurator : public ::testing::Test {
         std::vector<std::string>{"java", "-cp", classpath_, DLOCK_CURATOR_MUTEX_LOOP, hosts(), path,
                                  std::to_string(cycles), "5", log_path(), kind},
         out));
-    ASSERT_TRUE(wait_until([&] { return file_text(out).find("ready") != std::string::npos; }, seconds(30)))
-        << file_text(out);
+    ASSERT_TRUE(wait_until([&] { return read_text_file(out).find("ready") != std::string::npos; }, seconds(30)))
+        << read_text_file(out);
   }
 
   // Every Curator process ended well.

@@ -31,6 +31,7 @@
 #include "redis_server.hpp"
 #include "report.hpp"
 #include "temp_dir.hpp"
+#include "text_file.hpp"
 #include "wait_until.hpp"
 #include "zk_ensemble.hpp"
 
@@ -55,13 +56,6 @@ struct Options {
   int processes = 4;
   int run_ms = 3000;
 };
-
-std::string file_text(const std::string& path) {
-  std::ifstream file(path);
-  std::stringstream text;
-  text << file.rdbuf();
-  return text.str();
-}
 
 std::unique_ptr<dlock::zk::ZkSession> open_session(const std::string& hosts) {
   dlock::zk::SessionOptions options;
@@ -147,8 +141,12 @@ double curator_pairs_per_second(const Options& options, const std::string& hosts
                                     std::to_string(options.run_ms)},
                                    out);
   const auto status = curator.wait_for(milliseconds(60000 + options.run_ms));
-  if (!status || *status != 0) throw std::runtime_error("Curator's uncontended loop failed: " + file_text(out));
-  std::istringstream answer(file_text(out).substr(file_text(out).find("pairs ")));
+  const std::string output = dlock_test::read_text_file(out);
+  const auto pairs_at = output.find("pairs ");
+  if (!status || *status != 0 || pairs_at == std::string::npos) {
+    throw std::runtime_error("Curator's uncontended loop failed: " + output);
+  }
+  std::istringstream answer(output.substr(pairs_at));
   std::string word;
   int64_t pairs = 0;
   int64_t elapsed_ns = 0;
@@ -214,9 +212,9 @@ std::vector<std::string> run_curator_contenders(const Options& options, const st
   }
   for (int p = 0; p < options.processes; ++p) {
     const std::string out = dir + "/curator-" + std::to_string(p) + ".out";
-    if (!dlock_test::wait_until([&] { return file_text(out).find("ready") != std::string::npos; },
+    if (!dlock_test::wait_until([&] { return dlock_test::read_text_file(out).find("ready") != std::string::npos; },
                                 std::chrono::seconds(60))) {
-      throw std::runtime_error("a Curator contender did not connect: " + file_text(out));
+      throw std::runtime_error("a Curator contender did not connect: " + dlock_test::read_text_file(out));
     }
   }
   std::this_thread::sleep_for(milliseconds(500));  // JIT settled on the connection

@@ -1,7 +1,6 @@
 #include "worker_launcher.hpp"
 
 #include <cstdlib>
-#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
@@ -50,13 +49,6 @@ std::optional<std::string> wait_for_output(const std::string& path, const std::s
   std::optional<std::string> value;
   wait_until([&] { return (value = find_output(path, key)).has_value(); }, timeout);
   return value;
-}
-
-std::string read_text_file(const std::string& path) {
-  std::ifstream file(path);
-  std::ostringstream text;
-  text << file.rdbuf();
-  return text.str();
 }
 
 uint64_t wait_until_acquired(const std::string& output_path) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "child_process.hpp"
+#include "text_file.hpp"
 
 namespace dlock_test {
 
@@ -34,8 +35,6 @@ std::unique_ptr<ChildProcess> start_hold_worker(const HoldWorker& worker, const 
 // rest of that line; nullopt on timeout.
 std::optional<std::string> wait_for_output(const std::string& path, const std::string& key,
                                            std::chrono::milliseconds timeout);
-
-std::string read_text_file(const std::string& path);
 
 // The fencing token a holder worker (--mode hold) reported once it held the
 // lock; throws std::runtime_error with its output when it never did.

@@ -52,6 +52,11 @@ std::string name_of(const std::string& path) {
   return path.substr(path.rfind('/') + 1);
 }
 
+std::future<ChildrenResult> send_list(ZkSession& session, const std::string& path, WatchRegistry::Id watch_id) {
+  if (watch_id == 0) return send_get_children(session, path);
+  return send_get_children(session, path, WatchRegistry::watcher(), WatchRegistry::context(watch_id));
+}
+
 void delete_held(ZkSession& session, const std::string& path, const char* what) {
   const int rc = remove(session, path);
   if (rc == ZNONODE) {
@@ -65,9 +70,7 @@ CreatedNode create_protected(ZkSession& session, const std::string& parent, cons
   const std::string create_path = parent + "/" + prefix;
   for (int tries = 1; tries <= max_parent_attempts; ++tries) {
     auto created = send_create(session, create_path, data, ZOO_EPHEMERAL_SEQUENTIAL);
-    auto listed = watch_id == 0 ? send_get_children(session, parent)
-                                : send_get_children(session, parent, WatchRegistry::watcher(),
-                                                    WatchRegistry::context(watch_id));
+    auto listed = send_list(session, parent, watch_id);
     // The server answers one session's requests in order and the completion
     // thread delivers them in order: once the listing is here, the create's
     // answer is too. One wait for both.

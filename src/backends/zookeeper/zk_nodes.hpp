@@ -5,10 +5,12 @@
 #pragma once
 
 #include <cstdint>
+#include <future>
 #include <optional>
 #include <string>
 #include <vector>
 
+#include "backends/zookeeper/zk_call.hpp"
 #include "backends/zookeeper/zk_session.hpp"
 #include "backends/zookeeper/zk_watches.hpp"
 
@@ -32,6 +34,10 @@ std::string protected_prefix(const std::string& base);
 // InvalidArgument, ProtocolError.
 CreatedNode create_protected(ZkSession& session, const std::string& parent, const std::string& prefix,
                              const std::string& data, WatchRegistry::Id watch_id = 0);
+
+// Lists `path`'s children, leaving a child watch for `watch_id` when nonzero;
+// the answer is not waited for.
+std::future<ChildrenResult> send_list(ZkSession& session, const std::string& path, WatchRegistry::Id watch_id);
 
 // Deletes the node a grant was held by; throws LostError naming `what`
 // ("lock", "lease") when it was gone already: the session expired, or another

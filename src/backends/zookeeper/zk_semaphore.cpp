@@ -3,6 +3,7 @@
 #include <zookeeper/zookeeper.h>
 
 #include <algorithm>
+#include <optional>
 #include <utility>
 
 #include "backends/zookeeper/zk_call.hpp"
@@ -37,26 +38,24 @@ ZkCheck ZkSemaphoreLease::attempt() {
 }
 
 bool ZkSemaphoreLease::counted_in(WatchRegistry::Id watch_id) {
-  std::vector<std::string> leases;
+  std::optional<std::vector<std::string>> leases;
   if (lease_path_.empty()) {
     CreatedNode lease = create_protected(session_, leases_path_, lease_prefix_, node_data_, watch_id);
     lease_path_ = lease.path;
     lease_name_ = name_of(lease_path_);
     token_ = lease.czxid;
-    if (lease.children) leases = std::move(*lease.children);
+    leases = std::move(lease.children);
   }
-  if (leases.empty()) {
-    auto listed = watch_id == 0 ? send_get_children(session_, leases_path_)
-                                : send_get_children(session_, leases_path_, WatchRegistry::watcher(),
-                                                    WatchRegistry::context(watch_id));
+  if (!leases) {
+    auto listed = send_list(session_, leases_path_, watch_id);
     ChildrenResult children = await(session_, listed, "getChildren", leases_path_);
     if (children.rc != ZOK && children.rc != ZNONODE) raise_for(children.rc, "getChildren", leases_path_);
     leases = std::move(children.children);
   }
-  if (std::find(leases.begin(), leases.end(), lease_name_) == leases.end()) {
+  if (std::find(leases->begin(), leases->end(), lease_name_) == leases->end()) {
     throw LostError("lease node " + lease_path_ + " is gone (session expired or deleted by another client)");
   }
-  return leases.size() <= max_leases_;
+  return leases->size() <= max_leases_;
 }
 
 ZkCheck ZkSemaphoreLease::granted() {
@@ -100,7 +99,8 @@ void ZkSemaphoreLease::abandon() noexcept {
     try {
       gate_.release();
     } catch (const std::exception&) {
-      // The gate's node goes with the session at worst; nobody else is blocked by it then.
+      // Giving up never throws: a gate node whose delete failed stays until
+      // the session ends, and the waiters behind it wait that long.
     }
   } else {
     gate_.abandon();
