@@ -1,7 +1,5 @@
 #include "redis_cluster.hpp"
 
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -15,6 +13,7 @@
 #include <stdexcept>
 
 #include "child_process.hpp"
+#include "port_claims.hpp"
 #include "redis_info.hpp"
 #include "temp_dir.hpp"
 #include "wait_until.hpp"
@@ -25,36 +24,22 @@ namespace {
 constexpr int kNodes = 6;
 constexpr std::size_t kMasters = 3;
 constexpr int kBusPortOffset = 10000;
-// Below the ephemeral range (32768+) with the bus ports too, so no client
-// socket takes a node's port between the check and the bind.
-constexpr int kLowestPort = 12000;
-constexpr int kHighestPort = 21999;
 constexpr auto kCreateTimeout = std::chrono::seconds(60);
 constexpr auto kHealthyTimeout = std::chrono::seconds(30);
 
-bool port_is_free(int port) {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  if (fd < 0) return false;
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  address.sin_port = htons(static_cast<uint16_t>(port));
-  const bool free = bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0;
-  close(fd);
-  return free;
-}
-
-// A port P whose cluster bus port P+10000 is free too. Random, so test
-// processes running side by side rarely try the same one; a port taken
-// before the node binds it makes RedisServer try another.
+// A port P whose cluster bus port P+10000 this process claims too (see
+// port_claims.hpp). A port taken before the node binds it makes RedisServer
+// try another.
 int pick_cluster_port() {
   thread_local std::mt19937 random{std::random_device{}()};
-  std::uniform_int_distribution<int> range(kLowestPort, kHighestPort);
+  std::uniform_int_distribution<int> range(kLowestClaimedPort, kHighestClaimedPort - kBusPortOffset);
   for (int attempt = 0; attempt < 1000; ++attempt) {
     const int port = range(random);
-    if (port_is_free(port) && port_is_free(port + kBusPortOffset)) return port;
+    if (!claim_port(port)) continue;
+    if (claim_port(port + kBusPortOffset)) return port;
+    release_port(port);
   }
-  throw std::runtime_error("no free loopback port with a free cluster bus port");
+  throw std::runtime_error("cannot claim a loopback port with its cluster bus port");
 }
 
 std::string directory_on_path_holding(const std::string& program) {

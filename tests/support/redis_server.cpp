@@ -1,15 +1,13 @@
 #include "redis_server.hpp"
 
-#include <netinet/in.h>
-#include <sys/socket.h>
-#include <unistd.h>
-
 #include <csignal>
 #include <cstdlib>
 #include <fstream>
+#include <random>
 #include <stdexcept>
 #include <thread>
 
+#include "port_claims.hpp"
 #include "redis_info.hpp"
 
 namespace dlock_test {
@@ -27,21 +25,16 @@ constexpr int kPortAttempts = 20;
 
 }  // namespace
 
-// The kernel picks an unused ephemeral port; another process may take it before
-// the server binds it, so start() failures are retried with a new port.
+// A claimed port (see port_claims.hpp), tried at random so test processes
+// running side by side rarely try the same one.
 int pick_free_port() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  if (fd < 0) throw std::runtime_error("socket() failed");
-  sockaddr_in address{};
-  address.sin_family = AF_INET;
-  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  address.sin_port = 0;
-  socklen_t length = sizeof address;
-  const bool ok = bind(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0 &&
-                  getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) == 0;
-  close(fd);
-  if (!ok) throw std::runtime_error("cannot find a free loopback port");
-  return ntohs(address.sin_port);
+  thread_local std::mt19937 random{std::random_device{}()};
+  std::uniform_int_distribution<int> range(kLowestClaimedPort, kHighestClaimedPort);
+  for (int attempt = 0; attempt < 1000; ++attempt) {
+    const int port = range(random);
+    if (claim_port(port)) return port;
+  }
+  throw std::runtime_error("cannot claim a free loopback port");
 }
 
 namespace {

@@ -45,7 +45,8 @@ struct RedisServerConfig {
   std::function<int()> pick_port;
 };
 
-// A loopback port nothing listens on now (another process may take it later).
+// A loopback port nothing listens on, this process's until it exits: no other
+// test process takes it, even while a server on it is killed (port_claims.hpp).
 int pick_free_port();
 
 // A private redis-server (see RedisServerConfig::executable) on a free loopback port with its own directory,
