@@ -11,8 +11,8 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <csignal>
 #include <condition_variable>
+#include <csignal>
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
@@ -55,10 +55,12 @@ int elapsed_ms(std::chrono::steady_clock::time_point since) {
 }
 
 std::unique_ptr<ZkSession> session_on(const std::string& hosts,
-                                      int timeout_ms = ZkEnsemble::max_session_timeout_ms) {
+                                      int timeout_ms = ZkEnsemble::max_session_timeout_ms,
+                                      const std::string& digest_credentials = "") {
   dlock::zk::SessionOptions options;
   options.hosts = hosts;
   options.session_timeout_ms = timeout_ms;
+  options.digest_credentials = digest_credentials;
   options.connect_timeout = seconds(10);
   options.command_timeout = seconds(10);
   return std::make_unique<ZkSession>(options);
@@ -106,8 +108,10 @@ TEST(ZkPaths, SortKeyIsTheTextAfterTheLastLockMarker) {
   EXPECT_EQ(sort_key("foreign"), "foreign");
   // The read-write lock's sides sort their own and each other's nodes by sequence.
   using dlock::zk::MutexKind;
-  EXPECT_EQ(sort_key("_c_0f3e2d1c-aaaa-4bbb-8ccc-000000000000-__READ__0000000003", MutexKind::write), "0000000003");
-  EXPECT_EQ(sort_key("_c_0f3e2d1c-aaaa-4bbb-8ccc-000000000000-__WRIT__0000000004", MutexKind::read), "0000000004");
+  EXPECT_EQ(sort_key("_c_0f3e2d1c-aaaa-4bbb-8ccc-000000000000-__READ__0000000003", MutexKind::write),
+            "0000000003");
+  EXPECT_EQ(sort_key("_c_0f3e2d1c-aaaa-4bbb-8ccc-000000000000-__WRIT__0000000004", MutexKind::read),
+            "0000000004");
 }
 
 // ---------------------------------------------------------------- one server
@@ -183,6 +187,50 @@ TEST_F(ZkMutexOneNode, MissingChrootIsAClearError) {
   EXPECT_EQ(lock.node_path().rfind("/locked/" + lock.node_prefix(), 0), 0u) << lock.node_path();
   EXPECT_EQ(dlock::zk::exists(*root, "/apps" + lock.node_path()).rc, ZOK);
   lock.release();
+}
+
+// A parent only its creator may write (ZooKeeper's "auth" ACL: whoever added
+// the creator's digest credentials): a session without them, or with a wrong
+// password, is refused with an AuthError naming the path and leaves no node;
+// the creator's credentials are granted the lock.
+TEST_F(ZkMutexOneNode, APathTheSessionMayNotWriteIsAnAuthErrorThatLeavesNothing) {
+  const std::string credentials = "alice:Pa55-right";
+  auto alice = session_on(hosts(), ZkEnsemble::max_session_timeout_ms, credentials);
+  char created[64];
+  ASSERT_EQ(zoo_create(alice->handle(), "/secured", "", 0, &ZOO_CREATOR_ALL_ACL, 0, created, sizeof created),
+            ZOK);
+  for (const std::string& refused : {std::string(), std::string("alice:wrong")}) {
+    auto session = session_on(hosts(), ZkEnsemble::max_session_timeout_ms, refused);
+    ZkMutex lock(*session, "/secured/orders");
+    try {
+      lock.acquire(seconds(5));
+      FAIL() << "granted with credentials '" << refused << "'";
+    } catch (const dlock::AuthError& error) {
+      EXPECT_NE(std::string(error.what()).find("/secured/orders"), std::string::npos) << error.what();
+      EXPECT_EQ(std::string(error.what()).find("wrong"), std::string::npos)
+          << "a password in: " << error.what();
+    }
+    EXPECT_TRUE(dlock::zk::get_children(*alice, "/secured").children.empty());
+  }
+  ZkMutex lock(*alice, "/secured/orders");
+  ASSERT_TRUE(lock.acquire(seconds(5)));
+  lock.release();
+}
+
+// A scheme the server does not know fails the session's authentication, which
+// ends the session (the digest scheme itself never fails: see the test above).
+TEST_F(ZkMutexOneNode, FailedAuthenticationEndsTheSession) {
+  dlock::zk::SessionOptions options;
+  options.hosts = hosts();
+  options.connect_timeout = seconds(10);
+  std::atomic<bool> told_auth_failed{false};
+  ZkSession session(options, [&](dlock::zk::SessionState state) {
+    if (state == dlock::zk::SessionState::auth_failed) told_auth_failed = true;
+  });
+  auto answer = dlock::zk::send_add_auth(session, "no-such-scheme", "bob:Pa55-secret");
+  EXPECT_EQ(dlock::zk::await(session, answer, "addAuth", "bob"), ZAUTHFAILED);
+  EXPECT_TRUE(wait_until([&] { return told_auth_failed.load(); }, seconds(5)));
+  EXPECT_FALSE(session.wait_connected(milliseconds(500))) << "state " << to_string(session.state());
 }
 
 TEST_F(ZkMutexOneNode, GrantIsCuratorsNodeAndItsTokenIsTheCzxid) {
@@ -465,7 +513,8 @@ TEST_F(ZkMutexOneNode, AThousandWaitersAreServedInOrderOneWakeUpPerRelease) {
   holder.release();
   for (int next = 0; next < waiters; ++next) {
     std::unique_lock<std::mutex> guard(woken_mutex);
-    ASSERT_TRUE(woken_changed.wait_for(guard, seconds(10), [&] { return woken.size() > static_cast<std::size_t>(next); }))
+    ASSERT_TRUE(woken_changed.wait_for(guard, seconds(10),
+                                       [&] { return woken.size() > static_cast<std::size_t>(next); }))
         << "nobody woken after grant " << next;
     ASSERT_EQ(woken[next], next) << "woken out of order";
     guard.unlock();
@@ -577,8 +626,8 @@ TEST_F(ZkMutexOneNode, HolderPausedPastItsSessionTimeoutIsToldAndFencedOff) {
         }
         const bool told_at_once = session->may_have_expired(dlock::zk::Clock::now());
         const bool late_write_refused = !store.write(lock.token(), 2);
-        const bool expired = wait_until(
-            [&] { return session->state() == dlock::zk::SessionState::expired; }, seconds(10));
+        const bool expired =
+            wait_until([&] { return session->state() == dlock::zk::SessionState::expired; }, seconds(10));
         bool release_lost = false;
         try {
           lock.release();
@@ -714,8 +763,9 @@ int take_turns(const std::string& hosts, const std::string& path, int threads, i
                const FencedStore& store, SectionLog& log, milliseconds hold,
                dlock::zk::MutexKind kind = dlock::zk::MutexKind::mutex) {
   using dlock::zk::MutexKind;
-  const std::string owner_prefix =
-      kind == MutexKind::read ? "r:dlock" : kind == MutexKind::write ? "w:dlock" : "dlock";
+  const std::string owner_prefix = kind == MutexKind::read    ? "r:dlock"
+                                   : kind == MutexKind::write ? "w:dlock"
+                                                              : "dlock";
   return take_turns(hosts, threads, cycles, store, log, hold, owner_prefix, kind == MutexKind::read,
                     [&](ZkSession& session) { return std::make_unique<ZkMutex>(session, path, kind); });
 }
@@ -832,7 +882,8 @@ class ZkMutexCurator : public ::testing::Test {
         std::vector<std::string>{"java", "-cp", classpath_, DLOCK_CURATOR_MUTEX_LOOP, hosts(), path,
                                  std::to_string(cycles), "5", log_path(), kind},
         out));
-    ASSERT_TRUE(wait_until([&] { return read_text_file(out).find("ready") != std::string::npos; }, seconds(30)))
+    ASSERT_TRUE(
+        wait_until([&] { return read_text_file(out).find("ready") != std::string::npos; }, seconds(30)))
         << read_text_file(out);
   }
 
@@ -926,9 +977,9 @@ TEST_F(ZkMutexCurator, CuratorAndDlockShareOneSemaphoreMutex) {
   constexpr int dlock_cycles = 15;
   const std::string path = "/interop/semaphore";
   start_curator(path, curator_cycles, "semaphore");
-  const int failures =
-      take_turns(hosts(), dlock_threads, dlock_cycles, store_, *log_, milliseconds(5), "dlock", false,
-                 [&](ZkSession& session) { return std::make_unique<dlock::zk::ZkSemaphoreLease>(session, path, 1); });
+  const int failures = take_turns(
+      hosts(), dlock_threads, dlock_cycles, store_, *log_, milliseconds(5), "dlock", false,
+      [&](ZkSession& session) { return std::make_unique<dlock::zk::ZkSemaphoreLease>(session, path, 1); });
   expect_curators_done();
   ASSERT_EQ(failures, 0);
 

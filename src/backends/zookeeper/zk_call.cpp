@@ -116,7 +116,8 @@ std::future<CreateResult> send_create(ZkSession& session, const std::string& pat
 std::future<ChildrenResult> send_get_children(ZkSession& session, const std::string& path, watcher_fn watcher,
                                               void* watcher_context) {
   return send<ChildrenResult>(session, [&](void* pending) {
-    return zoo_awget_children2(session.handle(), path.c_str(), watcher, watcher_context, on_children, pending);
+    return zoo_awget_children2(session.handle(), path.c_str(), watcher, watcher_context, on_children,
+                               pending);
   });
 }
 
@@ -137,6 +138,14 @@ std::future<StatResult> send_exists(ZkSession& session, const std::string& path,
 std::future<int> send_delete(ZkSession& session, const std::string& path) {
   return send<int>(session, [&](void* pending) {
     return zoo_adelete(session.handle(), path.c_str(), -1, on_void, pending);
+  });
+}
+
+std::future<int> send_add_auth(ZkSession& session, const std::string& scheme,
+                               const std::string& credentials) {
+  return send<int>(session, [&](void* pending) {
+    return zoo_add_auth(session.handle(), scheme.c_str(), credentials.data(),
+                        static_cast<int>(credentials.size()), on_void, pending);
   });
 }
 

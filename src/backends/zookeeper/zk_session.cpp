@@ -71,6 +71,7 @@ ZkSession::ZkSession(SessionOptions options, StateCallback on_state_change)
                             std::to_string(options_.connect_timeout.count()) + " ms (state " +
                             to_string(state()) + ")");
     }
+    add_credentials();
     check_chroot_exists();
   } catch (...) {
     close();
@@ -103,6 +104,14 @@ bool ZkSession::wait_connected(std::chrono::milliseconds timeout) {
     return state_ == SessionState::connected || state_ == SessionState::expired ||
            state_ == SessionState::auth_failed || state_ == SessionState::closed;
   }) && state_ == SessionState::connected;
+}
+
+void ZkSession::add_credentials() {
+  if (options_.digest_credentials.empty()) return;
+  const std::string user = options_.digest_credentials.substr(0, options_.digest_credentials.find(':'));
+  auto answer = send_add_auth(*this, "digest", options_.digest_credentials);
+  const int rc = await(*this, answer, "addAuth digest", user);
+  if (rc != ZOK) raise_for(rc, "addAuth digest of user", user);  // the user, never the password
 }
 
 void ZkSession::check_chroot_exists() {

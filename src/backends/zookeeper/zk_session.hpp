@@ -36,6 +36,9 @@ struct SessionOptions {
   int session_timeout_ms = 4000;  // asked for; the server clamps it (negotiated_timeout_ms())
   std::chrono::milliseconds connect_timeout{5000};
   std::chrono::milliseconds command_timeout{5000};
+  // "user:password" for the digest scheme, added to the session's identities
+  // at open (and by the C client again on each reconnection); empty: none.
+  std::string digest_credentials;
 };
 
 class ZkSession {
@@ -43,9 +46,11 @@ class ZkSession {
   // Runs on the C client's completion thread: it may only record or signal.
   using StateCallback = std::function<void(SessionState)>;
 
-  // Returns once the session is connected and the chroot exists. Throws
-  // ConnectionError when no server answers within connect_timeout, and
-  // InvalidArgument when the chroot does not exist.
+  // Returns once the session is connected, its credentials added and the
+  // chroot exists. Throws ConnectionError when no server answers within
+  // connect_timeout, AuthError when the server refuses the credentials or the
+  // chroot, and InvalidArgument when the chroot does not exist. (The digest
+  // scheme accepts any credentials: a wrong password is refused by the ACLs.)
   explicit ZkSession(SessionOptions options, StateCallback on_state_change = {});
   ~ZkSession();
   ZkSession(const ZkSession&) = delete;
@@ -87,6 +92,7 @@ class ZkSession {
  private:
   static void on_session_event(zhandle_t* handle, int type, int state, const char* path, void* context);
   void record_state(SessionState state);
+  void add_credentials();
   void check_chroot_exists();
 
   SessionOptions options_;
