@@ -24,6 +24,7 @@
 
 #include "backends/zookeeper/zk_call.hpp"
 #include "backends/zookeeper/zk_mutex.hpp"
+#include "backends/zookeeper/zk_nodes.hpp"
 #include "backends/zookeeper/zk_paths.hpp"
 #include "backends/zookeeper/zk_semaphore.hpp"
 #include "backends/zookeeper/zk_session.hpp"
@@ -277,6 +278,38 @@ TEST_F(ZkMutexOneNode, ReleaseOfANodeDeletedByAnotherClientIsALoss) {
   } catch (const dlock::LostError& error) {
     EXPECT_NE(std::string(error.what()).find("/lost/one/"), std::string::npos) << error.what();
   }
+}
+
+// What a keeper asks each period: are the held nodes still ours? One wait for
+// all of them; a node deleted by another client, or another session's node
+// made on its path since, is not.
+TEST_F(ZkMutexOneNode, HeldNodesAreCheckedInOneRoundTrip) {
+  TcpProxy proxy(server_->client_port(0));
+  dlock::zk::SessionOptions options;
+  options.hosts = "127.0.0.1:" + std::to_string(proxy.port());
+  options.session_timeout_ms = ZkEnsemble::max_session_timeout_ms;
+  options.command_timeout = milliseconds(500);
+  ZkSession holder(options);
+  auto admin = session_on(hosts());
+  std::vector<std::unique_ptr<ZkMutex>> locks;
+  std::vector<dlock::zk::HeldNode> nodes;
+  for (const char* path : {"/held/a", "/held/b", "/held/c"}) {
+    locks.push_back(std::make_unique<ZkMutex>(holder, path));
+    ASSERT_TRUE(locks.back()->acquire(seconds(5)));
+    nodes.push_back({locks.back()->node_path(), locks.back()->token()});
+  }
+  const auto waits = holder.waits_for_server();
+  EXPECT_EQ(dlock::zk::still_held(holder, nodes), (std::vector<bool>{true, true, true}));
+  EXPECT_EQ(holder.waits_for_server() - waits, 1u);
+  ASSERT_EQ(dlock::zk::remove(*admin, nodes[1].path), ZOK);
+  ASSERT_EQ(dlock::zk::remove(*admin, nodes[2].path), ZOK);
+  ASSERT_EQ(dlock::zk::create(*admin, nodes[2].path, "", ZOO_EPHEMERAL).rc, ZOK);
+  EXPECT_EQ(dlock::zk::still_held(holder, nodes), (std::vector<bool>{true, false, false}));
+  EXPECT_TRUE(dlock::zk::still_held(holder, {}).empty());
+  // Unanswered (the link is cut): an error, not a verdict on the holds.
+  proxy.partition();
+  EXPECT_THROW(dlock::zk::still_held(holder, nodes), dlock::ConnectionError);
+  proxy.heal();
 }
 
 int median_us(std::vector<std::int64_t> samples_ns) {

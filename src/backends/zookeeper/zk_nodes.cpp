@@ -52,7 +52,8 @@ std::string name_of(const std::string& path) {
   return path.substr(path.rfind('/') + 1);
 }
 
-std::future<ChildrenResult> send_list(ZkSession& session, const std::string& path, WatchRegistry::Id watch_id) {
+std::future<ChildrenResult> send_list(ZkSession& session, const std::string& path,
+                                      WatchRegistry::Id watch_id) {
   if (watch_id == 0) return send_get_children(session, path);
   return send_get_children(session, path, WatchRegistry::watcher(), WatchRegistry::context(watch_id));
 }
@@ -63,6 +64,24 @@ void delete_held(ZkSession& session, const std::string& path, const char* what) 
     throw LostError(std::string(what) + " node " + path + " was gone at release: the " + what + " was lost");
   }
   if (rc != ZOK) raise_for(rc, "delete", path);
+}
+
+std::vector<bool> still_held(ZkSession& session, const std::vector<HeldNode>& nodes) {
+  std::vector<std::future<StatResult>> answers;
+  answers.reserve(nodes.size());
+  for (const HeldNode& node : nodes) answers.push_back(send_exists(session, node.path));
+  if (answers.empty()) return {};
+  // In order, as create_protected's listing: the last answer here means all are.
+  const StatResult last = await(session, answers.back(), "exists", nodes.back().path);
+  std::vector<bool> held;
+  held.reserve(nodes.size());
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const StatResult found = i + 1 == nodes.size() ? last : answers[i].get();
+    if (found.rc != ZOK && found.rc != ZNONODE) raise_for(found.rc, "exists", nodes[i].path);
+    held.push_back(found.rc == ZOK && static_cast<std::uint64_t>(found.stat.czxid) == nodes[i].czxid &&
+                   found.stat.ephemeralOwner == session.session_id());
+  }
+  return held;
 }
 
 CreatedNode create_protected(ZkSession& session, const std::string& parent, const std::string& prefix,

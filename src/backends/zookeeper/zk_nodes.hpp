@@ -37,12 +37,26 @@ CreatedNode create_protected(ZkSession& session, const std::string& parent, cons
 
 // Lists `path`'s children, leaving a child watch for `watch_id` when nonzero;
 // the answer is not waited for.
-std::future<ChildrenResult> send_list(ZkSession& session, const std::string& path, WatchRegistry::Id watch_id);
+std::future<ChildrenResult> send_list(ZkSession& session, const std::string& path,
+                                      WatchRegistry::Id watch_id);
 
 // Deletes the node a grant was held by; throws LostError naming `what`
 // ("lock", "lease") when it was gone already: the session expired, or another
 // client deleted it.
 void delete_held(ZkSession& session, const std::string& path, const char* what);
+
+// A node a grant is held by, as its grant recorded it.
+struct HeldNode {
+  std::string path;
+  std::uint64_t czxid = 0;
+};
+
+// Whether each of `nodes` is still held: it exists, with the czxid it was
+// created with and this session as its ephemeral owner (a node another client
+// deleted, or recreated on the same path, is not). One round trip: the checks
+// are pipelined and the last answer awaited. Throws ConnectionError when they
+// are not all answered (the connection broke, the command timeout passed).
+std::vector<bool> still_held(ZkSession& session, const std::vector<HeldNode>& nodes);
 
 // The last component of `path`.
 std::string name_of(const std::string& path);
