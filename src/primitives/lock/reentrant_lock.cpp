@@ -24,48 +24,6 @@ uint64_t next_grant_id() {
 
 }  // namespace
 
-ReentrantLock::Attempt ReentrantLock::attempt(const AcquireRequest& request, const std::string& field,
-                                              int64_t lease_ms, int64_t wait_left_ms) {
-  const std::string request_id = core_.request_id();
-  try {
-    return core_.execute(resource_->name(), [&](Connection& connection) {
-      const Clock::time_point sent_at = Clock::now();
-      const Lockable::Attempt outcome =
-          resource_->attempt(connection, field, lease_ms, wait_left_ms, request_id);
-      if (outcome.granted && !confirm_replicated(connection, field, lease_ms)) {
-        // Undone: retried like a busy lock whose holder has this long left.
-        return Attempt{{false, core_.config().sync_timeout_ms}, sent_at};
-      }
-      return Attempt{outcome, sent_at};
-    });
-  } catch (const ConnectionError&) {
-    withdraw(request, field, lease_ms);
-    throw;
-  }
-}
-
-bool ReentrantLock::confirm_replicated(Connection& connection, const std::string& field, int64_t lease_ms) {
-  const ClientConfig& config = core_.config();
-  if (config.sync_replicas == 0) return true;
-  const std::string wanted = std::to_string(config.sync_replicas);
-  const int64_t reached =
-      connection.command({"WAIT", wanted, std::to_string(config.sync_timeout_ms)}).integer("WAIT " + wanted);
-  if (reached >= config.sync_replicas) return true;
-  resource_->release(connection, field, core_.request_id(), lease_ms + core_.retry_window_ms());
-  if (log::enabled(DLOCK_LOG_DEBUG)) {
-    log::emit(DLOCK_LOG_DEBUG, "acquire '" + name() + "': the grant reached " + std::to_string(reached) +
-                                   " of " + wanted + " replicas within " +
-                                   std::to_string(config.sync_timeout_ms) + " ms; undone");
-  }
-  return false;
-}
-
-void ReentrantLock::leave_queue(const std::string& field) {
-  const ServerQueue* queue = resource_->server_queue();
-  if (queue == nullptr) return;
-  core_.wait_heartbeat().leave(std::shared_ptr<const ServerQueue>(resource_, queue), field);
-}
-
 Hold ReentrantLock::new_hold(const AcquireRequest& request, const std::string& field,
                              int64_t lease_ms) const {
   Hold hold;
@@ -132,9 +90,9 @@ PendingRequest ReentrantLock::pending_release(const Hold& hold, const std::strin
 }
 
 uint64_t ReentrantLock::record_grant(const AcquireRequest& request, const std::string& field,
-                                     int64_t lease_ms, const Attempt& grant) {
+                                     int64_t lease_ms, const LockWait::Try& grant) {
   Hold hold = new_hold(request, field, lease_ms);
-  hold.grant.token = static_cast<uint64_t>(grant.value);
+  hold.grant.token = grant.token;
   hold.watchdog = request.lease_ms < 0;
   hold.granted_at = grant.sent_at;
   hold.valid_until = grant.sent_at + trusted_validity(lease_ms);
@@ -144,7 +102,7 @@ uint64_t ReentrantLock::record_grant(const AcquireRequest& request, const std::s
   core_.holds().insert(std::move(hold));
   core_.watchdog().nudge(due);
   ClientStats::count(core_.stats().grants);
-  return static_cast<uint64_t>(grant.value);
+  return grant.token;
 }
 
 std::optional<uint64_t> ReentrantLock::reenter(uint64_t owner) {

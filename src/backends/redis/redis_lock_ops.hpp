@@ -1,0 +1,29 @@
+// A lock kind's operations on Redis (core/lock_ops.hpp): a thin adapter over
+// the kind's Lockable and the client's subscriber until the seam's step 5
+// (docs/design/backends.md, 1.5) moves the kinds' scripts behind it.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "core/client_core.hpp"
+#include "core/lock_ops.hpp"
+#include "core/lockable.hpp"
+
+namespace dlock {
+
+class RedisLockOps final : public LockOps {
+ public:
+  RedisLockOps(ClientCore& core, std::shared_ptr<const Lockable> resource)
+      : core_(core), resource_(std::move(resource)) {}
+
+  std::unique_ptr<LockWait> begin(const std::string& owner_field, int64_t lease_ms) override;
+  // The kind's release channel.
+  std::unique_ptr<WaitWatch> watch_releases(Waiter& waiter) override;
+
+ private:
+  ClientCore& core_;
+  const std::shared_ptr<const Lockable> resource_;
+};
+
+}  // namespace dlock
