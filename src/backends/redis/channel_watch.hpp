@@ -4,8 +4,8 @@
 
 #include <string>
 
-#include "core/subscriber.hpp"
-#include "core/wait_registration.hpp"
+#include "backends/redis/subscriber.hpp"
+#include "backends/redis/wait_registration.hpp"
 #include "core/wait_watch.hpp"
 
 namespace dlock {

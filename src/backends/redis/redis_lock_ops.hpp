@@ -6,9 +6,9 @@
 #include <memory>
 #include <string>
 
+#include "backends/redis/lockable.hpp"
 #include "core/client_core.hpp"
 #include "core/lock_ops.hpp"
-#include "core/lockable.hpp"
 
 namespace dlock {
 

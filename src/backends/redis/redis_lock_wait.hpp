@@ -11,11 +11,11 @@
 #include <optional>
 #include <string>
 
+#include "backends/redis/lockable.hpp"
+#include "backends/redis/wait_heartbeat.hpp"
+#include "backends/redis/wait_registration.hpp"
 #include "core/client_core.hpp"
 #include "core/lock_ops.hpp"
-#include "core/lockable.hpp"
-#include "core/wait_heartbeat.hpp"
-#include "core/wait_registration.hpp"
 
 namespace dlock {
 
