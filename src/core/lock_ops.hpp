@@ -1,8 +1,9 @@
 // What a backend gives the lock kinds' client-side flows for one name of one
 // kind (docs/design/backends.md, 1.3): a wait from its first try to the grant
-// or giving up, and the wake-ups of a group's member. The flows themselves
-// (re-entry, recording the grant, withdrawals, the one wait engine of
-// core/wait_process.hpp) stay in core/ and primitives/.
+// or giving up, the wake-ups of a group's member, and the round trips on a
+// hold and on the name. The flows themselves (re-entry, recording the grant,
+// withdrawals, loss notices, the one wait engine of core/wait_process.hpp)
+// stay in core/ and primitives/.
 #pragma once
 
 #include <chrono>
@@ -50,6 +51,21 @@ class LockOps {
   // While the result lives, any release of the name (or news that one may
   // have been missed) signals `waiter`: a group's member that refused.
   virtual std::unique_ptr<WaitWatch> watch_releases(Waiter& waiter) = 0;
+
+  // Lets `owner_field`'s hold go; whether it was still held. Safe to retry
+  // under the same `request_id` for `latch_ms`. Throws ConnectionError.
+  virtual bool release(const std::string& owner_field, const std::string& request_id, int64_t latch_ms) = 0;
+  struct Extension {
+    bool still_owned;  // false: gone, or another owner's
+    std::chrono::steady_clock::time_point sent_at;  // of the request that answered
+  };
+  // Sets the remaining lease of `owner_field`'s hold to `lease_ms`.
+  virtual Extension extend(const std::string& owner_field, int64_t lease_ms) = 0;
+  // Deletes the hold whoever has it; whether there was one.
+  virtual bool force_release() = 0;
+  virtual bool is_locked() = 0;
+  // The remaining lease, -2 when not held.
+  virtual int64_t ttl_ms() = 0;
 };
 
 }  // namespace dlock

@@ -1,6 +1,5 @@
 #include "primitives/lock/acquire_process.hpp"
 
-#include "backends/redis/redis_lock_ops.hpp"
 #include "common/error.hpp"
 
 namespace dlock {
@@ -33,7 +32,7 @@ void AcquireProcess::start() {
   lock_.settle_pending(request_.owner);
   field_ = lock_.resource_->hold_field(core.field(request_.owner));
   lease_ms_ = request_.lease_ms < 0 ? core.config().watchdog_timeout_ms : request_.lease_ms;
-  wait_ = RedisLockOps(core, lock_.resource_).begin(field_, lease_ms_);
+  wait_ = lock_.ops_->begin(field_, lease_ms_);
 }
 
 void AcquireProcess::watch(Waiter& waiter) { wait_->watch(waiter); }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 
+#include "backends/redis/redis_lock_ops.hpp"
 #include "common/error.hpp"
 #include "common/log.hpp"
 #include "core/handle_holds.hpp"
@@ -23,6 +24,9 @@ uint64_t next_grant_id() {
 }
 
 }  // namespace
+
+ReentrantLock::ReentrantLock(ClientCore& core, std::shared_ptr<const Lockable> resource)
+    : core_(core), resource_(std::move(resource)), ops_(std::make_shared<RedisLockOps>(core_, resource_)) {}
 
 Hold ReentrantLock::new_hold(const AcquireRequest& request, const std::string& field,
                              int64_t lease_ms) const {
@@ -121,12 +125,7 @@ std::optional<uint64_t> ReentrantLock::acquire(const AcquireRequest& request) {
 }
 
 bool ReentrantLock::run_release(const Hold& hold, const std::string& request_id) {
-  return run_release(hold.grant.owner_field, request_id, release_latch_ms(hold, core_.retry_window_ms()));
-}
-
-bool ReentrantLock::run_release(const std::string& field, const std::string& request_id, int64_t latch_ms) {
-  return core_.execute(resource_->name(),
-      [&](Connection& connection) { return resource_->release(connection, field, request_id, latch_ms); });
+  return ops_->release(hold.grant.owner_field, request_id, release_latch_ms(hold, core_.retry_window_ms()));
 }
 
 void ReentrantLock::settle_pending(uint64_t owner) {
@@ -233,14 +232,7 @@ void ReentrantLock::extend(uint64_t owner, int64_t lease_ms) {
                           "' is kept alive by the watchdog; only a fixed lease is extended");
   }
   if (hold->lost) throw_ended_hold(*hold, "extend", name());
-  const std::string lease = std::to_string(lease_ms);
-  Clock::time_point sent_at;
-  const bool still_owned = core_.execute(resource_->name(), [&](Connection& connection) {
-    sent_at = Clock::now();
-    return resource_->renewal_script()
-        .run(connection, resource_->renewal_keys(), {lease, hold->grant.owner_field})
-        .integer_is_one("extend '" + name() + "'");
-  });
+  const auto [still_owned, sent_at] = ops_->extend(hold->grant.owner_field, lease_ms);
   if (!still_owned) {
     if (auto notice = core_.holds().renewed(*hold, false, sent_at)) deliver(*notice);
     Hold ended = *hold;
@@ -252,17 +244,17 @@ void ReentrantLock::extend(uint64_t owner, int64_t lease_ms) {
 
 bool ReentrantLock::force_release() {
   core_.throw_if_closed();
-  return core_.execute(resource_->name(), [&](Connection& connection) { return resource_->force_release(connection); });
+  return ops_->force_release();
 }
 
 bool ReentrantLock::is_locked() {
   core_.throw_if_closed();
-  return core_.execute(resource_->name(), [&](Connection& connection) { return resource_->is_locked(connection); });
+  return ops_->is_locked();
 }
 
 int64_t ReentrantLock::ttl_ms() {
   core_.throw_if_closed();
-  return core_.execute(resource_->name(), [&](Connection& connection) { return resource_->ttl_ms(connection); });
+  return ops_->ttl_ms();
 }
 
 void ReentrantLock::release_unrecorded(uint64_t owner) {
@@ -272,7 +264,7 @@ void ReentrantLock::release_unrecorded(uint64_t owner) {
   // second command timeout.
   if (core_.holds().find(hold_key(), owner) || core_.pending(pending_caller(owner))) return;
   try {
-    run_release(resource_->hold_field(core_.field(owner)), core_.request_id(), core_.retry_window_ms());
+    ops_->release(resource_->hold_field(core_.field(owner)), core_.request_id(), core_.retry_window_ms());
   } catch (const Error&) {
     // Unreachable or closing: an unrecorded grant lapses with its lease.
   }

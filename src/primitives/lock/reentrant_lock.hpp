@@ -30,8 +30,7 @@ class ReentrantLock {
  public:
   // `resource` is the lock, or any other Lockable (a side of a read-write
   // lock) taken with the same steps.
-  ReentrantLock(ClientCore& core, std::shared_ptr<const Lockable> resource)
-      : core_(core), resource_(std::move(resource)) {}
+  ReentrantLock(ClientCore& core, std::shared_ptr<const Lockable> resource);
 
   // The fencing token of the hold, or nullopt when the wait ran out. Throws
   // InterruptedError, ClosedError, ConnectionError, ProtocolError, LostError.
@@ -88,7 +87,6 @@ class ReentrantLock {
   uint64_t record_grant(const AcquireRequest& request, const std::string& field, int64_t lease_ms,
                         const LockWait::Try& grant);
   bool run_release(const Hold& hold, const std::string& request_id);
-  bool run_release(const std::string& field, const std::string& request_id, int64_t latch_ms);
   // Counts, logs and reports a loss or an expiry to the handle's callback.
   void deliver(const LostNotice& notice);
   // A hold already out of the table that its release (or keep), sent at
@@ -101,6 +99,7 @@ class ReentrantLock {
 
   ClientCore& core_;
   std::shared_ptr<const Lockable> resource_;
+  std::shared_ptr<LockOps> ops_;  // the backend's round trips on resource_
 };
 
 }  // namespace dlock
