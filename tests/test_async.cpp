@@ -141,7 +141,7 @@ TEST_F(Async, ManyWaitersShareOneThreadAndTakeTurns) {
   }
   std::this_thread::sleep_for(milliseconds(200));
   // The runner, the subscriber and the wait heartbeat (the waiting owners'
-  // liveness, core/wait_heartbeat.hpp): one each per client, however many wait.
+  // liveness, backends/redis/wait_heartbeat.hpp): one each per client, however many wait.
   EXPECT_LE(thread_count(), threads_before + 3) << "waiting took threads";
   const int64_t released_at = monotonic_ms();
   ASSERT_TRUE(status_is(dlock_lock_release(held.get()), DLOCK_OK));

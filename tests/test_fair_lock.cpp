@@ -36,7 +36,7 @@ const char* const kName = "fair";
 const char* const kQueue = "dlock_fair_queue:{fair}";
 constexpr int64_t kLongLeaseMs = 30000;
 // The scripts' grant window (src/backends/redis/lua/fair_lock/queue.lua) and the bound on a
-// dead waiter's stay in the queue (core/wait_heartbeat.hpp).
+// dead waiter's stay in the queue (backends/redis/wait_heartbeat.hpp).
 constexpr int64_t kGrantLeaseMs = 2000;
 constexpr int64_t kDeadWaiterGoneMs = 1000;
 

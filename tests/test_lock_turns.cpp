@@ -32,7 +32,7 @@ const char* const kName = "turns";
 const char* const kWaiting = "dlock_waiting:{turns}";
 constexpr int64_t kLongLeaseMs = 30000;
 // A crashed waiter's entry is gone this long after its death at most
-// (core/wait_heartbeat.hpp: the liveness window after its last heartbeat).
+// (backends/redis/wait_heartbeat.hpp: the liveness window after its last heartbeat).
 constexpr int64_t kDeadWaiterGoneMs = 1000;
 
 class LockTurns : public RedisFixture {

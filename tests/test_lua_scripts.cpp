@@ -26,7 +26,7 @@ std::string read_script(const std::string& file) {
 
 // The script as the library sends it (LockScripts::acquire_prelude() and
 // release_prelude()): acquire.lua after tokens.lua, hold_checks.lua, the
-// waiters' liveness window (core/wait_heartbeat.hpp's wait_liveness_lua();
+// waiters' liveness window (backends/redis/wait_heartbeat.hpp's wait_liveness_lua();
 // these tests never wait that long) and waiters.lua, release.lua after all
 // but tokens.lua.
 std::string script(const std::string& file) {

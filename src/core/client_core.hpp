@@ -15,14 +15,14 @@
 #include "backends/redis/net/sentinel_watcher.hpp"
 #include "backends/redis/net/url.hpp"
 #include "backends/redis/redis_keeper.hpp"
+#include "backends/redis/subscriber.hpp"
+#include "backends/redis/wait_heartbeat.hpp"
 #include "common/error.hpp"
 #include "common/log.hpp"
 #include "core/async_runner.hpp"
 #include "core/holds.hpp"
 #include "core/pending_requests.hpp"
 #include "core/stats.hpp"
-#include "core/subscriber.hpp"
-#include "core/wait_heartbeat.hpp"
 #include "core/watchdog.hpp"
 
 namespace dlock {

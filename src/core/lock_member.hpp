@@ -12,6 +12,7 @@
 
 #include "core/async_runner.hpp"
 #include "core/lost_callback.hpp"
+#include "core/wait_watch.hpp"
 #include "core/waiter.hpp"
 
 namespace dlock {
@@ -41,12 +42,9 @@ class LockMember {
   // none. Throws LostError when the hold is known lost.
   virtual bool reenter(uint64_t owner) = 0;
 
-  // While the result lives, a release message on the member's channel (or
-  // the subscription becoming active, or a reconnect) signals `waiter`.
-  struct Watch {
-    virtual ~Watch() = default;
-  };
-  virtual std::unique_ptr<Watch> watch(Waiter& waiter) = 0;
+  // While the result lives, a release of the member (or news that one may
+  // have been missed: a subscription made, a reconnect) signals `waiter`.
+  virtual std::unique_ptr<WaitWatch> watch(Waiter& waiter) = 0;
 
   // Releases one hold of `owner`. Throws NotOwnerError, LostError, ConnectionError.
   virtual void release(uint64_t owner) = 0;

@@ -6,7 +6,7 @@
 
 #include <string>
 
-#include "core/wait_heartbeat.hpp"
+#include "backends/redis/wait_heartbeat.hpp"
 #include "primitives/fair_lock/fair_lock_keys.hpp"
 #include "primitives/lock/lock_resource.hpp"
 

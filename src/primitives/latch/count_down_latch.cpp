@@ -3,10 +3,11 @@
 #include <chrono>
 
 #include "backends/redis/net/composed_script.hpp"
+#include "backends/redis/redis_semaphore_ops.hpp"
 #include "common/error.hpp"
-#include "core/channel_attempts.hpp"
 #include "core/count_key.hpp"
 #include "core/key_names.hpp"
+#include "core/release_attempts.hpp"
 #include "core/requests_lua.hpp"
 #include "primitives/latch/latch_lua.hpp"
 
@@ -86,9 +87,9 @@ CountDownLatch::Gone CountDownLatch::why_gone() {
 }
 
 // The latch's side of a wait: its "zero" message wakes every waiter.
-class LatchAwait final : public ChannelAttempts {
+class LatchAwait final : public ReleaseAttempts {
  public:
-  explicit LatchAwait(const CountDownLatch& latch) : ChannelAttempts(latch.core_, latch.keys_->channel), latch_(latch) {}
+  explicit LatchAwait(const CountDownLatch& latch) : ReleaseAttempts(latch.core_, std::make_unique<RedisSemaphoreOps>(latch.core_, latch.keys_->channel)), latch_(latch) {}
 
   Outcome attempt(int64_t /*wait_left_ms*/, bool woken_by_message) override {
     const bool open = latch_.count() <= 0;

@@ -1,19 +1,19 @@
 // The reentrant lock's side of a wait (core/wait_process.hpp), built once
-// ReentrantLock::reenter() found no hold to re-enter: its attempt (the
-// script, recording the grant with the watchdog through the client's Holds,
-// a withdrawal after a connection error), the channels and the server
-// queue's heartbeat it waits with, and leaving the queue when it stops
-// without the lock. The engine takes it on the caller's thread for
-// dlock_lock_acquire, on the client's async runner for dlock_lock_acquire_async.
+// ReentrantLock::reenter() found no hold to re-enter: settling the owner's
+// pending request, the backend's wait for its lock kind (core/lock_ops.hpp:
+// the tries, where news comes from, leaving the queue when it stops without
+// the lock), recording the grant with the watchdog through the client's
+// Holds, and a withdrawal after a connection error. The engine takes it on
+// the caller's thread for dlock_lock_acquire, on the client's async runner
+// for dlock_lock_acquire_async.
 #pragma once
 
 #include <cstdint>
-#include <optional>
+#include <memory>
 #include <string>
 
-#include "core/wait_heartbeat.hpp"
+#include "core/lock_ops.hpp"
 #include "core/wait_process.hpp"
-#include "core/wait_registration.hpp"
 #include "primitives/lock/reentrant_lock.hpp"
 
 namespace dlock {
@@ -29,37 +29,30 @@ class AcquireProcess final : public WaitAttempts {
   // After a grant: the hold's token.
   uint64_t token() const { return token_; }
   // After an attempt the lock refused: the holder's remaining lease (-1 none).
-  int64_t holder_ttl_ms() const { return last_.value; }
+  int64_t holder_ttl_ms() const { return last_.retry_after ? last_.retry_after->count() : -1; }
 
   // WaitAttempts. attempt() throws ClosedError, ConnectionError,
   // ProtocolError, LostError.
   Outcome attempt(int64_t wait_left_ms, bool woken_by_message) override;
   void watch(Waiter& waiter) override;
-  // Leaves the subscriber, the heartbeat and, without the lock, the server's
-  // queue (the fair lock's, the read-write lock's write intent).
+  // Ends the backend's wait; without the lock, it abandons it first.
   void stop(bool granted) noexcept override;
   bool closed() override { return lock_.core_.closed(); }
   void throw_if_closed() override { lock_.core_.throw_if_closed(); }
 
  private:
   // The first attempt's start: settles the owner's pending request (a
-  // release left pending, a withdrawal), works out the field and the lease.
+  // release left pending, a withdrawal), works out the field and the lease,
+  // and begins the backend's wait.
   void start();
-  Outcome granted();
 
   ReentrantLock lock_;
   const AcquireRequest request_;
   std::string field_;
   int64_t lease_ms_ = 0;
-  ReentrantLock::Attempt last_{};
+  LockWait::Try last_{};
   uint64_t token_ = 0;
-  bool started_ = false;
-  std::string channel_;  // the registration refers to it
-  Subscriber::Hearing hearing_;  // the channel's, before the attempt that preceded the registration
-  bool queued_ = false;  // in the server's queue (fair lock waiter, lock waiting owner, writer intent)
-  std::optional<WaitRegistration> registration_;
-  std::optional<WaitRegistration> other_releases_;  // a queued waiter's: the lock's own channel
-  std::optional<HeartbeatRegistration> heartbeat_;
+  std::unique_ptr<LockWait> wait_;
 };
 
 }  // namespace dlock

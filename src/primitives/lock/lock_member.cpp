@@ -1,20 +1,20 @@
 #include "primitives/lock/lock_member.hpp"
 
+#include "backends/redis/redis_lock_ops.hpp"
 #include "common/error.hpp"
-#include "core/wait_registration.hpp"
 #include "primitives/lock/acquire_process.hpp"
 #include "primitives/lock/reentrant_lock.hpp"
 
 namespace dlock {
 namespace {
 
-// Keeps the core (and so its subscriber) alive as long as the registration.
-struct ChannelWatch final : LockMember::Watch {
-  ChannelWatch(std::shared_ptr<ClientCore> core, const std::string& channel, Waiter& waiter)
-      : core_(std::move(core)), registration_(core_->subscriber(), channel, waiter) {}
+// Keeps the core (and so the backend's wake-up source) alive as long as the watch.
+struct CoreWatch final : WaitWatch {
+  CoreWatch(std::shared_ptr<ClientCore> core, const std::shared_ptr<const Lockable>& resource, Waiter& waiter)
+      : core_(std::move(core)), watch_(RedisLockOps(*core_, resource).watch_releases(waiter)) {}
 
   std::shared_ptr<ClientCore> core_;
-  WaitRegistration registration_;
+  std::unique_ptr<WaitWatch> watch_;
 };
 
 }  // namespace
@@ -46,8 +46,8 @@ bool ReentrantLockMember::reenter(uint64_t owner) {
   return ReentrantLock(*core, resource_).reenter(owner).has_value();
 }
 
-std::unique_ptr<LockMember::Watch> ReentrantLockMember::watch(Waiter& waiter) {
-  return std::make_unique<ChannelWatch>(client_->core(), resource_->channel(), waiter);
+std::unique_ptr<WaitWatch> ReentrantLockMember::watch(Waiter& waiter) {
+  return std::make_unique<CoreWatch>(client_->core(), resource_, waiter);
 }
 
 void ReentrantLockMember::release(uint64_t owner) {

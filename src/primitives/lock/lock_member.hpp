@@ -19,7 +19,7 @@ class ReentrantLockMember final : public LockMember {
   const std::string& name() const override { return resource_->name(); }
   Outcome try_once(uint64_t owner, int64_t lease_ms, const std::shared_ptr<LostCallback>& on_lost) override;
   bool reenter(uint64_t owner) override;
-  std::unique_ptr<Watch> watch(Waiter& waiter) override;
+  std::unique_ptr<WaitWatch> watch(Waiter& waiter) override;
   void release(uint64_t owner) override;
   void release_unrecorded(uint64_t owner) noexcept override;
   std::optional<Clock::time_point> valid_until(uint64_t owner) override;

@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "backends/redis/lockable.hpp"
 #include "backends/redis/net/url.hpp"
-#include "core/lockable.hpp"
-#include "core/wait_heartbeat.hpp"
+#include "backends/redis/wait_heartbeat.hpp"
 #include "primitives/lock/lock_keys.hpp"
 
 namespace dlock {

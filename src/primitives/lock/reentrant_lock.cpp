@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 
+#include "backends/redis/redis_lock_ops.hpp"
 #include "common/error.hpp"
 #include "common/log.hpp"
 #include "core/handle_holds.hpp"
@@ -24,47 +25,8 @@ uint64_t next_grant_id() {
 
 }  // namespace
 
-ReentrantLock::Attempt ReentrantLock::attempt(const AcquireRequest& request, const std::string& field,
-                                              int64_t lease_ms, int64_t wait_left_ms) {
-  const std::string request_id = core_.request_id();
-  try {
-    return core_.execute(resource_->name(), [&](Connection& connection) {
-      const Clock::time_point sent_at = Clock::now();
-      const Lockable::Attempt outcome =
-          resource_->attempt(connection, field, lease_ms, wait_left_ms, request_id);
-      if (outcome.granted && !confirm_replicated(connection, field, lease_ms)) {
-        // Undone: retried like a busy lock whose holder has this long left.
-        return Attempt{{false, core_.config().sync_timeout_ms}, sent_at};
-      }
-      return Attempt{outcome, sent_at};
-    });
-  } catch (const ConnectionError&) {
-    withdraw(request, field, lease_ms);
-    throw;
-  }
-}
-
-bool ReentrantLock::confirm_replicated(Connection& connection, const std::string& field, int64_t lease_ms) {
-  const ClientConfig& config = core_.config();
-  if (config.sync_replicas == 0) return true;
-  const std::string wanted = std::to_string(config.sync_replicas);
-  const int64_t reached =
-      connection.command({"WAIT", wanted, std::to_string(config.sync_timeout_ms)}).integer("WAIT " + wanted);
-  if (reached >= config.sync_replicas) return true;
-  resource_->release(connection, field, core_.request_id(), lease_ms + core_.retry_window_ms());
-  if (log::enabled(DLOCK_LOG_DEBUG)) {
-    log::emit(DLOCK_LOG_DEBUG, "acquire '" + name() + "': the grant reached " + std::to_string(reached) +
-                                   " of " + wanted + " replicas within " +
-                                   std::to_string(config.sync_timeout_ms) + " ms; undone");
-  }
-  return false;
-}
-
-void ReentrantLock::leave_queue(const std::string& field) {
-  const ServerQueue* queue = resource_->server_queue();
-  if (queue == nullptr) return;
-  core_.wait_heartbeat().leave(std::shared_ptr<const ServerQueue>(resource_, queue), field);
-}
+ReentrantLock::ReentrantLock(ClientCore& core, std::shared_ptr<const Lockable> resource)
+    : core_(core), resource_(std::move(resource)), ops_(std::make_shared<RedisLockOps>(core_, resource_)) {}
 
 Hold ReentrantLock::new_hold(const AcquireRequest& request, const std::string& field,
                              int64_t lease_ms) const {
@@ -132,9 +94,9 @@ PendingRequest ReentrantLock::pending_release(const Hold& hold, const std::strin
 }
 
 uint64_t ReentrantLock::record_grant(const AcquireRequest& request, const std::string& field,
-                                     int64_t lease_ms, const Attempt& grant) {
+                                     int64_t lease_ms, const LockWait::Try& grant) {
   Hold hold = new_hold(request, field, lease_ms);
-  hold.grant.token = static_cast<uint64_t>(grant.value);
+  hold.grant.token = grant.token;
   hold.watchdog = request.lease_ms < 0;
   hold.granted_at = grant.sent_at;
   hold.valid_until = grant.sent_at + trusted_validity(lease_ms);
@@ -144,7 +106,7 @@ uint64_t ReentrantLock::record_grant(const AcquireRequest& request, const std::s
   core_.holds().insert(std::move(hold));
   core_.watchdog().nudge(due);
   ClientStats::count(core_.stats().grants);
-  return static_cast<uint64_t>(grant.value);
+  return grant.token;
 }
 
 std::optional<uint64_t> ReentrantLock::reenter(uint64_t owner) {
@@ -163,12 +125,7 @@ std::optional<uint64_t> ReentrantLock::acquire(const AcquireRequest& request) {
 }
 
 bool ReentrantLock::run_release(const Hold& hold, const std::string& request_id) {
-  return run_release(hold.grant.owner_field, request_id, release_latch_ms(hold, core_.retry_window_ms()));
-}
-
-bool ReentrantLock::run_release(const std::string& field, const std::string& request_id, int64_t latch_ms) {
-  return core_.execute(resource_->name(),
-      [&](Connection& connection) { return resource_->release(connection, field, request_id, latch_ms); });
+  return ops_->release(hold.grant.owner_field, request_id, release_latch_ms(hold, core_.retry_window_ms()));
 }
 
 void ReentrantLock::settle_pending(uint64_t owner) {
@@ -275,14 +232,7 @@ void ReentrantLock::extend(uint64_t owner, int64_t lease_ms) {
                           "' is kept alive by the watchdog; only a fixed lease is extended");
   }
   if (hold->lost) throw_ended_hold(*hold, "extend", name());
-  const std::string lease = std::to_string(lease_ms);
-  Clock::time_point sent_at;
-  const bool still_owned = core_.execute(resource_->name(), [&](Connection& connection) {
-    sent_at = Clock::now();
-    return resource_->renewal_script()
-        .run(connection, resource_->renewal_keys(), {lease, hold->grant.owner_field})
-        .integer_is_one("extend '" + name() + "'");
-  });
+  const auto [still_owned, sent_at] = ops_->extend(hold->grant.owner_field, lease_ms);
   if (!still_owned) {
     if (auto notice = core_.holds().renewed(*hold, false, sent_at)) deliver(*notice);
     Hold ended = *hold;
@@ -294,17 +244,17 @@ void ReentrantLock::extend(uint64_t owner, int64_t lease_ms) {
 
 bool ReentrantLock::force_release() {
   core_.throw_if_closed();
-  return core_.execute(resource_->name(), [&](Connection& connection) { return resource_->force_release(connection); });
+  return ops_->force_release();
 }
 
 bool ReentrantLock::is_locked() {
   core_.throw_if_closed();
-  return core_.execute(resource_->name(), [&](Connection& connection) { return resource_->is_locked(connection); });
+  return ops_->is_locked();
 }
 
 int64_t ReentrantLock::ttl_ms() {
   core_.throw_if_closed();
-  return core_.execute(resource_->name(), [&](Connection& connection) { return resource_->ttl_ms(connection); });
+  return ops_->ttl_ms();
 }
 
 void ReentrantLock::release_unrecorded(uint64_t owner) {
@@ -314,7 +264,7 @@ void ReentrantLock::release_unrecorded(uint64_t owner) {
   // second command timeout.
   if (core_.holds().find(hold_key(), owner) || core_.pending(pending_caller(owner))) return;
   try {
-    run_release(resource_->hold_field(core_.field(owner)), core_.request_id(), core_.retry_window_ms());
+    ops_->release(resource_->hold_field(core_.field(owner)), core_.request_id(), core_.retry_window_ms());
   } catch (const Error&) {
     // Unreachable or closing: an unrecorded grant lapses with its lease.
   }

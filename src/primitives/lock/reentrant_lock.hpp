@@ -7,6 +7,7 @@
 
 #include "core/cancel.hpp"
 #include "core/client_core.hpp"
+#include "core/lock_ops.hpp"
 #include "core/lost_callback.hpp"
 #include "primitives/lock/lock_resource.hpp"
 
@@ -29,8 +30,7 @@ class ReentrantLock {
  public:
   // `resource` is the lock, or any other Lockable (a side of a read-write
   // lock) taken with the same steps.
-  ReentrantLock(ClientCore& core, std::shared_ptr<const Lockable> resource)
-      : core_(core), resource_(std::move(resource)) {}
+  ReentrantLock(ClientCore& core, std::shared_ptr<const Lockable> resource);
 
   // The fencing token of the hold, or nullopt when the wait ran out. Throws
   // InterruptedError, ClosedError, ConnectionError, ProtocolError, LostError.
@@ -63,14 +63,8 @@ class ReentrantLock {
   void release_taken_through(const void* handle);
 
  private:
-  struct Attempt : Lockable::Attempt {
-    Clock::time_point sent_at;
-  };
-
   // The steps of an acquire, taken by AcquireProcess.
   friend class AcquireProcess;
-  Attempt attempt(const AcquireRequest& request, const std::string& field, int64_t lease_ms,
-                  int64_t wait_left_ms);
   // After an attempt that failed once it may have reached the server: its
   // release, a pending request withdrawn in the background, outranks it
   // should it run later.
@@ -90,17 +84,9 @@ class ReentrantLock {
                                  Clock::time_point give_up_at) const;
   // A hold of `request`'s owner in the table's shape, with nothing granted yet.
   Hold new_hold(const AcquireRequest& request, const std::string& field, int64_t lease_ms) const;
-  // Replica sync: after a fresh grant on `connection`, WAIT for the configured
-  // replicas; a grant that reached too few is released again (false).
-  bool confirm_replicated(Connection& connection, const std::string& field, int64_t lease_ms);
-  // A waiter that stops waiting without the lock leaves the server's queue,
-  // when the lock has one: sent by the client's heartbeat thread, so that
-  // giving up never waits on the network.
-  void leave_queue(const std::string& field);
   uint64_t record_grant(const AcquireRequest& request, const std::string& field, int64_t lease_ms,
-                        const Attempt& grant);
+                        const LockWait::Try& grant);
   bool run_release(const Hold& hold, const std::string& request_id);
-  bool run_release(const std::string& field, const std::string& request_id, int64_t latch_ms);
   // Counts, logs and reports a loss or an expiry to the handle's callback.
   void deliver(const LostNotice& notice);
   // A hold already out of the table that its release (or keep), sent at
@@ -113,6 +99,7 @@ class ReentrantLock {
 
   ClientCore& core_;
   std::shared_ptr<const Lockable> resource_;
+  std::shared_ptr<LockOps> ops_;  // the backend's round trips on resource_
 };
 
 }  // namespace dlock

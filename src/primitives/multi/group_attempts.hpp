@@ -39,7 +39,7 @@ class GroupAttempts : public WaitAttempts {
 
  private:
   const std::string what_;
-  std::map<size_t, std::unique_ptr<LockMember::Watch>> watches_;
+  std::map<size_t, std::unique_ptr<WaitWatch>> watches_;
 };
 
 }  // namespace dlock

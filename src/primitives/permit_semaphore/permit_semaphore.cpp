@@ -1,8 +1,9 @@
 #include "primitives/permit_semaphore/permit_semaphore.hpp"
 
+#include "backends/redis/redis_semaphore_ops.hpp"
 #include "common/error.hpp"
-#include "core/channel_attempts.hpp"
 #include "core/handle_holds.hpp"
+#include "core/release_attempts.hpp"
 
 namespace dlock {
 namespace {
@@ -39,10 +40,10 @@ void PermitSemaphore::record_grant(const PermitRequest& request, const PermitId&
 // The permit semaphore's side of a wait: every release message wakes all its
 // waiters, and a refusal says when the earliest lease ends (a crashed
 // holder's permit returns then, and nothing publishes it).
-class PermitAcquire final : public ChannelAttempts {
+class PermitAcquire final : public ReleaseAttempts {
  public:
   PermitAcquire(const PermitSemaphore& semaphore, const PermitRequest& request)
-      : ChannelAttempts(semaphore.core_, semaphore.keys().channel),
+      : ReleaseAttempts(semaphore.core_, std::make_unique<RedisSemaphoreOps>(semaphore.core_, semaphore.keys().channel)),
         semaphore_(semaphore),
         request_(request),
         lease_ms_(request.lease_ms < 0 ? semaphore.core_.config().watchdog_timeout_ms : request.lease_ms),

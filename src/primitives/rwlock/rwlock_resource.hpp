@@ -6,8 +6,8 @@
 #include <atomic>
 #include <string>
 
+#include "backends/redis/lockable.hpp"
 #include "backends/redis/net/url.hpp"
-#include "core/lockable.hpp"
 #include "primitives/rwlock/rwlock_keys.hpp"
 
 namespace dlock {

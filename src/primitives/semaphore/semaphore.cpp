@@ -1,10 +1,11 @@
 #include "primitives/semaphore/semaphore.hpp"
 
 #include "backends/redis/net/composed_script.hpp"
+#include "backends/redis/redis_semaphore_ops.hpp"
 #include "common/error.hpp"
-#include "core/channel_attempts.hpp"
 #include "core/count_key.hpp"
 #include "core/key_names.hpp"
+#include "core/release_attempts.hpp"
 #include "core/requests_lua.hpp"
 #include "primitives/semaphore/semaphore_lua.hpp"
 
@@ -57,10 +58,10 @@ void Semaphore::withdraw_later(const std::string& record, const std::string& cou
 
 // The semaphore's side of a wait: every release message wakes all its
 // waiters (one release may satisfy several).
-class SemaphoreAcquire final : public ChannelAttempts {
+class SemaphoreAcquire final : public ReleaseAttempts {
  public:
   SemaphoreAcquire(const Semaphore& semaphore, uint64_t owner, int permits)
-      : ChannelAttempts(semaphore.core_, semaphore.keys_->channel),
+      : ReleaseAttempts(semaphore.core_, std::make_unique<RedisSemaphoreOps>(semaphore.core_, semaphore.keys_->channel)),
         semaphore_(semaphore),
         permits_(permits),
         count_(std::to_string(permits)),

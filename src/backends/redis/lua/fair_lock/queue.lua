@@ -11,7 +11,7 @@
 local lock, counter, queue, seen = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 
 -- A waiter not seen for wait_liveness_ms (put before this text, from
--- core/wait_heartbeat.hpp: three of its client's heartbeats) is dead, so one
+-- backends/redis/wait_heartbeat.hpp: three of its client's heartbeats) is dead, so one
 -- that died leaves within a second (its last heartbeat, a period before at
 -- most, plus this window, and the next script to run).
 -- A grant's lease until its owner confirms it: a head that died between

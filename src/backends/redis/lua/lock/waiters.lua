@@ -6,7 +6,7 @@
 -- first found the lock taken (server time, ms): the order turns go in.
 -- `deadlines` (dlock_waiting:{name}:until) scores it by when it counts as
 -- gone: an entry lives wait_liveness_ms (put before this text, from
--- core/wait_heartbeat.hpp) past the owner's last attempt or its client's
+-- backends/redis/wait_heartbeat.hpp) past the owner's last attempt or its client's
 -- heartbeat, so a waiter that crashed is dropped within a second; one that
 -- gives up leaves at once (wait_leave.lua), and a grant takes its owner out.
 --

@@ -1,4 +1,4 @@
-#include "core/subscriber.hpp"
+#include "backends/redis/subscriber.hpp"
 
 #include <poll.h>
 

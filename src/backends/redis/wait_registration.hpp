@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "core/subscriber.hpp"
+#include "backends/redis/subscriber.hpp"
 #include "core/waiter.hpp"
 
 namespace dlock {

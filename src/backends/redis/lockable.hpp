@@ -11,8 +11,8 @@
 #include <string_view>
 
 #include "backends/redis/redis_renewable.hpp"
+#include "backends/redis/wait_heartbeat.hpp"
 #include "core/held_resource.hpp"
-#include "core/wait_heartbeat.hpp"
 
 namespace dlock {
 

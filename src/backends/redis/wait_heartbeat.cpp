@@ -1,4 +1,4 @@
-#include "core/wait_heartbeat.hpp"
+#include "backends/redis/wait_heartbeat.hpp"
 
 #include <algorithm>
 #include <deque>

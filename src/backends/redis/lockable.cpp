@@ -1,4 +1,4 @@
-#include "core/lockable.hpp"
+#include "backends/redis/lockable.hpp"
 
 #include "common/error.hpp"
 

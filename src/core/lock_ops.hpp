@@ -1,0 +1,71 @@
+// What a backend gives the lock kinds' client-side flows for one name of one
+// kind (docs/design/backends.md, 1.3): a wait from its first try to the grant
+// or giving up, the wake-ups of a group's member, and the round trips on a
+// hold and on the name. The flows themselves (re-entry, recording the grant,
+// withdrawals, loss notices, the one wait engine of core/wait_process.hpp)
+// stay in core/ and primitives/.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "core/wait_watch.hpp"
+#include "core/waiter.hpp"
+
+namespace dlock {
+
+// One acquire of one owner; the engine's WaitAttempts delegates to it.
+// Destroying it stops its watch.
+class LockWait {
+ public:
+  struct Try {
+    bool granted = false;
+    uint64_t token = 0;  // when granted: the fencing token
+    std::chrono::steady_clock::time_point sent_at;  // when the try that answered was sent
+    // Refused: when to look again though no news came (the holder's lease
+    // ends then; a crashed holder announces nothing). nullopt: news alone.
+    std::optional<std::chrono::milliseconds> retry_after;
+  };
+
+  virtual ~LockWait() = default;
+  // One try; wait_left_ms as WaitAttempts::attempt's. Throws ConnectionError
+  // (the try may have reached the server: the caller withdraws it),
+  // ProtocolError, ClosedError.
+  virtual Try attempt(int64_t wait_left_ms, bool woken_by_message) = 0;
+  // After a refused try: registers `waiter` where news of the next chance
+  // comes from, before the retry its confirmation triggers.
+  virtual void watch(Waiter& waiter) = 0;
+  // The wait ends without a grant: leaves what it queued on the server, in
+  // the background. Never blocks on the network.
+  virtual void abandon() noexcept = 0;
+};
+
+class LockOps {
+ public:
+  virtual ~LockOps() = default;
+  // A wait for `owner_field`'s hold with `lease_ms`.
+  virtual std::unique_ptr<LockWait> begin(const std::string& owner_field, int64_t lease_ms) = 0;
+  // While the result lives, any release of the name (or news that one may
+  // have been missed) signals `waiter`: a group's member that refused.
+  virtual std::unique_ptr<WaitWatch> watch_releases(Waiter& waiter) = 0;
+
+  // Lets `owner_field`'s hold go; whether it was still held. Safe to retry
+  // under the same `request_id` for `latch_ms`. Throws ConnectionError.
+  virtual bool release(const std::string& owner_field, const std::string& request_id, int64_t latch_ms) = 0;
+  struct Extension {
+    bool still_owned;  // false: gone, or another owner's
+    std::chrono::steady_clock::time_point sent_at;  // of the request that answered
+  };
+  // Sets the remaining lease of `owner_field`'s hold to `lease_ms`.
+  virtual Extension extend(const std::string& owner_field, int64_t lease_ms) = 0;
+  // Deletes the hold whoever has it; whether there was one.
+  virtual bool force_release() = 0;
+  virtual bool is_locked() = 0;
+  // The remaining lease, -2 when not held.
+  virtual int64_t ttl_ms() = 0;
+};
+
+}  // namespace dlock
