@@ -12,6 +12,7 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <functional>
 #include <memory>
 #include <string>
 #include <thread>
@@ -19,6 +20,10 @@
 
 #include "backends/sql/lease_dialect.hpp"
 #include "backends/sql/lease_lock.hpp"
+#if DLOCK_SQL_WITH_POSTGRESQL
+#include "backends/sql/pg_listener.hpp"
+#include "pg_server.hpp"
+#endif
 #include "backends/sql/sql_connection.hpp"
 #include "backends/sql/sql_schema.hpp"
 #include "common/error.hpp"
@@ -385,6 +390,73 @@ TEST_P(SqlLock, MissingSchemaTheUserMayNotCreateIsAnAuthErrorNamingTheStatements
     EXPECT_NE(message.find("CREATE TABLE IF NOT EXISTS other_locks"), std::string::npos) << message;
   }
 }
+
+#if DLOCK_SQL_WITH_POSTGRESQL
+// PostgreSQL waiters wake on the release's NOTIFY (pg_listener), not on a
+// backoff: a holder releasing after 700 ms (when the backoff alone would next
+// look about 400 ms later) hands over within a few milliseconds, trial after
+// trial; and when the listening connection is ended the listener reconnects
+// and the waiter still gets the release, not only the holder's lease end.
+class SqlWakePg : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    auto connection = connect();
+    dlock::sql::ensure_schema(*connection, *dialect_);
+  }
+  std::unique_ptr<SqlConnection> connect() { return dlock::sql::connect(url_); }
+
+  PgServer server_;
+  dlock::sql::SqlUrl url_ = dlock::sql::parse_sql_url(server_.url());
+  std::unique_ptr<LeaseDialect> dialect_ = dlock::sql::lease_dialect(dlock::sql::SqlDialect::postgresql, "dlock_locks");
+};
+
+// Holds `name` as `holder` for `hold`, releases, and returns how long after
+// the release the waiter (already waiting with `listener`) was granted.
+milliseconds hand_off(SqlConnection& holder_connection, SqlConnection& waiter_connection,
+                      const LeaseDialect& dialect, dlock::sql::PgListener& listener, const std::string& name,
+                      milliseconds hold, const std::function<void()>& during_hold = [] {}) {
+  LeaseLock holder(holder_connection, dialect, name, owner_of(kClient, 1));
+  if (!holder.try_acquire(seconds(30)).granted) throw std::runtime_error("holder not granted");
+  std::atomic<std::int64_t> granted_ns{0};
+  std::thread waiter([&] {
+    LeaseLock lock(waiter_connection, dialect, name, owner_of(kOtherClient, 1));
+    if (lock.acquire(seconds(30), seconds(20), &listener)) {
+      granted_ns = monotonic_ns();
+      lock.release();
+    }
+  });
+  std::this_thread::sleep_for(hold / 2);
+  during_hold();
+  std::this_thread::sleep_for(hold / 2);
+  const std::int64_t released_ns = monotonic_ns();
+  holder.release();
+  waiter.join();
+  if (granted_ns == 0) throw std::runtime_error("the waiter was not granted");
+  return milliseconds(ms_between(released_ns, granted_ns));
+}
+
+TEST_F(SqlWakePg, ReleaseNotifiesTheWaiterWithinMilliseconds) {
+  auto holder = connect();
+  auto waiter = connect();
+  dlock::sql::PgListener listener(url_);
+  for (int trial = 0; trial < 5; ++trial) {
+    const milliseconds latency = hand_off(*holder, *waiter, *dialect_, listener, "wake", milliseconds(700));
+    EXPECT_LT(latency, milliseconds(150)) << "trial " << trial;
+  }
+}
+
+TEST_F(SqlWakePg, ListenerConnectionEndedStillWakesTheWaiter) {
+  auto holder = connect();
+  auto waiter = connect();
+  dlock::sql::PgListener listener(url_);
+  const std::uint64_t listening = listener.session_id();
+  const milliseconds latency =
+      hand_off(*holder, *waiter, *dialect_, listener, "wake-reconnect", milliseconds(1400),
+               [&] { ASSERT_TRUE(server_.terminate_backend(static_cast<int>(listening))); });
+  EXPECT_LT(latency, milliseconds(1000));
+  EXPECT_NE(listener.session_id(), listening);
+}
+#endif
 
 // The servers whose client library this build has (the library needs one).
 std::vector<SqlServerKind> built_servers() {

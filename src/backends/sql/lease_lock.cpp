@@ -42,9 +42,10 @@ LeaseAttempt LeaseLock::try_acquire(milliseconds lease) {
   return attempt;
 }
 
-bool LeaseLock::acquire(milliseconds lease, milliseconds wait) {
+bool LeaseLock::acquire(milliseconds lease, milliseconds wait, LeaseWakeups* wakeups) {
   const auto deadline = Clock::now() + wait;
   LeaseBackoff backoff;
+  std::unique_ptr<LeaseWatch> watch;
   bool answer_lost = false;
   for (;;) {
     milliseconds holder_lease_left(0);
@@ -60,6 +61,19 @@ bool LeaseLock::acquire(milliseconds lease, milliseconds wait) {
     if (now >= deadline) {
       if (answer_lost) withdraw();
       return false;
+    }
+    if (wakeups != nullptr && !answer_lost) {
+      if (!watch) {
+        try {
+          watch = wakeups->watch(connection_, name_);
+          continue;  // a release before the watch began was not announced to us
+        } catch (const ConnectionError&) {
+          // Backs off this time; watching is tried again after the next refusal.
+        }
+      } else {
+        watch->wait(std::min(now + holder_lease_left + milliseconds(1), deadline));
+        continue;
+      }
     }
     const auto left = std::chrono::duration_cast<milliseconds>(deadline - now);
     std::this_thread::sleep_for(std::min(backoff.next(holder_lease_left), left));

@@ -15,6 +15,7 @@
 #include <string>
 
 #include "backends/sql/lease_dialect.hpp"
+#include "backends/sql/lease_wakeups.hpp"
 #include "backends/sql/sql_connection.hpp"
 
 namespace dlock {
@@ -31,10 +32,13 @@ class LeaseLock {
   // attempt again, or withdraw()), AuthError naming the GRANT to run when the
   // user may not write the table.
   LeaseAttempt try_acquire(std::chrono::milliseconds lease);
-  // Attempts until granted or `wait` has passed, sleeping between them as
-  // LeaseBackoff says; a broken connection is attempted again. Giving up
-  // after an attempt whose answer was lost withdraws it. Returns whether granted.
-  bool acquire(std::chrono::milliseconds lease, std::chrono::milliseconds wait);
+  // Attempts until granted or `wait` has passed; a broken connection is
+  // attempted again. Between attempts it waits for `wakeups` (watching from
+  // the first refusal, then attempting once more at once), never past the
+  // holder's lease end; without wakeups, or while watching fails, it sleeps
+  // as LeaseBackoff says. Giving up after an attempt whose answer was lost
+  // withdraws it. Returns whether granted.
+  bool acquire(std::chrono::milliseconds lease, std::chrono::milliseconds wait, LeaseWakeups* wakeups = nullptr);
   // Ends our row's lease. Throws LostError when it was not ours any more (its
   // lease ended, whether or not someone took it since). A broken connection
   // is retried once, and nothing to end on that retry means the first send ended it.

@@ -42,7 +42,7 @@ SqlFailure failure_of(const char* sqlstate) {
   return SqlFailure::refused;
 }
 
-class PgConnection : public SqlConnection {
+class PgConnection : public PgNotifyingConnection {
  public:
   explicit PgConnection(SqlUrl url) : url_(std::move(url)), server_(url_.server()) { open(); }
 
@@ -89,6 +89,21 @@ class PgConnection : public SqlConnection {
     return handle_ && PQstatus(handle_.get()) == CONNECTION_OK ? static_cast<std::uint64_t>(PQbackendPID(handle_.get()))
                                                                : 0;
   }
+  int socket() const override { return handle_ ? PQsocket(handle_.get()) : -1; }
+
+  std::vector<std::string> take_notifications() override {
+    if (!handle_) broken("not connected");
+    if (PQconsumeInput(handle_.get()) == 0 || PQstatus(handle_.get()) != CONNECTION_OK) {
+      broken(trimmed(PQerrorMessage(handle_.get())));
+    }
+    std::vector<std::string> channels;
+    while (PGnotify* notification = PQnotifies(handle_.get())) {
+      channels.emplace_back(notification->relname);
+      PQfreemem(notification);
+    }
+    return channels;
+  }
+
   const std::string& server() const override { return server_; }
   const std::string& user() const override { return url_.user; }
   SqlDialect dialect() const override { return SqlDialect::postgresql; }
@@ -124,6 +139,9 @@ class PgConnection : public SqlConnection {
       state = PQconnectPoll(handle_.get());
     }
     if (PQsetnonblocking(handle_.get(), 1) != 0) broken("cannot make the connection non-blocking");
+    // Notices (NOTICE, the FATAL before a terminated session) reach the caller
+    // as errors or not at all, never on this process's stderr.
+    PQsetNoticeProcessor(handle_.get(), [](void*, const char*) {}, nullptr);
   }
 
   // Whether the socket became ready for `events` before `deadline`.
@@ -199,7 +217,7 @@ class PgConnection : public SqlConnection {
 
 }  // namespace
 
-std::unique_ptr<SqlConnection> connect_postgresql(const SqlUrl& url) {
+std::unique_ptr<PgNotifyingConnection> connect_postgresql(const SqlUrl& url) {
   return std::make_unique<PgConnection>(url);
 }
 

@@ -12,8 +12,20 @@
 namespace dlock {
 namespace sql {
 
+// A PostgreSQL connection that also hands over the NOTIFY messages it
+// received (after LISTEN): what pg_listener polls.
+class PgNotifyingConnection : public SqlConnection {
+ public:
+  // The socket to poll for input; -1 when not connected.
+  virtual int socket() const = 0;
+  // Reads whatever arrived, without blocking, and returns the channels
+  // notified since the last call (one entry per notification). Throws
+  // ConnectionError when the connection broke (the next execute() reopens it).
+  virtual std::vector<std::string> take_notifications() = 0;
+};
+
 // Connects at once; throws ConnectionError or AuthError naming the server.
-std::unique_ptr<SqlConnection> connect_postgresql(const SqlUrl& url);
+std::unique_ptr<PgNotifyingConnection> connect_postgresql(const SqlUrl& url);
 
 }  // namespace sql
 }  // namespace dlock

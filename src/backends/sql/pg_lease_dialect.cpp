@@ -30,10 +30,12 @@ class PgLeaseDialect : public LeaseDialect {
             " UNION ALL"
             " SELECT false, l.token, l.owner, ceil(extract(epoch FROM l.lease_until - clock_timestamp()) * 1000)::bigint"
             " FROM " + table + " l WHERE l.name = $1 AND NOT EXISTS (SELECT 1 FROM g)"),
-        release_("UPDATE " + table + " SET lease_until = clock_timestamp()"
-                 " WHERE name = $1 AND owner = $2 AND token = $3::bigint AND lease_until > clock_timestamp()"),
-        withdraw_("UPDATE " + table + " SET lease_until = clock_timestamp()"
-                  " WHERE name = $1 AND owner = $2 AND lease_until > clock_timestamp()"),
+        release_("WITH r AS (UPDATE " + table + " SET lease_until = clock_timestamp()"
+                 " WHERE name = $1 AND owner = $2 AND token = $3::bigint AND lease_until > clock_timestamp()"
+                 " RETURNING 1) SELECT pg_notify(" + pg_release_channel(table, "$1") + ", '') FROM r"),
+        withdraw_("WITH r AS (UPDATE " + table + " SET lease_until = clock_timestamp()"
+                  " WHERE name = $1 AND owner = $2 AND lease_until > clock_timestamp()"
+                  " RETURNING 1) SELECT pg_notify(" + pg_release_channel(table, "$1") + ", '') FROM r"),
         renew_("UPDATE " + table + " SET lease_until = clock_timestamp() + $3::bigint * interval '1 millisecond'"
                " WHERE (name, token) IN (SELECT decode(n, 'hex'), t FROM unnest($1::text[], $2::bigint[]) AS u(n, t))"
                " AND left(owner, length($4)) = $4 AND lease_until > clock_timestamp() RETURNING token"),
@@ -79,11 +81,11 @@ class PgLeaseDialect : public LeaseDialect {
                         std::uint64_t token) const override {
     return connection
         .execute(release_, {SqlParam::bytes(name), SqlParam::text(owner), SqlParam::text(std::to_string(token))})
-        .affected;
+        .rows.size();
   }
 
   std::uint64_t withdraw(SqlConnection& connection, const std::string& name, const std::string& owner) const override {
-    return connection.execute(withdraw_, {SqlParam::bytes(name), SqlParam::text(owner)}).affected;
+    return connection.execute(withdraw_, {SqlParam::bytes(name), SqlParam::text(owner)}).rows.size();
   }
 
   std::vector<std::uint64_t> renew(SqlConnection& connection, const std::string& client_id,
@@ -119,6 +121,10 @@ class PgLeaseDialect : public LeaseDialect {
 };
 
 }  // namespace
+
+std::string pg_release_channel(const std::string& table, const std::string& name_param) {
+  return "'dlock_' || md5(convert_to('" + table + "', 'UTF8') || '\\x00'::bytea || " + name_param + ")";
+}
 
 std::unique_ptr<LeaseDialect> pg_lease_dialect(const std::string& table) {
   return std::make_unique<PgLeaseDialect>(table);

@@ -8,8 +8,14 @@
 namespace dlock {
 namespace sql {
 
-// The lease-mode statements on PostgreSQL, on `table`.
+// The lease-mode statements on PostgreSQL, on `table`. Release notifies the
+// name's channel (pg_listener).
 std::unique_ptr<LeaseDialect> pg_lease_dialect(const std::string& table);
+
+// The SQL expression of a name's NOTIFY channel on `table`, the name being the
+// bytea parameter `name_param` ("$1"): 'dlock_' || md5(table NUL name), 38
+// characters, under PostgreSQL's 63.
+std::string pg_release_channel(const std::string& table, const std::string& name_param);
 
 }  // namespace sql
 }  // namespace dlock
