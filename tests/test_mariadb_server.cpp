@@ -39,7 +39,9 @@ TEST(MariaDbServer, StartsOnClaimedLoopbackPortAnswersAndStopsOnDestruction) {
 
 TEST(MariaDbServer, UsersWithoutWriteRightsAreRefused) {
   MariaDbServer server;
-  server.query("CREATE TABLE t (v INT); CREATE USER reader@'%' IDENTIFIED BY 'pw'; GRANT SELECT ON dlock.t TO reader@'%'");
+  server.query(
+      "CREATE TABLE t (v INT); CREATE USER reader@'%' IDENTIFIED BY 'pw'; GRANT SELECT ON dlock.t TO "
+      "reader@'%'");
   EXPECT_EQ(server.query("SELECT COUNT(*) FROM t", "reader", "pw"), "0");
   const ProgramOutput refused = server.try_query("INSERT INTO t VALUES (1)", "reader", "pw");
   EXPECT_FALSE(refused.succeeded());
@@ -66,7 +68,8 @@ TEST(MariaDbServer, KillConnectionEndsThatConnectionOnly) {
   std::string id;
   ASSERT_TRUE(wait_until(
       [&] {
-        id = server.query("SELECT id FROM information_schema.processlist WHERE info LIKE 'SELECT ''victim''%'");
+        id = server.query(
+            "SELECT id FROM information_schema.processlist WHERE info LIKE 'SELECT ''victim''%'");
         return !id.empty();
       },
       std::chrono::seconds(10)));

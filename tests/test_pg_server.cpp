@@ -4,9 +4,9 @@
 #include <gtest/gtest.h>
 #include <sys/types.h>
 
-#include <csignal>
 #include <cerrno>
 #include <chrono>
+#include <csignal>
 #include <string>
 
 #include "child_process.hpp"
@@ -22,8 +22,18 @@ bool process_gone(pid_t pid) {
 
 // A psql session kept open (\watch would end; a sleep holds it) that names itself.
 std::vector<std::string> idle_session(const PgServer& server, const std::string& application) {
-  return {"psql", "-X", "-q", "-h", "127.0.0.1", "-p", std::to_string(server.port()), "-U", PgServer::kSuperuser,
-          "-d", std::string("dbname=") + PgServer::kDatabase + " application_name=" + application, "-c",
+  return {"psql",
+          "-X",
+          "-q",
+          "-h",
+          "127.0.0.1",
+          "-p",
+          std::to_string(server.port()),
+          "-U",
+          PgServer::kSuperuser,
+          "-d",
+          std::string("dbname=") + PgServer::kDatabase + " application_name=" + application,
+          "-c",
           "SELECT pg_sleep(60)"};
 }
 

@@ -223,7 +223,8 @@ TurnsResult take_turns(const std::string& url, const LeaseDialect& dialect, int 
 TEST_P(SqlLock, ContendingConnectionsNeverOverlapAndTokensRise) {
   constexpr int threads = 4;
   constexpr int cycles = 40;
-  const TurnsResult run = take_turns(server_->url(), *dialect_, threads, cycles, seconds(10), milliseconds(2));
+  const TurnsResult run =
+      take_turns(server_->url(), *dialect_, threads, cycles, seconds(10), milliseconds(2));
   EXPECT_EQ(run.failures, 0);
   EXPECT_EQ(run.report.sections, static_cast<std::size_t>(threads * cycles));
   EXPECT_TRUE(run.report.clean()) << run.report.summary();
@@ -346,8 +347,12 @@ TEST_P(SqlLock, ClosedLoopbackPortIsAConnectionErrorNotAHang) {
 TEST_P(SqlLock, NamesOfOneAnd1024BytesAndBinaryNamesAreDistinctRows) {
   auto a = connect();
   auto b = connect();
-  const std::vector<std::string> names{"n", std::string(1024, 'x'), std::string("\0", 1), std::string("\0\0", 2),
-                                       "\xff\xfe\x80 not UTF-8", "'; DROP TABLE dlock_locks; --"};
+  const std::vector<std::string> names{"n",
+                                       std::string(1024, 'x'),
+                                       std::string("\0", 1),
+                                       std::string("\0\0", 2),
+                                       "\xff\xfe\x80 not UTF-8",
+                                       "'; DROP TABLE dlock_locks; --"};
   std::vector<std::unique_ptr<LeaseLock>> held;
   for (const std::string& name : names) {
     held.push_back(std::make_unique<LeaseLock>(*a, *dialect_, name, owner_of(kClient, 1)));
@@ -361,7 +366,8 @@ TEST_P(SqlLock, NamesOfOneAnd1024BytesAndBinaryNamesAreDistinctRows) {
   EXPECT_EQ(server_->query("SELECT COUNT(*) FROM dlock_locks"), std::to_string(names.size()));
   for (auto& lock : held) lock->release();
   EXPECT_THROW(LeaseLock(*a, *dialect_, "", owner_of(kClient, 1)), dlock::InvalidArgument);
-  EXPECT_THROW(LeaseLock(*a, *dialect_, std::string(1025, 'x'), owner_of(kClient, 1)), dlock::InvalidArgument);
+  EXPECT_THROW(LeaseLock(*a, *dialect_, std::string(1025, 'x'), owner_of(kClient, 1)),
+               dlock::InvalidArgument);
 }
 
 TEST_P(SqlLock, TableTheUserMayNotWriteIsAnAuthErrorNamingTheGrant) {
@@ -373,7 +379,8 @@ TEST_P(SqlLock, TableTheUserMayNotWriteIsAnAuthErrorNamingTheGrant) {
     FAIL() << "a user without write rights was granted";
   } catch (const dlock::AuthError& refused) {
     const std::string message = refused.what();
-    EXPECT_NE(message.find("GRANT SELECT, INSERT, UPDATE, DELETE ON dlock_locks TO"), std::string::npos) << message;
+    EXPECT_NE(message.find("GRANT SELECT, INSERT, UPDATE, DELETE ON dlock_locks TO"), std::string::npos)
+        << message;
     EXPECT_NE(message.find("dlock_reader"), std::string::npos) << message;
   }
   EXPECT_FALSE(lock.held());
@@ -407,14 +414,16 @@ class SqlWakePg : public ::testing::Test {
 
   PgServer server_;
   dlock::sql::SqlUrl url_ = dlock::sql::parse_sql_url(server_.url());
-  std::unique_ptr<LeaseDialect> dialect_ = dlock::sql::lease_dialect(dlock::sql::SqlDialect::postgresql, "dlock_locks");
+  std::unique_ptr<LeaseDialect> dialect_ =
+      dlock::sql::lease_dialect(dlock::sql::SqlDialect::postgresql, "dlock_locks");
 };
 
 // Holds `name` as `holder` for `hold`, releases, and returns how long after
 // the release the waiter (already waiting with `listener`) was granted.
-milliseconds hand_off(SqlConnection& holder_connection, SqlConnection& waiter_connection,
-                      const LeaseDialect& dialect, dlock::sql::PgListener& listener, const std::string& name,
-                      milliseconds hold, const std::function<void()>& during_hold = [] {}) {
+milliseconds hand_off(
+    SqlConnection& holder_connection, SqlConnection& waiter_connection, const LeaseDialect& dialect,
+    dlock::sql::PgListener& listener, const std::string& name, milliseconds hold,
+    const std::function<void()>& during_hold = [] {}) {
   LeaseLock holder(holder_connection, dialect, name, owner_of(kClient, 1));
   if (!holder.try_acquire(seconds(30)).granted) throw std::runtime_error("holder not granted");
   std::atomic<std::int64_t> granted_ns{0};

@@ -9,7 +9,6 @@
 #include <libpq-fe.h>
 
 #include <cstdlib>
-#include <functional>
 #include <iostream>
 #include <memory>
 #include <stdexcept>
@@ -19,7 +18,7 @@
 #include "backends/sql/lease_lock.hpp"
 #include "backends/sql/sql_connection.hpp"
 #include "backends/sql/sql_schema.hpp"
-#include "monotonic_clock.hpp"
+#include "pairs_rate.hpp"
 #include "pg_server.hpp"
 #include "report.hpp"
 
@@ -28,30 +27,12 @@ namespace {
 
 using dlock_bench::fixed;
 using dlock_bench::grouped;
+using dlock_bench::pairs_per_second;
 using dlock_bench::Report;
 using dlock_bench::Verdict;
-using dlock_test::monotonic_ns;
 
 constexpr int warmup_ms = 1000;
 constexpr const char* kOwner = "6f1c2a8e-0000-4000-8000-0000000000be:1";
-
-// One acquire+release pair; throws on anything but a grant and a release.
-using Pair = std::function<void()>;
-
-double pairs_per_second(const Pair& pair, int run_ms) {
-  const auto loop_until = [&](int64_t end_ns) {
-    int64_t count = 0;
-    while (monotonic_ns() < end_ns) {
-      pair();
-      ++count;
-    }
-    return count;
-  };
-  loop_until(monotonic_ns() + int64_t{warmup_ms} * 1000000);
-  const int64_t start = monotonic_ns();
-  const int64_t count = loop_until(start + int64_t{run_ms} * 1000000);
-  return static_cast<double>(count) * 1e9 / static_cast<double>(monotonic_ns() - start);
-}
 
 // A bare libpq session: what a team writes by hand, prepared statements with
 // text parameters, nothing else.
@@ -71,8 +52,8 @@ class BareSession {
   // The first row's first value ("" when none).
   std::string run(const char* name, std::initializer_list<const char*> params) {
     const std::vector<const char*> values(params);
-    PGresult* result =
-        PQexecPrepared(connection_, name, static_cast<int>(values.size()), values.data(), nullptr, nullptr, 0);
+    PGresult* result = PQexecPrepared(connection_, name, static_cast<int>(values.size()), values.data(),
+                                      nullptr, nullptr, 0);
     return check(result, name);
   }
 
@@ -102,17 +83,19 @@ int run(int run_ms) {
   const double dlock_pairs = pairs_per_second(
       [&] {
         dlock::sql::LeaseLock lock(*connection, *dialect, "bench-dlock", kOwner);
-        if (!lock.try_acquire(std::chrono::seconds(30)).granted) throw std::runtime_error("dlock: not granted");
+        if (!lock.try_acquire(std::chrono::seconds(30)).granted)
+          throw std::runtime_error("dlock: not granted");
         lock.release();
       },
-      run_ms);
+      warmup_ms, run_ms);
 
   BareSession bare(url);
-  bare.prepare("grant",
-               "INSERT INTO dlock_locks AS l (name, owner, lease_until, token)"
-               " VALUES ($1::bytea, $2, clock_timestamp() + interval '30 seconds', nextval('dlock_token_seq'))"
-               " ON CONFLICT (name) DO UPDATE SET owner = EXCLUDED.owner, lease_until = EXCLUDED.lease_until,"
-               " token = EXCLUDED.token WHERE l.lease_until <= clock_timestamp() RETURNING token");
+  bare.prepare(
+      "grant",
+      "INSERT INTO dlock_locks AS l (name, owner, lease_until, token)"
+      " VALUES ($1::bytea, $2, clock_timestamp() + interval '30 seconds', nextval('dlock_token_seq'))"
+      " ON CONFLICT (name) DO UPDATE SET owner = EXCLUDED.owner, lease_until = EXCLUDED.lease_until,"
+      " token = EXCLUDED.token WHERE l.lease_until <= clock_timestamp() RETURNING token");
   bare.prepare("release",
                "UPDATE dlock_locks SET lease_until = clock_timestamp()"
                " WHERE name = $1::bytea AND owner = $2 AND token = $3::bigint");
@@ -122,7 +105,7 @@ int run(int run_ms) {
         if (token.empty()) throw std::runtime_error("bare loop: not granted");
         bare.run("release", {"bench-bare", kOwner, token.c_str()});
       },
-      run_ms);
+      warmup_ms, run_ms);
 
   BareSession advisory(url);
   advisory.prepare("lock", "SELECT pg_advisory_lock(42)");
@@ -132,7 +115,7 @@ int run(int run_ms) {
         advisory.run("lock", {});
         if (advisory.run("unlock", {}) != "t") throw std::runtime_error("pg_advisory_unlock: not held");
       },
-      run_ms);
+      warmup_ms, run_ms);
 
   Report report;
   report.section("Uncontended acquire+release pairs/s, one connection each, same server, same run");
@@ -142,10 +125,11 @@ int run(int run_ms) {
   report.row({"dlock lease lock vs advisory lock", grouped(static_cast<int64_t>(dlock_pairs)),
               grouped(static_cast<int64_t>(advisory_pairs)) + " pg_advisory_lock",
               fixed(dlock_pairs / advisory_pairs, 2) + " x advisory", "", Verdict::info});
-  report.note("bare loop = the grant (insert or take over an ended lease, token from the sequence) and release "
-              "statements as prepared libpq calls, without dlock's refused-holder branch, timeouts or error "
-              "sorting; pg_advisory_lock = lock/unlock on one session (no lease, no token, gone with the "
-              "connection). Absolute figures vary ~2x between runs on shared machines; compare the ratios.");
+  report.note(
+      "bare loop = the grant (insert or take over an ended lease, token from the sequence) and release "
+      "statements as prepared libpq calls, without dlock's refused-holder branch, timeouts or error "
+      "sorting; pg_advisory_lock = lock/unlock on one session (no lease, no token, gone with the "
+      "connection). Absolute figures vary ~2x between runs on shared machines; compare the ratios.");
   report.print(std::cout);
   return 0;
 }

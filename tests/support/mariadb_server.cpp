@@ -45,8 +45,8 @@ void MariaDbServer::install() {
                    "--auth-root-authentication-method=normal", "--skip-test-db", "--skip-name-resolve"},
                   std::chrono::seconds(60));
   if (!made.succeeded()) {
-    throw std::runtime_error("MariaDbServer: mariadb-install-db failed (" + describe_wait_status(made.status) +
-                             "): " + made.output);
+    throw std::runtime_error("MariaDbServer: mariadb-install-db failed (" +
+                             describe_wait_status(made.status) + "): " + made.output);
   }
 }
 
@@ -54,11 +54,11 @@ void MariaDbServer::start() {
   // A small buffer pool and no flush per commit: quick to start, and a
   // SIGKILL of the server loses nothing the kernel holds.
   server_ = std::make_unique<ChildProcess>(
-      std::vector<std::string>{server_binary_, "--no-defaults", "--datadir=" + data_, "--bind-address=127.0.0.1",
-                               "--port=" + std::to_string(port_), "--socket=" + dir_->file("s"),
-                               "--pid-file=" + dir_->file("mariadbd.pid"), "--user=root", "--skip-log-bin",
-                               "--skip-name-resolve", "--innodb-buffer-pool-size=16M",
-                               "--innodb-flush-log-at-trx-commit=2", "--max-connections=200"},
+      std::vector<std::string>{
+          server_binary_, "--no-defaults", "--datadir=" + data_, "--bind-address=127.0.0.1",
+          "--port=" + std::to_string(port_), "--socket=" + dir_->file("s"),
+          "--pid-file=" + dir_->file("mariadbd.pid"), "--user=root", "--skip-log-bin", "--skip-name-resolve",
+          "--innodb-buffer-pool-size=16M", "--innodb-flush-log-at-trx-commit=2", "--max-connections=200"},
       log_);
   const bool serving = wait_until([&] { return !server_->running() || try_query("SELECT 1").succeeded(); },
                                   std::chrono::duration_cast<std::chrono::milliseconds>(kStartupTimeout));
@@ -69,20 +69,32 @@ void MariaDbServer::start() {
 }
 
 std::string MariaDbServer::url(const std::string& user, const std::string& password) const {
-  return "mysql://" + user + (password.empty() ? "" : ":" + password) + "@127.0.0.1:" + std::to_string(port_) +
-         "/" + kDatabase;
+  return "mysql://" + user + (password.empty() ? "" : ":" + password) +
+         "@127.0.0.1:" + std::to_string(port_) + "/" + kDatabase;
 }
 
 ProgramOutput MariaDbServer::try_query(const std::string& sql, const std::string& user,
                                        const std::string& password) {
-  std::vector<std::string> argv{"mariadb", "--no-defaults", "--protocol=tcp", "-h", "127.0.0.1", "-P",
-                                std::to_string(port_), "-u", user, "-N", "-B", "-e", sql};
+  std::vector<std::string> argv{"mariadb",
+                                "--no-defaults",
+                                "--protocol=tcp",
+                                "-h",
+                                "127.0.0.1",
+                                "-P",
+                                std::to_string(port_),
+                                "-u",
+                                user,
+                                "-N",
+                                "-B",
+                                "-e",
+                                sql};
   if (!password.empty()) argv.push_back("--password=" + password);
   if (database_made_) argv.push_back(std::string("--database=") + kDatabase);
   return run_program(argv);
 }
 
-std::string MariaDbServer::query(const std::string& sql, const std::string& user, const std::string& password) {
+std::string MariaDbServer::query(const std::string& sql, const std::string& user,
+                                 const std::string& password) {
   ProgramOutput answer = try_query(sql, user, password);
   if (!answer.succeeded()) {
     throw std::runtime_error("mariadb as " + user + " on port " + std::to_string(port_) + ": " + sql + ": " +

@@ -37,7 +37,8 @@ class MariaDbServer {
   // SQL through the mariadb client as `user`, in the database `dlock`: rows
   // as lines, columns joined by tabs, no headers. query() throws with the
   // client's message when it fails; try_query() returns it and the status.
-  std::string query(const std::string& sql, const std::string& user = kSuperuser, const std::string& password = "");
+  std::string query(const std::string& sql, const std::string& user = kSuperuser,
+                    const std::string& password = "");
   ProgramOutput try_query(const std::string& sql, const std::string& user = kSuperuser,
                           const std::string& password = "");
 

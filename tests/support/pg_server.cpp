@@ -29,14 +29,15 @@ void ensure_system_user(const char* name) {
   const ProgramOutput made =
       run_program({"useradd", "--system", "--no-create-home", "--shell", "/usr/sbin/nologin", name});
   if (!made.succeeded() && getpwnam(name) == nullptr) {
-    throw std::runtime_error(std::string("PgServer: cannot create the system user ") + name + ": " + made.output);
+    throw std::runtime_error(std::string("PgServer: cannot create the system user ") + name + ": " +
+                             made.output);
   }
 }
 
 // Every process the postmaster started (backends, checkpointer, walwriter...).
 std::vector<pid_t> children_of(pid_t parent) {
-  const std::string list = read_text_file("/proc/" + std::to_string(parent) + "/task/" +
-                                          std::to_string(parent) + "/children");
+  const std::string list =
+      read_text_file("/proc/" + std::to_string(parent) + "/task/" + std::to_string(parent) + "/children");
   std::vector<pid_t> children;
   std::size_t start = 0;
   while (start < list.size()) {
@@ -87,10 +88,12 @@ void PgServer::init_cluster() {
       throw std::runtime_error("PgServer: chown " + dir_->path() + " to " + kSystemUser + " failed");
     }
   }
-  const ProgramOutput made = run_program(as_system_user({binary("initdb"), "-D", data_, "--auth=trust", "-U",
-                                                         kSuperuser, "-E", "UTF8", "--locale=C", "--no-sync"}));
+  const ProgramOutput made =
+      run_program(as_system_user({binary("initdb"), "-D", data_, "--auth=trust", "-U", kSuperuser, "-E",
+                                  "UTF8", "--locale=C", "--no-sync"}));
   if (!made.succeeded()) {
-    throw std::runtime_error("PgServer: initdb failed (" + describe_wait_status(made.status) + "): " + made.output);
+    throw std::runtime_error("PgServer: initdb failed (" + describe_wait_status(made.status) +
+                             "): " + made.output);
   }
 }
 
@@ -101,9 +104,9 @@ void PgServer::start() {
       as_system_user({binary("postgres"), "-D", data_, "-p", std::to_string(port_), "-k", dir_->path(), "-c",
                       "listen_addresses=127.0.0.1", "-c", "fsync=off", "-c", "max_connections=200"}),
       log_);
-  const bool serving = wait_until(
-      [&] { return !postmaster_->running() || try_query("SELECT 1").succeeded(); },
-      std::chrono::duration_cast<std::chrono::milliseconds>(kStartupTimeout));
+  const bool serving =
+      wait_until([&] { return !postmaster_->running() || try_query("SELECT 1").succeeded(); },
+                 std::chrono::duration_cast<std::chrono::milliseconds>(kStartupTimeout));
   if (!serving || !postmaster_->running()) {
     throw std::runtime_error("PostgreSQL on port " + std::to_string(port_) + " did not start (" + log_ +
                              "):" + last_lines(log_, 8));
@@ -115,8 +118,8 @@ std::string PgServer::url(const std::string& role) const {
 }
 
 ProgramOutput PgServer::try_query(const std::string& sql, const std::string& role) {
-  return run_program({binary("psql"), "-X", "-A", "-t", "-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1", "-p",
-                      std::to_string(port_), "-U", role, "-d", kDatabase, "-c", sql});
+  return run_program({binary("psql"), "-X", "-A", "-t", "-q", "-v", "ON_ERROR_STOP=1", "-h", "127.0.0.1",
+                      "-p", std::to_string(port_), "-U", role, "-d", kDatabase, "-c", sql});
 }
 
 std::string PgServer::query(const std::string& sql, const std::string& role) {

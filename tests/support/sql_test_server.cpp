@@ -14,7 +14,8 @@ class PgTestServer : public SqlTestServer {
  public:
   std::string url(const std::string& options) const override { return with_options(server_.url(), options); }
   std::string reader_url() override {
-    server_.query("CREATE ROLE dlock_reader LOGIN; GRANT SELECT ON ALL TABLES IN SCHEMA public TO dlock_reader");
+    server_.query(
+        "CREATE ROLE dlock_reader LOGIN; GRANT SELECT ON ALL TABLES IN SCHEMA public TO dlock_reader");
     return server_.url("dlock_reader");
   }
   std::string query(const std::string& sql) override { return server_.query(sql); }
@@ -30,7 +31,8 @@ class MariaDbTestServer : public SqlTestServer {
  public:
   std::string url(const std::string& options) const override { return with_options(server_.url(), options); }
   std::string reader_url() override {
-    server_.query("CREATE USER dlock_reader@'%' IDENTIFIED BY 'pw'; GRANT SELECT ON dlock.* TO dlock_reader@'%'");
+    server_.query(
+        "CREATE USER dlock_reader@'%' IDENTIFIED BY 'pw'; GRANT SELECT ON dlock.* TO dlock_reader@'%'");
     return server_.url("dlock_reader", "pw");
   }
   std::string query(const std::string& sql) override { return server_.query(sql); }

@@ -66,17 +66,21 @@ class LeaseDialect {
                                            const std::vector<LeaseHold>& holds,
                                            std::chrono::milliseconds lease) const = 0;
   // The lease left on `name` by the server's clock; nullopt when nobody holds it.
-  virtual std::optional<std::chrono::milliseconds> lease_left(SqlConnection& connection,
-                                                              const std::string& name) const = 0;
+  std::optional<std::chrono::milliseconds> lease_left(SqlConnection& connection,
+                                                      const std::string& name) const;
 
  protected:
-  explicit LeaseDialect(std::string table) : table_(std::move(table)) {}
+  // `lease_left_statement` takes the name and returns the whole milliseconds
+  // left of a live lease, no row otherwise.
+  LeaseDialect(std::string table, std::string lease_left_statement)
+      : table_(std::move(table)), lease_left_statement_(std::move(lease_left_statement)) {}
 
  private:
   std::string table_;
+  std::string lease_left_statement_;
 };
 
-// The dialect of `connection`'s server on `table` (SqlUrl::table, already checked).
+// The statements of `dialect`'s servers on `table` (SqlUrl::table, already checked).
 std::unique_ptr<LeaseDialect> lease_dialect(SqlDialect dialect, const std::string& table);
 
 }  // namespace sql

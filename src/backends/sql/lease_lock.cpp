@@ -11,7 +11,8 @@ namespace sql {
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
-LeaseLock::LeaseLock(SqlConnection& connection, const LeaseDialect& dialect, std::string name, std::string owner)
+LeaseLock::LeaseLock(SqlConnection& connection, const LeaseDialect& dialect, std::string name,
+                     std::string owner)
     : connection_(connection), dialect_(dialect), name_(std::move(name)), owner_(std::move(owner)) {
   if (name_.empty() || name_.size() > kNameMax) {
     throw InvalidArgument("a lock name is 1 to 1024 bytes, not " + std::to_string(name_.size()));

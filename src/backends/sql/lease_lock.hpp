@@ -38,7 +38,8 @@ class LeaseLock {
   // holder's lease end; without wakeups, or while watching fails, it sleeps
   // as LeaseBackoff says. Giving up after an attempt whose answer was lost
   // withdraws it. Returns whether granted.
-  bool acquire(std::chrono::milliseconds lease, std::chrono::milliseconds wait, LeaseWakeups* wakeups = nullptr);
+  bool acquire(std::chrono::milliseconds lease, std::chrono::milliseconds wait,
+               LeaseWakeups* wakeups = nullptr);
   // Ends our row's lease. Throws LostError when it was not ours any more (its
   // lease ended, whether or not someone took it since). A broken connection
   // is retried once, and nothing to end on that retry means the first send ended it.
@@ -49,7 +50,6 @@ class LeaseLock {
   bool held() const { return held_; }
   std::uint64_t token() const { return token_; }
   const std::string& name() const { return name_; }
-  const std::string& owner() const { return owner_; }
 
  private:
   [[noreturn]] void writes_refused(const std::exception& refused, const char* operation) const;

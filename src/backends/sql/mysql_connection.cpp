@@ -71,7 +71,6 @@ class MysqlConnection : public SqlConnection {
   std::uint64_t session_id() const override { return handle_ ? mysql_thread_id(handle_.get()) : 0; }
   const std::string& server() const override { return server_; }
   const std::string& user() const override { return url_.user; }
-  SqlDialect dialect() const override { return SqlDialect::mysql; }
 
  private:
   void open() {
@@ -140,7 +139,8 @@ class MysqlConnection : public SqlConnection {
   // opened again by the next execute().
   [[noreturn]] void fail() {
     const unsigned int code = mysql_errno(handle_.get());
-    const std::string message = std::string(mysql_error(handle_.get())) + " (error " + std::to_string(code) + ")";
+    const std::string message =
+        std::string(mysql_error(handle_.get())) + " (error " + std::to_string(code) + ")";
     const SqlFailure failure = failure_of(code);
     if (failure == SqlFailure::connection) {
       handle_.reset();

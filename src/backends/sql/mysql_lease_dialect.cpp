@@ -21,58 +21,66 @@ std::string microseconds(std::chrono::milliseconds duration) {
 class MysqlLeaseDialect : public LeaseDialect {
  public:
   explicit MysqlLeaseDialect(const std::string& table)
-      : LeaseDialect(table),
+      : LeaseDialect(
+            table, "SELECT CEILING(TIMESTAMPDIFF(MICROSECOND, UTC_TIMESTAMP(6), lease_until) / 1000) FROM " +
+                       table + " WHERE name = ? AND lease_until > UTC_TIMESTAMP(6)"),
         // The token first (it commits on its own and burns a value when the
         // grant is refused, which does no harm); then the insert, assigning
         // lease_until last since MySQL evaluates ON DUPLICATE KEY UPDATE
         // left to right on the updated row, and a token above the row's
         // last one (a token taken before a later grant's cannot go below
         // it); then the row as it now is.
-        acquire_(std::string("UPDATE ") + kTokenTable +
-                 " SET v = LAST_INSERT_ID(GREATEST(v + 1, CAST(UNIX_TIMESTAMP(NOW(6)) * 1000000 AS UNSIGNED)))"
-                 " WHERE id = 1;"
-                 " INSERT INTO " + table + " (name, owner, lease_until, token)"
-                 " VALUES (?, ?, UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND, LAST_INSERT_ID())"
-                 " ON DUPLICATE KEY UPDATE"
-                 " token = IF(lease_until <= UTC_TIMESTAMP(6), GREATEST(VALUES(token), token + 1), token),"
-                 " owner = IF(lease_until <= UTC_TIMESTAMP(6), VALUES(owner), owner),"
-                 " lease_until = IF(lease_until <= UTC_TIMESTAMP(6), VALUES(lease_until), lease_until);"
-                 " SELECT owner, token, TIMESTAMPDIFF(MICROSECOND, UTC_TIMESTAMP(6), lease_until), ROW_COUNT()"
-                 " FROM " + table + " WHERE name = ?"),
-        release_("UPDATE " + table + " SET lease_until = UTC_TIMESTAMP(6)"
+        acquire_(
+            std::string("UPDATE ") + kTokenTable +
+            " SET v = LAST_INSERT_ID(GREATEST(v + 1, CAST(UNIX_TIMESTAMP(NOW(6)) * 1000000 AS UNSIGNED)))"
+            " WHERE id = 1;"
+            " INSERT INTO " +
+            table +
+            " (name, owner, lease_until, token)"
+            " VALUES (?, ?, UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND, LAST_INSERT_ID())"
+            " ON DUPLICATE KEY UPDATE"
+            " token = IF(lease_until <= UTC_TIMESTAMP(6), GREATEST(VALUES(token), token + 1), token),"
+            " owner = IF(lease_until <= UTC_TIMESTAMP(6), VALUES(owner), owner),"
+            " lease_until = IF(lease_until <= UTC_TIMESTAMP(6), VALUES(lease_until), lease_until);"
+            " SELECT owner, token, TIMESTAMPDIFF(MICROSECOND, UTC_TIMESTAMP(6), lease_until), ROW_COUNT()"
+            " FROM " +
+            table + " WHERE name = ?"),
+        release_("UPDATE " + table +
+                 " SET lease_until = UTC_TIMESTAMP(6)"
                  " WHERE name = ? AND owner = ? AND token = ? AND lease_until > UTC_TIMESTAMP(6)"),
-        withdraw_("UPDATE " + table + " SET lease_until = UTC_TIMESTAMP(6)"
-                  " WHERE name = ? AND owner = ? AND lease_until > UTC_TIMESTAMP(6)"),
-        lease_left_("SELECT CEILING(TIMESTAMPDIFF(MICROSECOND, UTC_TIMESTAMP(6), lease_until) / 1000) FROM " + table +
-                    " WHERE name = ? AND lease_until > UTC_TIMESTAMP(6)") {}
+        withdraw_("UPDATE " + table +
+                  " SET lease_until = UTC_TIMESTAMP(6)"
+                  " WHERE name = ? AND owner = ? AND lease_until > UTC_TIMESTAMP(6)") {}
 
   std::vector<std::string> schema() const override {
-    return {"CREATE TABLE IF NOT EXISTS " + table() +
-                " (name VARBINARY(1024) NOT NULL PRIMARY KEY, owner VARCHAR(128) CHARACTER SET ascii NOT NULL,"
-                " lease_until DATETIME(6) NOT NULL, token BIGINT UNSIGNED NOT NULL, note VARCHAR(255) NULL)"
-                " ENGINE=InnoDB",
-            std::string("CREATE TABLE IF NOT EXISTS ") + kTokenTable +
-                " (id TINYINT PRIMARY KEY, v BIGINT UNSIGNED NOT NULL) ENGINE=InnoDB",
-            std::string("INSERT IGNORE INTO ") + kTokenTable + " VALUES (1, 0)"};
+    return {
+        "CREATE TABLE IF NOT EXISTS " + table() +
+            " (name VARBINARY(1024) NOT NULL PRIMARY KEY, owner VARCHAR(128) CHARACTER SET ascii NOT NULL,"
+            " lease_until DATETIME(6) NOT NULL, token BIGINT UNSIGNED NOT NULL, note VARCHAR(255) NULL)"
+            " ENGINE=InnoDB",
+        std::string("CREATE TABLE IF NOT EXISTS ") + kTokenTable +
+            " (id TINYINT PRIMARY KEY, v BIGINT UNSIGNED NOT NULL) ENGINE=InnoDB",
+        std::string("INSERT IGNORE INTO ") + kTokenTable + " VALUES (1, 0)"};
   }
 
   bool schema_exists(SqlConnection& connection) const override {
     const SqlResult found = connection.execute(
-        "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name IN (?, ?)",
+        "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name IN "
+        "(?, ?)",
         {SqlParam::text(table()), SqlParam::text(kTokenTable)});
     return unsigned_of(found.rows.at(0).at(0), connection) == 2;
   }
 
   std::string grant(const std::string& user) const override {
-    return "GRANT SELECT, INSERT, UPDATE, DELETE ON " + table() + " TO '" + user + "'; GRANT SELECT, UPDATE ON " +
-           kTokenTable + " TO '" + user + "'";
+    return "GRANT SELECT, INSERT, UPDATE, DELETE ON " + table() + " TO '" + user +
+           "'; GRANT SELECT, UPDATE ON " + kTokenTable + " TO '" + user + "'";
   }
 
   LeaseAttempt acquire(SqlConnection& connection, const std::string& name, const std::string& owner,
                        std::chrono::milliseconds lease) const override {
-    const SqlResult result = connection.execute(
-        acquire_, {SqlParam::bytes(name), SqlParam::text(owner), SqlParam::text(microseconds(lease)),
-                   SqlParam::bytes(name)});
+    const SqlResult result =
+        connection.execute(acquire_, {SqlParam::bytes(name), SqlParam::text(owner),
+                                      SqlParam::text(microseconds(lease)), SqlParam::bytes(name)});
     LeaseAttempt attempt;
     if (result.rows.empty()) return attempt;
     const SqlRow& row = result.rows.front();
@@ -83,7 +91,8 @@ class MysqlLeaseDialect : public LeaseDialect {
     if (!attempt.granted) {
       attempt.holder = holder;
       const std::int64_t left_us = integer_of(row.at(2), connection);
-      attempt.holder_lease_left = std::chrono::milliseconds(std::max<std::int64_t>(0, (left_us + 999) / 1000));
+      attempt.holder_lease_left =
+          std::chrono::milliseconds(std::max<std::int64_t>(0, (left_us + 999) / 1000));
     }
     return attempt;
   }
@@ -91,18 +100,21 @@ class MysqlLeaseDialect : public LeaseDialect {
   std::uint64_t release(SqlConnection& connection, const std::string& name, const std::string& owner,
                         std::uint64_t token) const override {
     return connection
-        .execute(release_, {SqlParam::bytes(name), SqlParam::text(owner), SqlParam::text(std::to_string(token))})
+        .execute(release_,
+                 {SqlParam::bytes(name), SqlParam::text(owner), SqlParam::text(std::to_string(token))})
         .affected;
   }
 
-  std::uint64_t withdraw(SqlConnection& connection, const std::string& name, const std::string& owner) const override {
+  std::uint64_t withdraw(SqlConnection& connection, const std::string& name,
+                         const std::string& owner) const override {
     return connection.execute(withdraw_, {SqlParam::bytes(name), SqlParam::text(owner)}).affected;
   }
 
   // The update, then (same round trip) the holds whose lease now reaches
   // past half the new one: those the update extended.
   std::vector<std::uint64_t> renew(SqlConnection& connection, const std::string& client_id,
-                                   const std::vector<LeaseHold>& holds, std::chrono::milliseconds lease) const override {
+                                   const std::vector<LeaseHold>& holds,
+                                   std::chrono::milliseconds lease) const override {
     if (holds.empty()) return {};
     std::string pairs;
     std::vector<SqlParam> pair_params;
@@ -123,25 +135,16 @@ class MysqlLeaseDialect : public LeaseDialect {
     params.push_back(SqlParam::text(microseconds(lease / 2)));
     const SqlResult kept = connection.execute(
         "UPDATE " + table() + " SET lease_until = UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND" + match +
-            "UTC_TIMESTAMP(6); SELECT token FROM " + table() + match + "UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND",
+            "UTC_TIMESTAMP(6); SELECT token FROM " + table() + match +
+            "UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND",
         params);
-    std::vector<std::uint64_t> tokens_kept;
-    for (const SqlRow& row : kept.rows) tokens_kept.push_back(unsigned_of(row.at(0), connection));
-    return tokens_kept;
-  }
-
-  std::optional<std::chrono::milliseconds> lease_left(SqlConnection& connection,
-                                                      const std::string& name) const override {
-    const SqlResult found = connection.execute(lease_left_, {SqlParam::bytes(name)});
-    if (found.rows.empty()) return std::nullopt;
-    return std::chrono::milliseconds(integer_of(found.rows.front().at(0), connection));
+    return first_column_unsigned(kept, connection);
   }
 
  private:
   std::string acquire_;
   std::string release_;
   std::string withdraw_;
-  std::string lease_left_;
 };
 
 }  // namespace

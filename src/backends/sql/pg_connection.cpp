@@ -37,7 +37,8 @@ std::string trimmed(const char* message) {
 // 42501 insufficient privilege.
 SqlFailure failure_of(const char* sqlstate) {
   const std::string state = sqlstate != nullptr ? sqlstate : "";
-  if (state.empty() || state.rfind("08", 0) == 0 || state.rfind("57P0", 0) == 0) return SqlFailure::connection;
+  if (state.empty() || state.rfind("08", 0) == 0 || state.rfind("57P0", 0) == 0)
+    return SqlFailure::connection;
   if (state == "42501" || state.rfind("28", 0) == 0) return SqlFailure::privilege;
   return SqlFailure::refused;
 }
@@ -73,8 +74,9 @@ class PgConnection : public PgNotifyingConnection {
           if (PQgetisnull(result.get(), row, column)) {
             values_of_row.emplace_back();
           } else {
-            values_of_row.emplace_back(std::string(PQgetvalue(result.get(), row, column),
-                                                   static_cast<std::size_t>(PQgetlength(result.get(), row, column))));
+            values_of_row.emplace_back(
+                std::string(PQgetvalue(result.get(), row, column),
+                            static_cast<std::size_t>(PQgetlength(result.get(), row, column))));
           }
         }
         answer.rows.push_back(std::move(values_of_row));
@@ -86,8 +88,9 @@ class PgConnection : public PgNotifyingConnection {
   }
 
   std::uint64_t session_id() const override {
-    return handle_ && PQstatus(handle_.get()) == CONNECTION_OK ? static_cast<std::uint64_t>(PQbackendPID(handle_.get()))
-                                                               : 0;
+    return handle_ && PQstatus(handle_.get()) == CONNECTION_OK
+               ? static_cast<std::uint64_t>(PQbackendPID(handle_.get()))
+               : 0;
   }
   int socket() const override { return handle_ ? PQsocket(handle_.get()) : -1; }
 
@@ -106,7 +109,6 @@ class PgConnection : public PgNotifyingConnection {
 
   const std::string& server() const override { return server_; }
   const std::string& user() const override { return url_.user; }
-  SqlDialect dialect() const override { return SqlDialect::postgresql; }
 
  private:
   void open() {
@@ -114,8 +116,9 @@ class PgConnection : public PgNotifyingConnection {
     prepared_.clear();
     const std::string port = std::to_string(url_.port);
     const char* keywords[] = {"host", "port", "user", "password", "dbname", "application_name", nullptr};
-    const char* values[] = {url_.host.c_str(),     port.c_str(),     url_.user.c_str(), url_.password.c_str(),
-                            url_.database.c_str(), "dlock", nullptr};
+    const char* values[] = {
+        url_.host.c_str(), port.c_str(), url_.user.c_str(), url_.password.c_str(), url_.database.c_str(),
+        "dlock",           nullptr};
     handle_.reset(PQconnectStartParams(keywords, values, 0));
     if (!handle_) throw_sql_failure(SqlFailure::connection, server_, "out of memory opening a connection");
     const auto deadline = Clock::now() + url_.connect_timeout;
@@ -141,13 +144,15 @@ class PgConnection : public PgNotifyingConnection {
     if (PQsetnonblocking(handle_.get(), 1) != 0) broken("cannot make the connection non-blocking");
     // Notices (NOTICE, the FATAL before a terminated session) reach the caller
     // as errors or not at all, never on this process's stderr.
-    PQsetNoticeProcessor(handle_.get(), [](void*, const char*) {}, nullptr);
+    PQsetNoticeProcessor(
+        handle_.get(), [](void*, const char*) {}, nullptr);
   }
 
   // Whether the socket became ready for `events` before `deadline`.
   bool wait_for_socket(short events, Clock::time_point deadline) {
     for (;;) {
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+      const auto left =
+          std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
       if (left <= 0) return false;
       pollfd fd{PQsocket(handle_.get()), events, 0};
       const int ready = poll(&fd, 1, static_cast<int>(left));
@@ -161,7 +166,8 @@ class PgConnection : public PgNotifyingConnection {
     const auto known = prepared_.find(statement);
     if (known != prepared_.end()) return known->second;
     const std::string name = "dlock_" + std::to_string(prepared_.size() + 1);
-    if (PQsendPrepare(handle_.get(), name.c_str(), statement.c_str(), static_cast<int>(param_count), nullptr) == 0) {
+    if (PQsendPrepare(handle_.get(), name.c_str(), statement.c_str(), static_cast<int>(param_count),
+                      nullptr) == 0) {
       broken("preparing a statement failed: " + trimmed(PQerrorMessage(handle_.get())));
     }
     await_result(deadline);

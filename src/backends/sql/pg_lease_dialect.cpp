@@ -18,29 +18,41 @@ constexpr const char* kSequence = "dlock_token_seq";
 class PgLeaseDialect : public LeaseDialect {
  public:
   explicit PgLeaseDialect(const std::string& table)
-      : LeaseDialect(table),
+      : LeaseDialect(table,
+                     "SELECT ceil(extract(epoch FROM lease_until - clock_timestamp()) * 1000)::bigint FROM " +
+                         table + " WHERE name = $1 AND lease_until > clock_timestamp()"),
         acquire_(
             "WITH g AS ("
-            " INSERT INTO " + table + " AS l (name, owner, lease_until, token)"
-            " VALUES ($1, $2, clock_timestamp() + $3::bigint * interval '1 millisecond', nextval('" + kSequence + "'))"
+            " INSERT INTO " +
+            table +
+            " AS l (name, owner, lease_until, token)"
+            " VALUES ($1, $2, clock_timestamp() + $3::bigint * interval '1 millisecond', nextval('" +
+            kSequence +
+            "'))"
             " ON CONFLICT (name) DO UPDATE SET owner = EXCLUDED.owner, lease_until = EXCLUDED.lease_until,"
             " token = GREATEST(EXCLUDED.token, l.token + 1) WHERE l.lease_until <= clock_timestamp()"
             " RETURNING l.token)"
             " SELECT true, token, NULL::text, NULL::bigint FROM g"
             " UNION ALL"
-            " SELECT false, l.token, l.owner, ceil(extract(epoch FROM l.lease_until - clock_timestamp()) * 1000)::bigint"
-            " FROM " + table + " l WHERE l.name = $1 AND NOT EXISTS (SELECT 1 FROM g)"),
-        release_("WITH r AS (UPDATE " + table + " SET lease_until = clock_timestamp()"
+            " SELECT false, l.token, l.owner, ceil(extract(epoch FROM l.lease_until - clock_timestamp()) * "
+            "1000)::bigint"
+            " FROM " +
+            table + " l WHERE l.name = $1 AND NOT EXISTS (SELECT 1 FROM g)"),
+        release_("WITH r AS (UPDATE " + table +
+                 " SET lease_until = clock_timestamp()"
                  " WHERE name = $1 AND owner = $2 AND token = $3::bigint AND lease_until > clock_timestamp()"
-                 " RETURNING 1) SELECT pg_notify(" + pg_release_channel(table, "$1") + ", '') FROM r"),
-        withdraw_("WITH r AS (UPDATE " + table + " SET lease_until = clock_timestamp()"
+                 " RETURNING 1) SELECT pg_notify(" +
+                 pg_release_channel(table, "$1") + ", '') FROM r"),
+        withdraw_("WITH r AS (UPDATE " + table +
+                  " SET lease_until = clock_timestamp()"
                   " WHERE name = $1 AND owner = $2 AND lease_until > clock_timestamp()"
-                  " RETURNING 1) SELECT pg_notify(" + pg_release_channel(table, "$1") + ", '') FROM r"),
-        renew_("UPDATE " + table + " SET lease_until = clock_timestamp() + $3::bigint * interval '1 millisecond'"
-               " WHERE (name, token) IN (SELECT decode(n, 'hex'), t FROM unnest($1::text[], $2::bigint[]) AS u(n, t))"
-               " AND left(owner, length($4)) = $4 AND lease_until > clock_timestamp() RETURNING token"),
-        lease_left_("SELECT ceil(extract(epoch FROM lease_until - clock_timestamp()) * 1000)::bigint FROM " +
-                    table + " WHERE name = $1 AND lease_until > clock_timestamp()") {}
+                  " RETURNING 1) SELECT pg_notify(" +
+                  pg_release_channel(table, "$1") + ", '') FROM r"),
+        renew_("UPDATE " + table +
+               " SET lease_until = clock_timestamp() + $3::bigint * interval '1 millisecond'"
+               " WHERE (name, token) IN (SELECT decode(n, 'hex'), t FROM unnest($1::text[], $2::bigint[]) AS "
+               "u(n, t))"
+               " AND left(owner, length($4)) = $4 AND lease_until > clock_timestamp() RETURNING token") {}
 
   std::vector<std::string> schema() const override {
     return {std::string("CREATE SEQUENCE IF NOT EXISTS ") + kSequence + " AS bigint",
@@ -50,21 +62,21 @@ class PgLeaseDialect : public LeaseDialect {
   }
 
   bool schema_exists(SqlConnection& connection) const override {
-    const SqlResult found = connection.execute(
-        "SELECT to_regclass($1) IS NOT NULL AND to_regclass($2) IS NOT NULL",
-        {SqlParam::text(table()), SqlParam::text(kSequence)});
+    const SqlResult found =
+        connection.execute("SELECT to_regclass($1) IS NOT NULL AND to_regclass($2) IS NOT NULL",
+                           {SqlParam::text(table()), SqlParam::text(kSequence)});
     return boolean_of(found.rows.at(0).at(0), connection);
   }
 
   std::string grant(const std::string& user) const override {
-    return "GRANT SELECT, INSERT, UPDATE, DELETE ON " + table() + " TO \"" + user + "\"; GRANT USAGE ON SEQUENCE " +
-           kSequence + " TO \"" + user + "\"";
+    return "GRANT SELECT, INSERT, UPDATE, DELETE ON " + table() + " TO \"" + user +
+           "\"; GRANT USAGE ON SEQUENCE " + kSequence + " TO \"" + user + "\"";
   }
 
   LeaseAttempt acquire(SqlConnection& connection, const std::string& name, const std::string& owner,
                        std::chrono::milliseconds lease) const override {
-    const SqlResult result =
-        connection.execute(acquire_, {SqlParam::bytes(name), SqlParam::text(owner), SqlParam::number(lease.count())});
+    const SqlResult result = connection.execute(
+        acquire_, {SqlParam::bytes(name), SqlParam::text(owner), SqlParam::number(lease.count())});
     LeaseAttempt attempt;
     if (result.rows.empty()) return attempt;
     const SqlRow& row = result.rows.front();
@@ -72,7 +84,8 @@ class PgLeaseDialect : public LeaseDialect {
     attempt.token = unsigned_of(row.at(1), connection);
     if (!attempt.granted) {
       attempt.holder = row.at(2).value_or("");
-      attempt.holder_lease_left = std::chrono::milliseconds(std::max<std::int64_t>(0, integer_of(row.at(3), connection)));
+      attempt.holder_lease_left =
+          std::chrono::milliseconds(std::max<std::int64_t>(0, integer_of(row.at(3), connection)));
     }
     return attempt;
   }
@@ -80,16 +93,19 @@ class PgLeaseDialect : public LeaseDialect {
   std::uint64_t release(SqlConnection& connection, const std::string& name, const std::string& owner,
                         std::uint64_t token) const override {
     return connection
-        .execute(release_, {SqlParam::bytes(name), SqlParam::text(owner), SqlParam::text(std::to_string(token))})
+        .execute(release_,
+                 {SqlParam::bytes(name), SqlParam::text(owner), SqlParam::text(std::to_string(token))})
         .rows.size();
   }
 
-  std::uint64_t withdraw(SqlConnection& connection, const std::string& name, const std::string& owner) const override {
+  std::uint64_t withdraw(SqlConnection& connection, const std::string& name,
+                         const std::string& owner) const override {
     return connection.execute(withdraw_, {SqlParam::bytes(name), SqlParam::text(owner)}).rows.size();
   }
 
   std::vector<std::uint64_t> renew(SqlConnection& connection, const std::string& client_id,
-                                   const std::vector<LeaseHold>& holds, std::chrono::milliseconds lease) const override {
+                                   const std::vector<LeaseHold>& holds,
+                                   std::chrono::milliseconds lease) const override {
     if (holds.empty()) return {};
     std::string names = "{";
     std::string tokens = "{";
@@ -97,19 +113,10 @@ class PgLeaseDialect : public LeaseDialect {
       names += (names.size() > 1 ? "," : "") + hex_of(hold.name);
       tokens += (tokens.size() > 1 ? "," : "") + std::to_string(hold.token);
     }
-    const SqlResult kept = connection.execute(
-        renew_, {SqlParam::text(names + "}"), SqlParam::text(tokens + "}"), SqlParam::number(lease.count()),
-                 SqlParam::text(client_id + ":")});
-    std::vector<std::uint64_t> tokens_kept;
-    for (const SqlRow& row : kept.rows) tokens_kept.push_back(unsigned_of(row.at(0), connection));
-    return tokens_kept;
-  }
-
-  std::optional<std::chrono::milliseconds> lease_left(SqlConnection& connection,
-                                                      const std::string& name) const override {
-    const SqlResult found = connection.execute(lease_left_, {SqlParam::bytes(name)});
-    if (found.rows.empty()) return std::nullopt;
-    return std::chrono::milliseconds(integer_of(found.rows.front().at(0), connection));
+    const SqlResult kept =
+        connection.execute(renew_, {SqlParam::text(names + "}"), SqlParam::text(tokens + "}"),
+                                    SqlParam::number(lease.count()), SqlParam::text(client_id + ":")});
+    return first_column_unsigned(kept, connection);
   }
 
  private:
@@ -117,7 +124,6 @@ class PgLeaseDialect : public LeaseDialect {
   std::string release_;
   std::string withdraw_;
   std::string renew_;
-  std::string lease_left_;
 };
 
 }  // namespace

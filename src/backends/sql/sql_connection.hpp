@@ -58,7 +58,6 @@ class SqlConnection {
   virtual const std::string& server() const = 0;
   // The user the connection logs in as (for GRANT statements in messages).
   virtual const std::string& user() const = 0;
-  virtual SqlDialect dialect() const = 0;
 };
 
 // Opens a connection of the URL's dialect (pg_connection.hpp, mysql_connection.hpp);

@@ -17,7 +17,8 @@ void ensure_schema(SqlConnection& connection, const LeaseDialect& dialect) {
     for (const std::string& statement : dialect.schema()) connection.execute(statement);
   } catch (const AuthError& refused) {
     throw AuthError(std::string(refused.what()) + "; the lock table " + dialect.table() +
-                    " is missing and this user may not create it: run as a user who may\n" + schema_script(dialect));
+                    " is missing and this user may not create it: run as a user who may\n" +
+                    schema_script(dialect));
   }
 }
 

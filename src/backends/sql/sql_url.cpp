@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "common/error.hpp"
+#include "common/percent_decode.hpp"
 
 namespace dlock {
 namespace sql {
@@ -11,31 +12,9 @@ namespace {
 
 constexpr std::size_t kIdentifierMax = 63;  // PostgreSQL's NAMEDATALEN - 1; MySQL allows 64
 
-int hex_digit(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-std::string percent_decoded(const std::string& text, const std::string& url) {
-  std::string decoded;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (text[i] != '%') {
-      decoded += text[i];
-      continue;
-    }
-    const int high = i + 2 < text.size() ? hex_digit(text[i + 1]) : -1;
-    const int low = high >= 0 ? hex_digit(text[i + 2]) : -1;
-    if (low < 0) throw InvalidArgument("bad percent escape in " + url);
-    decoded += static_cast<char>(high * 16 + low);
-    i += 2;
-  }
-  return decoded;
-}
-
 bool is_identifier(const std::string& name) {
-  if (name.empty() || name.size() > kIdentifierMax || std::isdigit(static_cast<unsigned char>(name[0]))) return false;
+  if (name.empty() || name.size() > kIdentifierMax || std::isdigit(static_cast<unsigned char>(name[0])))
+    return false;
   for (const char c : name) {
     if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_') return false;
   }
@@ -54,7 +33,8 @@ std::chrono::milliseconds positive_ms(const std::string& key, const std::string&
 void apply_option(SqlUrl& parsed, const std::string& key, const std::string& value) {
   if (key == "table") {
     if (!is_identifier(value)) {
-      throw InvalidArgument("table=" + value + ": letters, digits and '_' only, 1 to 63 of them, not starting with a digit");
+      throw InvalidArgument("table=" + value +
+                            ": letters, digits and '_' only, 1 to 63 of them, not starting with a digit");
     }
     parsed.table = value;
   } else if (key == "connect_timeout_ms") {
@@ -97,14 +77,15 @@ SqlUrl parse_sql_url(const std::string& url) {
   if (path_start == std::string::npos || path_start + 1 == rest.size()) {
     throw InvalidArgument("no database in " + url + " (it ends in /<database>)");
   }
-  parsed.database = percent_decoded(rest.substr(path_start + 1), url);
+  parsed.database = percent_decode(rest.substr(path_start + 1), "database");
   std::string authority = rest.substr(0, path_start);
   const std::size_t at = authority.rfind('@');
   if (at != std::string::npos) {
     const std::string credentials = authority.substr(0, at);
     const std::size_t colon = credentials.find(':');
-    parsed.user = percent_decoded(credentials.substr(0, colon), url);
-    if (colon != std::string::npos) parsed.password = percent_decoded(credentials.substr(colon + 1), url);
+    parsed.user = percent_decode(credentials.substr(0, colon), "user");
+    if (colon != std::string::npos)
+      parsed.password = percent_decode(credentials.substr(colon + 1), "password");
     authority = authority.substr(at + 1);
   }
   const std::size_t colon = authority.rfind(':');
@@ -113,7 +94,8 @@ SqlUrl parse_sql_url(const std::string& url) {
     const std::string port = authority.substr(colon + 1);
     char* end = nullptr;
     const long value = std::strtol(port.c_str(), &end, 10);
-    if (port.empty() || *end != '\0' || value < 1 || value > 65535) throw InvalidArgument("bad port in " + url);
+    if (port.empty() || *end != '\0' || value < 1 || value > 65535)
+      throw InvalidArgument("bad port in " + url);
     parsed.port = static_cast<int>(value);
   }
   if (parsed.host.empty()) throw InvalidArgument("no host in " + url);
@@ -123,7 +105,8 @@ SqlUrl parse_sql_url(const std::string& url) {
     const std::string pair = query.substr(start, end - start);
     const std::size_t equals = pair.find('=');
     if (equals == std::string::npos) throw InvalidArgument("option without a value in " + url + ": " + pair);
-    apply_option(parsed, pair.substr(0, equals), percent_decoded(pair.substr(equals + 1), url));
+    apply_option(parsed, pair.substr(0, equals),
+                 percent_decode(pair.substr(equals + 1), pair.substr(0, equals)));
     start = end + 1;
   }
   return parsed;

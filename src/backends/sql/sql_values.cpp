@@ -34,6 +34,12 @@ std::uint64_t unsigned_of(const SqlValue& value, const SqlConnection& connection
   return parsed;
 }
 
+std::vector<std::uint64_t> first_column_unsigned(const SqlResult& result, const SqlConnection& connection) {
+  std::vector<std::uint64_t> values;
+  for (const SqlRow& row : result.rows) values.push_back(unsigned_of(row.at(0), connection));
+  return values;
+}
+
 bool boolean_of(const SqlValue& value, const SqlConnection& connection) {
   if (value && (*value == "t" || *value == "1")) return true;
   if (value && (*value == "f" || *value == "0")) return false;

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "backends/sql/sql_connection.hpp"
 
@@ -12,6 +13,8 @@ namespace sql {
 
 std::int64_t integer_of(const SqlValue& value, const SqlConnection& connection);
 std::uint64_t unsigned_of(const SqlValue& value, const SqlConnection& connection);
+// The first value of every row, each unsigned.
+std::vector<std::uint64_t> first_column_unsigned(const SqlResult& result, const SqlConnection& connection);
 // PostgreSQL's boolean text ("t"/"f"); MySQL's 1/0.
 bool boolean_of(const SqlValue& value, const SqlConnection& connection);
 
