@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <stdexcept>
 
 #include "redis_server.hpp"  // pick_free_port
@@ -37,13 +38,20 @@ MariaDbServer::MariaDbServer() {
 
 MariaDbServer::~MariaDbServer() = default;
 
+// Its own directory for temporary tables: in the shared /tmp, a parallel
+// test's mariadb-install-db once failed deleting its own temporary table file.
+std::string MariaDbServer::tmp_dir() const {
+  return dir_->file("tmp");
+}
+
 void MariaDbServer::install() {
+  std::filesystem::create_directories(tmp_dir());
   // auth-root-authentication-method=normal: root@127.0.0.1 without a password
   // (the default, unix_socket, serves no TCP client).
-  const ProgramOutput made =
-      run_program({"mariadb-install-db", "--no-defaults", "--datadir=" + data_, "--user=root",
-                   "--auth-root-authentication-method=normal", "--skip-test-db", "--skip-name-resolve"},
-                  std::chrono::seconds(60));
+  const ProgramOutput made = run_program({"mariadb-install-db", "--no-defaults", "--datadir=" + data_,
+                                          "--user=root", "--auth-root-authentication-method=normal",
+                                          "--skip-test-db", "--skip-name-resolve", "--tmpdir=" + tmp_dir()},
+                                         std::chrono::seconds(60));
   if (!made.succeeded()) {
     throw std::runtime_error("MariaDbServer: mariadb-install-db failed (" +
                              describe_wait_status(made.status) + "): " + made.output);
@@ -54,11 +62,12 @@ void MariaDbServer::start() {
   // A small buffer pool and no flush per commit: quick to start, and a
   // SIGKILL of the server loses nothing the kernel holds.
   server_ = std::make_unique<ChildProcess>(
-      std::vector<std::string>{
-          server_binary_, "--no-defaults", "--datadir=" + data_, "--bind-address=127.0.0.1",
-          "--port=" + std::to_string(port_), "--socket=" + dir_->file("s"),
-          "--pid-file=" + dir_->file("mariadbd.pid"), "--user=root", "--skip-log-bin", "--skip-name-resolve",
-          "--innodb-buffer-pool-size=16M", "--innodb-flush-log-at-trx-commit=2", "--max-connections=200"},
+      std::vector<std::string>{server_binary_, "--no-defaults", "--datadir=" + data_,
+                               "--bind-address=127.0.0.1", "--port=" + std::to_string(port_),
+                               "--socket=" + dir_->file("s"), "--pid-file=" + dir_->file("mariadbd.pid"),
+                               "--user=root", "--skip-log-bin", "--skip-name-resolve",
+                               "--innodb-buffer-pool-size=16M", "--innodb-flush-log-at-trx-commit=2",
+                               "--max-connections=200", "--tmpdir=" + tmp_dir()},
       log_);
   const bool serving = wait_until([&] { return !server_->running() || try_query("SELECT 1").succeeded(); },
                                   std::chrono::duration_cast<std::chrono::milliseconds>(kStartupTimeout));

@@ -50,6 +50,7 @@ class MariaDbServer {
   void restart();
 
  private:
+  std::string tmp_dir() const;
   void install();
   void start();
 

@@ -50,7 +50,8 @@ class LeaseDialect {
   // One statement (one round trip): inserts our row, or takes over a row
   // whose lease ended, with a new token; else reports the row as it is.
   // A row already ours is reported as refused with us as holder (the caller
-  // adopts it).
+  // adopts it when its lease is live: the row may be read as the statement's
+  // snapshot saw it, older than the grant that refused us).
   virtual LeaseAttempt acquire(SqlConnection& connection, const std::string& name, const std::string& owner,
                                std::chrono::milliseconds lease) const = 0;
   // Ends the row's lease when it is still (name, owner, token) and live; the rows ended (0 or 1).

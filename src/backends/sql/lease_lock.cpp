@@ -31,7 +31,10 @@ LeaseAttempt LeaseLock::try_acquire(milliseconds lease) {
   } catch (const AuthError& refused) {
     writes_refused(refused, "acquire");
   }
-  if (!attempt.granted && attempt.holder == owner_) {
+  // Only a live row is adopted: PostgreSQL's refused branch reads the row as
+  // the statement's snapshot saw it, which can be our own released row after
+  // another owner's takeover committed (the contention test caught this).
+  if (!attempt.granted && attempt.holder == owner_ && attempt.holder_lease_left > milliseconds(0)) {
     attempt.granted = true;
     attempt.holder.clear();
     attempt.holder_lease_left = milliseconds(0);
