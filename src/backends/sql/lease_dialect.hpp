@@ -55,11 +55,10 @@ class LeaseDialect {
   virtual LeaseAttempt acquire(SqlConnection& connection, const std::string& name, const std::string& owner,
                                std::chrono::milliseconds lease) const = 0;
   // Ends the row's lease when it is still (name, owner, token) and live; the rows ended (0 or 1).
-  virtual std::uint64_t release(SqlConnection& connection, const std::string& name, const std::string& owner,
-                                std::uint64_t token) const = 0;
+  std::uint64_t release(SqlConnection& connection, const std::string& name, const std::string& owner,
+                        std::uint64_t token) const;
   // Ends the owner's live row of that name, whatever its token (an acquire whose answer was lost).
-  virtual std::uint64_t withdraw(SqlConnection& connection, const std::string& name,
-                                 const std::string& owner) const = 0;
+  std::uint64_t withdraw(SqlConnection& connection, const std::string& name, const std::string& owner) const;
   // One statement for all: extends each hold of the client `client_id` whose
   // lease has not ended to now + `lease`; returns the tokens it extended
   // (a hold missing is lost, never resurrected).
@@ -71,14 +70,22 @@ class LeaseDialect {
                                                       const std::string& name) const;
 
  protected:
-  // `lease_left_statement` takes the name and returns the whole milliseconds
-  // left of a live lease, no row otherwise.
-  LeaseDialect(std::string table, std::string lease_left_statement)
-      : table_(std::move(table)), lease_left_statement_(std::move(lease_left_statement)) {}
+  // The statements that differ between servers in text only. Each takes the
+  // name first; release and withdraw then the owner (and release the token),
+  // and their SqlResult::affected counts the rows ended; lease_left returns
+  // the whole milliseconds left of a live lease, no row otherwise.
+  struct RowStatements {
+    std::string lease_left;
+    std::string release;
+    std::string withdraw;
+  };
+
+  LeaseDialect(std::string table, RowStatements statements)
+      : table_(std::move(table)), statements_(std::move(statements)) {}
 
  private:
   std::string table_;
-  std::string lease_left_statement_;
+  RowStatements statements_;
 };
 
 // The statements of `dialect`'s servers on `table` (SqlUrl::table, already checked).

@@ -22,8 +22,14 @@ class MysqlLeaseDialect : public LeaseDialect {
  public:
   explicit MysqlLeaseDialect(const std::string& table)
       : LeaseDialect(
-            table, "SELECT CEILING(TIMESTAMPDIFF(MICROSECOND, UTC_TIMESTAMP(6), lease_until) / 1000) FROM " +
-                       table + " WHERE name = ? AND lease_until > UTC_TIMESTAMP(6)"),
+            table, {"SELECT CEILING(TIMESTAMPDIFF(MICROSECOND, UTC_TIMESTAMP(6), lease_until) / 1000) FROM " +
+                        table + " WHERE name = ? AND lease_until > UTC_TIMESTAMP(6)",
+                    "UPDATE " + table +
+                        " SET lease_until = UTC_TIMESTAMP(6)"
+                        " WHERE name = ? AND owner = ? AND token = ? AND lease_until > UTC_TIMESTAMP(6)",
+                    "UPDATE " + table +
+                        " SET lease_until = UTC_TIMESTAMP(6)"
+                        " WHERE name = ? AND owner = ? AND lease_until > UTC_TIMESTAMP(6)"}),
         // The token first (it commits on its own and burns a value when the
         // grant is refused, which does no harm); then the insert, assigning
         // lease_until last since MySQL evaluates ON DUPLICATE KEY UPDATE
@@ -44,13 +50,7 @@ class MysqlLeaseDialect : public LeaseDialect {
             " lease_until = IF(lease_until <= UTC_TIMESTAMP(6), VALUES(lease_until), lease_until);"
             " SELECT owner, token, TIMESTAMPDIFF(MICROSECOND, UTC_TIMESTAMP(6), lease_until), ROW_COUNT()"
             " FROM " +
-            table + " WHERE name = ?"),
-        release_("UPDATE " + table +
-                 " SET lease_until = UTC_TIMESTAMP(6)"
-                 " WHERE name = ? AND owner = ? AND token = ? AND lease_until > UTC_TIMESTAMP(6)"),
-        withdraw_("UPDATE " + table +
-                  " SET lease_until = UTC_TIMESTAMP(6)"
-                  " WHERE name = ? AND owner = ? AND lease_until > UTC_TIMESTAMP(6)") {}
+            table + " WHERE name = ?") {}
 
   std::vector<std::string> schema() const override {
     return {
@@ -97,19 +97,6 @@ class MysqlLeaseDialect : public LeaseDialect {
     return attempt;
   }
 
-  std::uint64_t release(SqlConnection& connection, const std::string& name, const std::string& owner,
-                        std::uint64_t token) const override {
-    return connection
-        .execute(release_,
-                 {SqlParam::bytes(name), SqlParam::text(owner), SqlParam::text(std::to_string(token))})
-        .affected;
-  }
-
-  std::uint64_t withdraw(SqlConnection& connection, const std::string& name,
-                         const std::string& owner) const override {
-    return connection.execute(withdraw_, {SqlParam::bytes(name), SqlParam::text(owner)}).affected;
-  }
-
   // The update, then (same round trip) the holds whose lease now reaches
   // past half the new one: those the update extended.
   std::vector<std::uint64_t> renew(SqlConnection& connection, const std::string& client_id,
@@ -143,8 +130,6 @@ class MysqlLeaseDialect : public LeaseDialect {
 
  private:
   std::string acquire_;
-  std::string release_;
-  std::string withdraw_;
 };
 
 }  // namespace

@@ -81,9 +81,8 @@ class PgConnection : public PgNotifyingConnection {
         }
         answer.rows.push_back(std::move(values_of_row));
       }
-    } else {
-      answer.affected = std::strtoull(PQcmdTuples(result.get()), nullptr, 10);
     }
+    answer.affected = std::strtoull(PQcmdTuples(result.get()), nullptr, 10);
     return answer;
   }
 

@@ -18,9 +18,20 @@ constexpr const char* kSequence = "dlock_token_seq";
 class PgLeaseDialect : public LeaseDialect {
  public:
   explicit PgLeaseDialect(const std::string& table)
-      : LeaseDialect(table,
-                     "SELECT ceil(extract(epoch FROM lease_until - clock_timestamp()) * 1000)::bigint FROM " +
-                         table + " WHERE name = $1 AND lease_until > clock_timestamp()"),
+      : LeaseDialect(
+            table,
+            {"SELECT ceil(extract(epoch FROM lease_until - clock_timestamp()) * 1000)::bigint FROM " + table +
+                 " WHERE name = $1 AND lease_until > clock_timestamp()",
+             "WITH r AS (UPDATE " + table +
+                 " SET lease_until = clock_timestamp()"
+                 " WHERE name = $1 AND owner = $2 AND token = $3::bigint AND lease_until > clock_timestamp()"
+                 " RETURNING 1) SELECT pg_notify(" +
+                 pg_release_channel(table, "$1") + ", '') FROM r",
+             "WITH r AS (UPDATE " + table +
+                 " SET lease_until = clock_timestamp()"
+                 " WHERE name = $1 AND owner = $2 AND lease_until > clock_timestamp()"
+                 " RETURNING 1) SELECT pg_notify(" +
+                 pg_release_channel(table, "$1") + ", '') FROM r"}),
         acquire_(
             "WITH g AS ("
             " INSERT INTO " +
@@ -38,16 +49,6 @@ class PgLeaseDialect : public LeaseDialect {
             "1000)::bigint"
             " FROM " +
             table + " l WHERE l.name = $1 AND NOT EXISTS (SELECT 1 FROM g)"),
-        release_("WITH r AS (UPDATE " + table +
-                 " SET lease_until = clock_timestamp()"
-                 " WHERE name = $1 AND owner = $2 AND token = $3::bigint AND lease_until > clock_timestamp()"
-                 " RETURNING 1) SELECT pg_notify(" +
-                 pg_release_channel(table, "$1") + ", '') FROM r"),
-        withdraw_("WITH r AS (UPDATE " + table +
-                  " SET lease_until = clock_timestamp()"
-                  " WHERE name = $1 AND owner = $2 AND lease_until > clock_timestamp()"
-                  " RETURNING 1) SELECT pg_notify(" +
-                  pg_release_channel(table, "$1") + ", '') FROM r"),
         renew_("UPDATE " + table +
                " SET lease_until = clock_timestamp() + $3::bigint * interval '1 millisecond'"
                " WHERE (name, token) IN (SELECT decode(n, 'hex'), t FROM unnest($1::text[], $2::bigint[]) AS "
@@ -90,19 +91,6 @@ class PgLeaseDialect : public LeaseDialect {
     return attempt;
   }
 
-  std::uint64_t release(SqlConnection& connection, const std::string& name, const std::string& owner,
-                        std::uint64_t token) const override {
-    return connection
-        .execute(release_,
-                 {SqlParam::bytes(name), SqlParam::text(owner), SqlParam::text(std::to_string(token))})
-        .rows.size();
-  }
-
-  std::uint64_t withdraw(SqlConnection& connection, const std::string& name,
-                         const std::string& owner) const override {
-    return connection.execute(withdraw_, {SqlParam::bytes(name), SqlParam::text(owner)}).rows.size();
-  }
-
   std::vector<std::uint64_t> renew(SqlConnection& connection, const std::string& client_id,
                                    const std::vector<LeaseHold>& holds,
                                    std::chrono::milliseconds lease) const override {
@@ -121,8 +109,6 @@ class PgLeaseDialect : public LeaseDialect {
 
  private:
   std::string acquire_;
-  std::string release_;
-  std::string withdraw_;
   std::string renew_;
 };
 

@@ -35,7 +35,8 @@ struct SqlResult {
   // The rows of the last statement that returned rows (several statements
   // run in one round trip on MySQL).
   std::vector<SqlRow> rows;
-  // The rows changed by the last statement that returned none.
+  // PostgreSQL: the count of its command tag (rows changed, or rows returned
+  // by a SELECT); MySQL: the rows changed by the last statement that returned none.
   std::uint64_t affected = 0;
 };
 
