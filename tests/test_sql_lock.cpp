@@ -76,6 +76,41 @@ class SqlLock : public ::testing::TestWithParam<SqlServerKind> {
   std::unique_ptr<LeaseDialect> dialect_;
 };
 
+// The URL alone, no server: what each part becomes and what is refused.
+TEST(SqlUrl, PartsDefaultsAndPercentEscapes) {
+  const dlock::sql::SqlUrl pg = dlock::sql::parse_sql_url(
+      "postgresql://app%40ops:p%3Aw%2Fd@127.0.0.1/orders?table=job_locks&io_timeout_ms=250");
+  EXPECT_EQ(pg.dialect, dlock::sql::SqlDialect::postgresql);
+  EXPECT_EQ(pg.user, "app@ops");
+  EXPECT_EQ(pg.password, "p:w/d");
+  EXPECT_EQ(pg.host, "127.0.0.1");
+  EXPECT_EQ(pg.port, 5432);
+  EXPECT_EQ(pg.database, "orders");
+  EXPECT_EQ(pg.table, "job_locks");
+  EXPECT_EQ(pg.io_timeout, milliseconds(250));
+  EXPECT_EQ(pg.connect_timeout, milliseconds(5000));
+  EXPECT_EQ(pg.server(), "postgresql://127.0.0.1:5432/orders");
+
+  const dlock::sql::SqlUrl my = dlock::sql::parse_sql_url("mysql://root@127.0.0.1:13306/dlock");
+  EXPECT_EQ(my.dialect, dlock::sql::SqlDialect::mysql);
+  EXPECT_EQ(my.port, 13306);
+  EXPECT_EQ(my.password, "");
+  EXPECT_EQ(my.table, "dlock_locks");
+}
+
+TEST(SqlUrl, BadUrlsAreInvalidArguments) {
+  for (const char* url : {"redis://127.0.0.1/0", "postgresql://127.0.0.1", "postgresql://127.0.0.1/",
+                          "postgresql://127.0.0.1:0/db", "postgresql://127.0.0.1:99999/db",
+                          "postgresql://127.0.0.1/db?table=1st", "postgresql://127.0.0.1/db?table=a-b",
+                          "postgresql://127.0.0.1/db?table=x;DROP", "mysql://127.0.0.1/db?mode=pessimistic",
+                          "mysql://127.0.0.1/db?io_timeout_ms=0", "mysql://127.0.0.1/db?table",
+                          "mysql://u:%zz@127.0.0.1/db", "mysql://@:3306/db"}) {
+    EXPECT_THROW(dlock::sql::parse_sql_url(url), dlock::InvalidArgument) << url;
+  }
+  EXPECT_EQ(dlock::sql::parse_sql_url("mysql://127.0.0.1/db?mode=lease").table, "dlock_locks");
+  EXPECT_THROW(dlock::sql::parse_sql_url("postgresql://127.0.0.1/db?mode=session"), dlock::UnsupportedError);
+}
+
 TEST_P(SqlLock, GrantsRefusesAndReleasesWithRisingTokens) {
   auto a = connect();
   auto b = connect();

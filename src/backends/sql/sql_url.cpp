@@ -37,6 +37,10 @@ void apply_option(SqlUrl& parsed, const std::string& key, const std::string& val
                             ": letters, digits and '_' only, 1 to 63 of them, not starting with a digit");
     }
     parsed.table = value;
+  } else if (key == "mode") {
+    if (value == "session")
+      throw UnsupportedError("mode=session: not built yet (docs/design/backends.md 3.4)");
+    if (value != "lease") throw InvalidArgument("mode=" + value + ": lease or session");
   } else if (key == "connect_timeout_ms") {
     parsed.connect_timeout = positive_ms(key, value);
   } else if (key == "io_timeout_ms") {

@@ -1,8 +1,10 @@
 // postgresql://user:pw@host:port/db?options and mysql://... (the project's
 // specification, section 12), parsed into what the SQL connections and
 // statements need. Options: table=T (default dlock_locks; letters, digits and
-// '_', 63 at most, not starting with a digit), connect_timeout_ms (default
-// 5000), io_timeout_ms (default 10000: one round trip). Other options are refused.
+// '_', 63 at most, not starting with a digit), mode=lease (the default and,
+// so far, the only mode built: mode=session is UnsupportedError),
+// connect_timeout_ms (default 5000), io_timeout_ms (default 10000: one round
+// trip). Other options are refused.
 #pragma once
 
 #include <chrono>
