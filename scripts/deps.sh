@@ -9,7 +9,11 @@ core=(cmake ninja-build g++ pkg-config libhiredis-dev libssl-dev dpkg-dev redis-
       libgtest-dev openssl python3)
 # javacc: scripts/deps-zookeeper.sh makes the ZooKeeper C client's jute sources
 # with it; zookeeper: the server the ZooKeeper tests start (tests/support/zk_ensemble).
-all=("${core[@]}" swig default-jdk-headless maven python3-venv rpm lintian file javacc zookeeper)
+# libpq-dev, libmariadb-dev: the SQL backend's client libraries (cmake/DlockSql.cmake);
+# postgresql-15 (with psql) and mariadb-server (with the mariadb client): the servers
+# the SQL tests start (tests/support/pg_server, mariadb_server).
+all=("${core[@]}" swig default-jdk-headless maven python3-venv rpm lintian file javacc zookeeper
+     libpq-dev libmariadb-dev postgresql-15 postgresql-client-15 mariadb-server mariadb-client)
 
 wanted=("${core[@]}")
 [[ "${1:-core}" == all ]] && wanted=("${all[@]}")

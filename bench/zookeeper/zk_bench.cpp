@@ -27,6 +27,7 @@
 #include "dlock.h"
 #include "grant_log.hpp"
 #include "monotonic_clock.hpp"
+#include "pairs_rate.hpp"
 #include "percentile.hpp"
 #include "redis_server.hpp"
 #include "report.hpp"
@@ -119,19 +120,12 @@ using MakePairs = std::function<std::unique_ptr<Pairs>()>;
 // Uncontended pairs per second of one contender, after a warm-up.
 double pairs_per_second(const MakePairs& make, int run_ms) {
   auto pairs = make();
-  const auto loop_until = [&](int64_t end_ns) {
-    int64_t count = 0;
-    while (monotonic_ns() < end_ns) {
-      pairs->acquire();
-      pairs->release();
-      ++count;
-    }
-    return count;
-  };
-  loop_until(monotonic_ns() + int64_t{warmup_ms} * 1000000);
-  const int64_t start = monotonic_ns();
-  const int64_t count = loop_until(start + int64_t{run_ms} * 1000000);
-  return static_cast<double>(count) * 1e9 / static_cast<double>(monotonic_ns() - start);
+  return dlock_bench::pairs_per_second(
+      [&] {
+        pairs->acquire();
+        pairs->release();
+      },
+      warmup_ms, run_ms);
 }
 
 double curator_pairs_per_second(const Options& options, const std::string& hosts, const std::string& dir) {

@@ -9,7 +9,6 @@
 #include <csignal>
 #include <cstdint>
 #include <cstdlib>
-#include <deque>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -17,6 +16,7 @@
 #include <thread>
 
 #include "redis_server.hpp"  // pick_free_port
+#include "text_file.hpp"
 
 namespace dlock_test {
 namespace {
@@ -50,18 +50,6 @@ std::string ask(int port, const std::string& word) {
   }
   close(fd);
   return answer;
-}
-
-std::string last_lines(const std::string& path, std::size_t count) {
-  std::ifstream file(path);
-  std::deque<std::string> lines;
-  for (std::string line; std::getline(file, line);) {
-    lines.push_back(line);
-    if (lines.size() > count) lines.pop_front();
-  }
-  std::string text;
-  for (const std::string& line : lines) text += "\n    " + line;
-  return text;
 }
 
 bool leads(const std::string& mode) {

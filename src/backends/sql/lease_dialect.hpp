@@ -1,0 +1,95 @@
+// The lease-mode lock's statements on one lock table (docs/design/backends.md
+// 3.1-3.3), one implementation per server kind: pg_lease_dialect.cpp and
+// mysql_lease_dialect.cpp. Every lease is by the server's clock; a name is
+// 1 to 1,024 bytes, any bytes; an owner is "<client-uuid>:<owner>".
+//
+// A released row stays, its lease ended, rather than being deleted: every
+// grant but a name's first then takes the row over under its row lock, with
+// a token above the row's last, so a name's tokens rise in grant order even
+// when an attempt took its token from the sequence before a later grant did.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "backends/sql/sql_connection.hpp"
+
+namespace dlock {
+namespace sql {
+
+struct LeaseAttempt {
+  bool granted = false;
+  std::uint64_t token = 0;  // granted: ours; refused: the holder's
+  std::string holder;       // refused: the holder's owner field; empty when no row was seen
+  // Refused: the holder's lease left by the server's clock. Neither granted
+  // nor a holder: the row went between the two looks; try again at once.
+  std::chrono::milliseconds holder_lease_left{0};
+};
+
+struct LeaseHold {
+  std::string name;
+  std::uint64_t token = 0;
+};
+
+class LeaseDialect {
+ public:
+  virtual ~LeaseDialect() = default;
+
+  const std::string& table() const { return table_; }
+  // CREATE ... IF NOT EXISTS statements for what the lock uses, in order.
+  virtual std::vector<std::string> schema() const = 0;
+  // Whether the table and the token's source exist (without creating anything).
+  virtual bool schema_exists(SqlConnection& connection) const = 0;
+  // The GRANT statement that lets `user` use the lock.
+  virtual std::string grant(const std::string& user) const = 0;
+
+  // One statement (one round trip): inserts our row, or takes over a row
+  // whose lease ended, with a new token; else reports the row as it is.
+  // A row already ours is reported as refused with us as holder (the caller
+  // adopts it when its lease is live: the row may be read as the statement's
+  // snapshot saw it, older than the grant that refused us).
+  virtual LeaseAttempt acquire(SqlConnection& connection, const std::string& name, const std::string& owner,
+                               std::chrono::milliseconds lease) const = 0;
+  // Ends the row's lease when it is still (name, owner, token) and live; the rows ended (0 or 1).
+  std::uint64_t release(SqlConnection& connection, const std::string& name, const std::string& owner,
+                        std::uint64_t token) const;
+  // Ends the owner's live row of that name, whatever its token (an acquire whose answer was lost).
+  std::uint64_t withdraw(SqlConnection& connection, const std::string& name, const std::string& owner) const;
+  // One statement for all: extends each hold of the client `client_id` whose
+  // lease has not ended to now + `lease`; returns the tokens it extended
+  // (a hold missing is lost, never resurrected).
+  virtual std::vector<std::uint64_t> renew(SqlConnection& connection, const std::string& client_id,
+                                           const std::vector<LeaseHold>& holds,
+                                           std::chrono::milliseconds lease) const = 0;
+  // The lease left on `name` by the server's clock; nullopt when nobody holds it.
+  std::optional<std::chrono::milliseconds> lease_left(SqlConnection& connection,
+                                                      const std::string& name) const;
+
+ protected:
+  // The statements that differ between servers in text only. Each takes the
+  // name first; release and withdraw then the owner (and release the token),
+  // and their SqlResult::affected counts the rows ended; lease_left returns
+  // the whole milliseconds left of a live lease, no row otherwise.
+  struct RowStatements {
+    std::string lease_left;
+    std::string release;
+    std::string withdraw;
+  };
+
+  LeaseDialect(std::string table, RowStatements statements)
+      : table_(std::move(table)), statements_(std::move(statements)) {}
+
+ private:
+  std::string table_;
+  RowStatements statements_;
+};
+
+// The statements of `dialect`'s servers on `table` (SqlUrl::table, already checked).
+std::unique_ptr<LeaseDialect> lease_dialect(SqlDialect dialect, const std::string& table);
+
+}  // namespace sql
+}  // namespace dlock

@@ -1,0 +1,118 @@
+#include "backends/sql/lease_lock.hpp"
+
+#include <thread>
+
+#include "backends/sql/lease_backoff.hpp"
+#include "common/error.hpp"
+
+namespace dlock {
+namespace sql {
+
+using Clock = std::chrono::steady_clock;
+using std::chrono::milliseconds;
+
+LeaseLock::LeaseLock(SqlConnection& connection, const LeaseDialect& dialect, std::string name,
+                     std::string owner)
+    : connection_(connection), dialect_(dialect), name_(std::move(name)), owner_(std::move(owner)) {
+  if (name_.empty() || name_.size() > kNameMax) {
+    throw InvalidArgument("a lock name is 1 to 1024 bytes, not " + std::to_string(name_.size()));
+  }
+}
+
+void LeaseLock::writes_refused(const std::exception& refused, const char* operation) const {
+  throw AuthError(std::string(refused.what()) + " (" + operation + " on " + dialect_.table() +
+                  "); let the user write it: " + dialect_.grant(connection_.user()));
+}
+
+LeaseAttempt LeaseLock::try_acquire(milliseconds lease) {
+  LeaseAttempt attempt;
+  try {
+    attempt = dialect_.acquire(connection_, name_, owner_, lease);
+  } catch (const AuthError& refused) {
+    writes_refused(refused, "acquire");
+  }
+  // Only a live row is adopted: PostgreSQL's refused branch reads the row as
+  // the statement's snapshot saw it, which can be our own released row after
+  // another owner's takeover committed (the contention test caught this).
+  if (!attempt.granted && attempt.holder == owner_ && attempt.holder_lease_left > milliseconds(0)) {
+    attempt.granted = true;
+    attempt.holder.clear();
+    attempt.holder_lease_left = milliseconds(0);
+  }
+  if (attempt.granted) {
+    held_ = true;
+    token_ = attempt.token;
+  }
+  return attempt;
+}
+
+bool LeaseLock::acquire(milliseconds lease, milliseconds wait, LeaseWakeups* wakeups) {
+  const auto deadline = Clock::now() + wait;
+  LeaseBackoff backoff;
+  std::unique_ptr<LeaseWatch> watch;
+  bool answer_lost = false;
+  for (;;) {
+    milliseconds holder_lease_left(0);
+    try {
+      const LeaseAttempt attempt = try_acquire(lease);
+      if (attempt.granted) return true;
+      answer_lost = false;
+      holder_lease_left = attempt.holder_lease_left;
+    } catch (const ConnectionError&) {
+      answer_lost = true;
+    }
+    const auto now = Clock::now();
+    if (now >= deadline) {
+      if (answer_lost) withdraw();
+      return false;
+    }
+    if (wakeups != nullptr && !answer_lost) {
+      if (!watch) {
+        try {
+          watch = wakeups->watch(connection_, name_);
+          continue;  // a release before the watch began was not announced to us
+        } catch (const ConnectionError&) {
+          // Backs off this time; watching is tried again after the next refusal.
+        }
+      } else {
+        watch->wait(std::min(now + holder_lease_left + milliseconds(1), deadline));
+        continue;
+      }
+    }
+    const auto left = std::chrono::duration_cast<milliseconds>(deadline - now);
+    std::this_thread::sleep_for(std::min(backoff.next(holder_lease_left), left));
+  }
+}
+
+void LeaseLock::release() {
+  if (!held_) throw NotOwnerError("release of " + dialect_.table() + " row not held by " + owner_);
+  held_ = false;
+  std::uint64_t deleted = 0;
+  try {
+    try {
+      deleted = dialect_.release(connection_, name_, owner_, token_);
+    } catch (const ConnectionError&) {
+      // Sent before the hold's validity ended, so the row could change hands
+      // only after that send ended it: nothing to end now is released.
+      dialect_.release(connection_, name_, owner_, token_);
+      return;
+    }
+  } catch (const AuthError& refused) {
+    writes_refused(refused, "release");
+  }
+  if (deleted == 0) {
+    throw LostError(connection_.server() + ": the lock was no longer held by " + owner_ +
+                    " when released (its lease ended)");
+  }
+}
+
+void LeaseLock::withdraw() noexcept {
+  try {
+    dialect_.withdraw(connection_, name_, owner_);
+  } catch (const Error&) {
+    // The row frees itself at its lease end (docs/design/backends.md 5, risk 10).
+  }
+}
+
+}  // namespace sql
+}  // namespace dlock

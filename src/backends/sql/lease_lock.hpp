@@ -1,0 +1,66 @@
+// One owner's hold of one name in lease mode: the server side of the
+// reentrant lock on a lock table (docs/design/backends.md 3.3). Granted by one
+// statement (insert, or take over a row whose lease ended by the server's
+// clock), released by one (the row stays, its lease ended: lease_dialect.hpp);
+// the token comes with the grant. Re-entry is
+// counted by the caller (the core's Holds), as for the ZooKeeper mutex: an
+// acquire by an owner whose row is live adopts that row and its token, which
+// is also how a retry after a lost answer settles (S7). Renewing is per
+// client, all holds in one statement: LeaseDialect::renew. One thread uses an
+// instance (and its connection) at a time.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+#include "backends/sql/lease_dialect.hpp"
+#include "backends/sql/lease_wakeups.hpp"
+#include "backends/sql/sql_connection.hpp"
+
+namespace dlock {
+namespace sql {
+
+class LeaseLock {
+ public:
+  static constexpr std::size_t kNameMax = 1024;
+
+  // Throws InvalidArgument for a name of 0 or more than 1,024 bytes.
+  LeaseLock(SqlConnection& connection, const LeaseDialect& dialect, std::string name, std::string owner);
+
+  // One attempt. Throws ConnectionError (then the answer may have been lost:
+  // attempt again, or withdraw()), AuthError naming the GRANT to run when the
+  // user may not write the table.
+  LeaseAttempt try_acquire(std::chrono::milliseconds lease);
+  // Attempts until granted or `wait` has passed; a broken connection is
+  // attempted again. Between attempts it waits for `wakeups` (watching from
+  // the first refusal, then attempting once more at once), never past the
+  // holder's lease end; without wakeups, or while watching fails, it sleeps
+  // as LeaseBackoff says. Giving up after an attempt whose answer was lost
+  // withdraws it. Returns whether granted.
+  bool acquire(std::chrono::milliseconds lease, std::chrono::milliseconds wait,
+               LeaseWakeups* wakeups = nullptr);
+  // Ends our row's lease. Throws LostError when it was not ours any more (its
+  // lease ended, whether or not someone took it since). A broken connection
+  // is retried once, and nothing to end on that retry means the first send ended it.
+  void release();
+  // Ends our row's lease whatever its token (an acquire whose answer was lost); best effort.
+  void withdraw() noexcept;
+
+  bool held() const { return held_; }
+  std::uint64_t token() const { return token_; }
+  const std::string& name() const { return name_; }
+
+ private:
+  [[noreturn]] void writes_refused(const std::exception& refused, const char* operation) const;
+
+  SqlConnection& connection_;
+  const LeaseDialect& dialect_;
+  std::string name_;
+  std::string owner_;
+  bool held_ = false;
+  std::uint64_t token_ = 0;
+};
+
+}  // namespace sql
+}  // namespace dlock

@@ -1,0 +1,142 @@
+// The lease-mode statements on MySQL 8 / MariaDB 10.6+ (docs/design/backends.md
+// 3.1-3.3): InnoDB rows, UTC_TIMESTAMP(6) as the server's clock, the token from
+// the one-row dlock_token under its row lock (MySQL has no sequences), each
+// call one round trip of one or more statements.
+#include "backends/sql/mysql_lease_dialect.hpp"
+
+#include <algorithm>
+
+#include "backends/sql/sql_values.hpp"
+
+namespace dlock {
+namespace sql {
+namespace {
+
+constexpr const char* kTokenTable = "dlock_token";
+
+std::string microseconds(std::chrono::milliseconds duration) {
+  return std::to_string(duration.count() * 1000);
+}
+
+class MysqlLeaseDialect : public LeaseDialect {
+ public:
+  explicit MysqlLeaseDialect(const std::string& table)
+      : LeaseDialect(
+            table, {"SELECT CEILING(TIMESTAMPDIFF(MICROSECOND, UTC_TIMESTAMP(6), lease_until) / 1000) FROM " +
+                        table + " WHERE name = ? AND lease_until > UTC_TIMESTAMP(6)",
+                    "UPDATE " + table +
+                        " SET lease_until = UTC_TIMESTAMP(6)"
+                        " WHERE name = ? AND owner = ? AND token = ? AND lease_until > UTC_TIMESTAMP(6)",
+                    "UPDATE " + table +
+                        " SET lease_until = UTC_TIMESTAMP(6)"
+                        " WHERE name = ? AND owner = ? AND lease_until > UTC_TIMESTAMP(6)"}),
+        // The token first (it commits on its own and burns a value when the
+        // grant is refused, which does no harm); then the insert, assigning
+        // lease_until last since MySQL evaluates ON DUPLICATE KEY UPDATE
+        // left to right on the updated row, and a token above the row's
+        // last one (a token taken before a later grant's cannot go below
+        // it); then the row as it now is.
+        acquire_(
+            std::string("UPDATE ") + kTokenTable +
+            " SET v = LAST_INSERT_ID(GREATEST(v + 1, CAST(UNIX_TIMESTAMP(NOW(6)) * 1000000 AS UNSIGNED)))"
+            " WHERE id = 1;"
+            " INSERT INTO " +
+            table +
+            " (name, owner, lease_until, token)"
+            " VALUES (?, ?, UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND, LAST_INSERT_ID())"
+            " ON DUPLICATE KEY UPDATE"
+            " token = IF(lease_until <= UTC_TIMESTAMP(6), GREATEST(VALUES(token), token + 1), token),"
+            " owner = IF(lease_until <= UTC_TIMESTAMP(6), VALUES(owner), owner),"
+            " lease_until = IF(lease_until <= UTC_TIMESTAMP(6), VALUES(lease_until), lease_until);"
+            " SELECT owner, token, TIMESTAMPDIFF(MICROSECOND, UTC_TIMESTAMP(6), lease_until), ROW_COUNT()"
+            " FROM " +
+            table + " WHERE name = ?") {}
+
+  std::vector<std::string> schema() const override {
+    return {
+        "CREATE TABLE IF NOT EXISTS " + table() +
+            " (name VARBINARY(1024) NOT NULL PRIMARY KEY, owner VARCHAR(128) CHARACTER SET ascii NOT NULL,"
+            " lease_until DATETIME(6) NOT NULL, token BIGINT UNSIGNED NOT NULL, note VARCHAR(255) NULL)"
+            " ENGINE=InnoDB",
+        std::string("CREATE TABLE IF NOT EXISTS ") + kTokenTable +
+            " (id TINYINT PRIMARY KEY, v BIGINT UNSIGNED NOT NULL) ENGINE=InnoDB",
+        std::string("INSERT IGNORE INTO ") + kTokenTable + " VALUES (1, 0)"};
+  }
+
+  bool schema_exists(SqlConnection& connection) const override {
+    const SqlResult found = connection.execute(
+        "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name IN "
+        "(?, ?)",
+        {SqlParam::text(table()), SqlParam::text(kTokenTable)});
+    return unsigned_of(found.rows.at(0).at(0), connection) == 2;
+  }
+
+  std::string grant(const std::string& user) const override {
+    return "GRANT SELECT, INSERT, UPDATE, DELETE ON " + table() + " TO '" + user +
+           "'; GRANT SELECT, UPDATE ON " + kTokenTable + " TO '" + user + "'";
+  }
+
+  LeaseAttempt acquire(SqlConnection& connection, const std::string& name, const std::string& owner,
+                       std::chrono::milliseconds lease) const override {
+    const SqlResult result =
+        connection.execute(acquire_, {SqlParam::bytes(name), SqlParam::text(owner),
+                                      SqlParam::text(microseconds(lease)), SqlParam::bytes(name)});
+    LeaseAttempt attempt;
+    if (result.rows.empty()) return attempt;
+    const SqlRow& row = result.rows.front();
+    const std::string holder = row.at(0).value_or("");
+    attempt.token = unsigned_of(row.at(1), connection);
+    // ROW_COUNT() of the insert: 1 inserted, 2 taken over, 0 left as it was.
+    attempt.granted = holder == owner && integer_of(row.at(3), connection) > 0;
+    if (!attempt.granted) {
+      attempt.holder = holder;
+      const std::int64_t left_us = integer_of(row.at(2), connection);
+      attempt.holder_lease_left =
+          std::chrono::milliseconds(std::max<std::int64_t>(0, (left_us + 999) / 1000));
+    }
+    return attempt;
+  }
+
+  // The update, then (same round trip) the holds whose lease now reaches
+  // past half the new one: those the update extended.
+  std::vector<std::uint64_t> renew(SqlConnection& connection, const std::string& client_id,
+                                   const std::vector<LeaseHold>& holds,
+                                   std::chrono::milliseconds lease) const override {
+    if (holds.empty()) return {};
+    std::string pairs;
+    std::vector<SqlParam> pair_params;
+    for (const LeaseHold& hold : holds) {
+      pairs += pairs.empty() ? "(?, ?)" : ", (?, ?)";
+      pair_params.push_back(SqlParam::bytes(hold.name));
+      pair_params.push_back(SqlParam::text(std::to_string(hold.token)));
+    }
+    const std::string ours = client_id + ":";
+    const std::string match =
+        " WHERE (name, token) IN (" + pairs + ") AND LEFT(owner, CHAR_LENGTH(?)) = ? AND lease_until > ";
+    std::vector<SqlParam> params{SqlParam::text(microseconds(lease))};
+    for (int statement = 0; statement < 2; ++statement) {
+      params.insert(params.end(), pair_params.begin(), pair_params.end());
+      params.push_back(SqlParam::text(ours));
+      params.push_back(SqlParam::text(ours));
+    }
+    params.push_back(SqlParam::text(microseconds(lease / 2)));
+    const SqlResult kept = connection.execute(
+        "UPDATE " + table() + " SET lease_until = UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND" + match +
+            "UTC_TIMESTAMP(6); SELECT token FROM " + table() + match +
+            "UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND",
+        params);
+    return first_column_unsigned(kept, connection);
+  }
+
+ private:
+  std::string acquire_;
+};
+
+}  // namespace
+
+std::unique_ptr<LeaseDialect> mysql_lease_dialect(const std::string& table) {
+  return std::make_unique<MysqlLeaseDialect>(table);
+}
+
+}  // namespace sql
+}  // namespace dlock

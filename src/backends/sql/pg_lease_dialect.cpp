@@ -1,0 +1,126 @@
+// The lease-mode statements on PostgreSQL 12+ (docs/design/backends.md 3.1,
+// 3.3). The token is nextval() of dlock_token_seq alone: a sequence never goes
+// back, not even after a crash (it logs values ahead); the design's floor of
+// server time (3.2) could lower it under concurrent grants (risk 9) and waits
+// for the lead's choice.
+#include "backends/sql/pg_lease_dialect.hpp"
+
+#include <algorithm>
+
+#include "backends/sql/sql_values.hpp"
+
+namespace dlock {
+namespace sql {
+namespace {
+
+constexpr const char* kSequence = "dlock_token_seq";
+
+class PgLeaseDialect : public LeaseDialect {
+ public:
+  explicit PgLeaseDialect(const std::string& table)
+      : LeaseDialect(
+            table,
+            {"SELECT ceil(extract(epoch FROM lease_until - clock_timestamp()) * 1000)::bigint FROM " + table +
+                 " WHERE name = $1 AND lease_until > clock_timestamp()",
+             "WITH r AS (UPDATE " + table +
+                 " SET lease_until = clock_timestamp()"
+                 " WHERE name = $1 AND owner = $2 AND token = $3::bigint AND lease_until > clock_timestamp()"
+                 " RETURNING 1) SELECT pg_notify(" +
+                 pg_release_channel(table, "$1") + ", '') FROM r",
+             "WITH r AS (UPDATE " + table +
+                 " SET lease_until = clock_timestamp()"
+                 " WHERE name = $1 AND owner = $2 AND lease_until > clock_timestamp()"
+                 " RETURNING 1) SELECT pg_notify(" +
+                 pg_release_channel(table, "$1") + ", '') FROM r"}),
+        acquire_(
+            "WITH g AS ("
+            " INSERT INTO " +
+            table +
+            " AS l (name, owner, lease_until, token)"
+            " VALUES ($1, $2, clock_timestamp() + $3::bigint * interval '1 millisecond', nextval('" +
+            kSequence +
+            "'))"
+            " ON CONFLICT (name) DO UPDATE SET owner = EXCLUDED.owner, lease_until = EXCLUDED.lease_until,"
+            " token = GREATEST(EXCLUDED.token, l.token + 1) WHERE l.lease_until <= clock_timestamp()"
+            " RETURNING l.token)"
+            " SELECT true, token, NULL::text, NULL::bigint FROM g"
+            " UNION ALL"
+            " SELECT false, l.token, l.owner, ceil(extract(epoch FROM l.lease_until - clock_timestamp()) * "
+            "1000)::bigint"
+            " FROM " +
+            table + " l WHERE l.name = $1 AND NOT EXISTS (SELECT 1 FROM g)"),
+        renew_("UPDATE " + table +
+               " SET lease_until = clock_timestamp() + $3::bigint * interval '1 millisecond'"
+               " WHERE (name, token) IN (SELECT decode(n, 'hex'), t FROM unnest($1::text[], $2::bigint[]) AS "
+               "u(n, t))"
+               " AND left(owner, length($4)) = $4 AND lease_until > clock_timestamp() RETURNING token") {}
+
+  std::vector<std::string> schema() const override {
+    return {std::string("CREATE SEQUENCE IF NOT EXISTS ") + kSequence + " AS bigint",
+            "CREATE TABLE IF NOT EXISTS " + table() +
+                " (name bytea PRIMARY KEY CHECK (octet_length(name) BETWEEN 1 AND 1024),"
+                " owner text NOT NULL, lease_until timestamptz NOT NULL, token bigint NOT NULL, note text)"};
+  }
+
+  bool schema_exists(SqlConnection& connection) const override {
+    const SqlResult found =
+        connection.execute("SELECT to_regclass($1) IS NOT NULL AND to_regclass($2) IS NOT NULL",
+                           {SqlParam::text(table()), SqlParam::text(kSequence)});
+    return boolean_of(found.rows.at(0).at(0), connection);
+  }
+
+  std::string grant(const std::string& user) const override {
+    return "GRANT SELECT, INSERT, UPDATE, DELETE ON " + table() + " TO \"" + user +
+           "\"; GRANT USAGE ON SEQUENCE " + kSequence + " TO \"" + user + "\"";
+  }
+
+  LeaseAttempt acquire(SqlConnection& connection, const std::string& name, const std::string& owner,
+                       std::chrono::milliseconds lease) const override {
+    const SqlResult result = connection.execute(
+        acquire_, {SqlParam::bytes(name), SqlParam::text(owner), SqlParam::number(lease.count())});
+    LeaseAttempt attempt;
+    if (result.rows.empty()) return attempt;
+    const SqlRow& row = result.rows.front();
+    attempt.granted = boolean_of(row.at(0), connection);
+    attempt.token = unsigned_of(row.at(1), connection);
+    if (!attempt.granted) {
+      attempt.holder = row.at(2).value_or("");
+      attempt.holder_lease_left =
+          std::chrono::milliseconds(std::max<std::int64_t>(0, integer_of(row.at(3), connection)));
+    }
+    return attempt;
+  }
+
+  std::vector<std::uint64_t> renew(SqlConnection& connection, const std::string& client_id,
+                                   const std::vector<LeaseHold>& holds,
+                                   std::chrono::milliseconds lease) const override {
+    if (holds.empty()) return {};
+    std::string names = "{";
+    std::string tokens = "{";
+    for (const LeaseHold& hold : holds) {
+      names += (names.size() > 1 ? "," : "") + hex_of(hold.name);
+      tokens += (tokens.size() > 1 ? "," : "") + std::to_string(hold.token);
+    }
+    const SqlResult kept =
+        connection.execute(renew_, {SqlParam::text(names + "}"), SqlParam::text(tokens + "}"),
+                                    SqlParam::number(lease.count()), SqlParam::text(client_id + ":")});
+    return first_column_unsigned(kept, connection);
+  }
+
+ private:
+  std::string acquire_;
+  std::string renew_;
+};
+
+}  // namespace
+
+std::string pg_release_channel(const std::string& table, const std::string& name_param) {
+  return "'dlock_' || md5(convert_to('" + table + "', 'UTF8') || '\\x00'::bytea || " + name_param + ")";
+}
+
+std::unique_ptr<LeaseDialect> pg_lease_dialect(const std::string& table) {
+  return std::make_unique<PgLeaseDialect>(table);
+}
+
+}  // namespace sql
+}  // namespace dlock

@@ -1,0 +1,21 @@
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "backends/sql/lease_dialect.hpp"
+
+namespace dlock {
+namespace sql {
+
+// The lease-mode statements on PostgreSQL, on `table`. Release notifies the
+// name's channel (pg_listener).
+std::unique_ptr<LeaseDialect> pg_lease_dialect(const std::string& table);
+
+// The SQL expression of a name's NOTIFY channel on `table`, the name being the
+// bytea parameter `name_param` ("$1"): 'dlock_' || md5(table NUL name), 38
+// characters, under PostgreSQL's 63.
+std::string pg_release_channel(const std::string& table, const std::string& name_param);
+
+}  // namespace sql
+}  // namespace dlock

@@ -1,0 +1,21 @@
+// The lock table and the token's source, created on first use when the user
+// may (CREATE ... IF NOT EXISTS); otherwise an error that gives the statements
+// to run as a user who may (docs/design/backends.md 3.1).
+#pragma once
+
+#include "backends/sql/lease_dialect.hpp"
+#include "backends/sql/sql_connection.hpp"
+
+namespace dlock {
+namespace sql {
+
+// Nothing when the schema exists; creates it when missing. Throws AuthError
+// naming the statements when the user may not create it, ConnectionError.
+void ensure_schema(SqlConnection& connection, const LeaseDialect& dialect);
+
+// The schema's statements, one per line, each ending in ';' (what
+// `dlock schema --url` will print).
+std::string schema_script(const LeaseDialect& dialect);
+
+}  // namespace sql
+}  // namespace dlock
