@@ -2,10 +2,10 @@
 
 #include <stdexcept>
 
+#include "backends/redis/lock_ops/lock_lua.hpp"
+#include "backends/redis/lock_ops/lock_resource.hpp"
 #include "backends/redis/net/composed_script.hpp"
 #include "dlock.h"
-#include "primitives/lock/lock_lua.hpp"
-#include "primitives/lock/lock_resource.hpp"
 
 namespace dlock_bench {
 namespace {

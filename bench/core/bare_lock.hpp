@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "primitives/lock/lock_keys.hpp"
+#include "backends/redis/lock_ops/lock_keys.hpp"
 #include "script_link.hpp"
 
 namespace dlock_bench {

@@ -23,10 +23,10 @@
 #include <string>
 #include <vector>
 
+#include "backends/redis/election_ops/election_keys.hpp"
 #include "borrowed.hpp"
 #include "handoff_harness.hpp"
 #include "percentile.hpp"
-#include "primitives/election/election_keys.hpp"
 #include "sections.hpp"
 #include "server_counters.hpp"
 #include "server_link.hpp"

@@ -1,7 +1,7 @@
 // The fair lock's entry point: a lock handle whose resource is the fair
 // lock, so every dlock_lock_* call serves both kinds.
+#include "backends/redis/fair_lock_ops/fair_lock_resource.hpp"
 #include "c_api/lock_ops.hpp"
-#include "primitives/fair_lock/fair_lock_resource.hpp"
 
 extern "C" {
 

@@ -6,13 +6,13 @@
 #include <string>
 #include <vector>
 
+#include "backends/redis/election_ops/election_resource.hpp"
+#include "backends/redis/lock_ops/lock_resource.hpp"
 #include "core/cancel.hpp"
 #include "core/client.hpp"
 #include "core/lost_callback.hpp"
-#include "primitives/election/election_resource.hpp"
 #include "primitives/election/leader_observer.hpp"
 #include "primitives/lock/lock_inspection.hpp"
-#include "primitives/lock/lock_resource.hpp"
 #include "primitives/multi/multi_lock.hpp"
 #include "primitives/multi/red_lock.hpp"
 

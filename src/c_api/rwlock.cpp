@@ -1,8 +1,8 @@
 // The read-write lock's entry points: each side is a dlock_lock handle, so
 // every lock call (acquire, release, asynchronous calls, free) takes it.
+#include "backends/redis/rwlock_ops/rwlock_resource.hpp"
 #include "c_api/guarded.hpp"
 #include "c_api/lock_ops.hpp"
-#include "primitives/rwlock/rwlock_resource.hpp"
 
 extern "C" {
 

@@ -6,11 +6,11 @@
 #include <cstdint>
 #include <string>
 
-#include "dlock.h"
+#include "backends/redis/lock_ops/lock_keys.hpp"
 #include "common/error.hpp"
+#include "dlock.h"
 #include "fuzz_require.hpp"
 #include "hash_tag.hpp"
-#include "primitives/lock/lock_keys.hpp"
 
 namespace {
 

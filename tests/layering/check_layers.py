@@ -67,9 +67,8 @@ CLIENT_LIBRARY_HOMES = {
     "mysql.h": ("src/backends/sql/mysql_connection.cpp",),
 }
 # Primitives that are another primitive with something added, and may include it:
-# the fair lock is the reentrant lock's hash, scripts and acquire steps plus a queue;
 # an election's leadership is a lock hold plus the leader's record.
-BUILT_ON = {"fair_lock": {"lock"}, "election": {"lock"}}
+BUILT_ON = {"election": {"lock"}}
 # The layers of src/ that may include dlock.h, and the one file elsewhere that
 # does: DLOCK_NAME_MAX is the limit every primitive's name check applies.
 DLOCK_H_LAYERS = {"c_api", "common"}

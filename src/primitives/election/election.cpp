@@ -1,8 +1,8 @@
 #include "primitives/election/election.hpp"
 
+#include "backends/redis/election_ops/election_lua.hpp"
 #include "backends/redis/net/script.hpp"
 #include "common/error.hpp"
-#include "primitives/election/election_lua.hpp"
 #include "primitives/lock/reentrant_lock.hpp"
 
 namespace dlock {

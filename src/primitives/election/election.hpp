@@ -7,8 +7,8 @@
 #include <optional>
 #include <string>
 
+#include "backends/redis/election_ops/election_resource.hpp"
 #include "core/client_core.hpp"
-#include "primitives/election/election_resource.hpp"
 
 namespace dlock {
 

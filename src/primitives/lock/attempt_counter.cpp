@@ -1,7 +1,7 @@
 #include "primitives/lock/attempt_counter.hpp"
 
+#include "backends/redis/lock_ops/lock_resource.hpp"
 #include "common/error.hpp"
-#include "primitives/lock/lock_resource.hpp"
 
 namespace dlock {
 

@@ -1,8 +1,8 @@
 #include "primitives/lock/holder_note.hpp"
 
+#include "backends/redis/lock_ops/lock_lua.hpp"
 #include "backends/redis/net/script.hpp"
 #include "common/error.hpp"
-#include "primitives/lock/lock_lua.hpp"
 
 namespace dlock {
 namespace {

@@ -7,8 +7,8 @@
 #include <optional>
 #include <string>
 
+#include "backends/redis/lock_ops/lock_keys.hpp"
 #include "core/client_core.hpp"
-#include "primitives/lock/lock_keys.hpp"
 
 namespace dlock {
 

@@ -2,8 +2,8 @@
 
 #include <string_view>
 
+#include "backends/redis/lock_ops/lock_resource.hpp"
 #include "common/error.hpp"
-#include "primitives/lock/lock_resource.hpp"
 
 namespace dlock {
 

@@ -5,9 +5,9 @@
 #include <memory>
 #include <string>
 
+#include "backends/redis/lock_ops/lock_resource.hpp"
 #include "core/client.hpp"
 #include "core/lock_member.hpp"
-#include "primitives/lock/lock_resource.hpp"
 
 namespace dlock {
 

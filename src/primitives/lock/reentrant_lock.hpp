@@ -5,11 +5,11 @@
 #include <memory>
 #include <optional>
 
+#include "backends/redis/lock_ops/lock_resource.hpp"
 #include "core/cancel.hpp"
 #include "core/client_core.hpp"
 #include "core/lock_ops.hpp"
 #include "core/lost_callback.hpp"
-#include "primitives/lock/lock_resource.hpp"
 
 namespace dlock {
 

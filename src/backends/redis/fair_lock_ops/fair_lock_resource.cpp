@@ -1,9 +1,9 @@
-#include "primitives/fair_lock/fair_lock_resource.hpp"
+#include "backends/redis/fair_lock_ops/fair_lock_resource.hpp"
 
+#include "backends/redis/fair_lock_ops/fair_lock_lua.hpp"
 #include "backends/redis/net/composed_script.hpp"
 #include "core/hold_checks_lua.hpp"
 #include "core/tokens_lua.hpp"
-#include "primitives/fair_lock/fair_lock_lua.hpp"
 
 namespace dlock {
 namespace {

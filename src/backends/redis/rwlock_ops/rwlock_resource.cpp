@@ -1,12 +1,12 @@
-#include "primitives/rwlock/rwlock_resource.hpp"
+#include "backends/redis/rwlock_ops/rwlock_resource.hpp"
 
 #include <algorithm>
 #include <string>
 
 #include "backends/redis/net/composed_script.hpp"
+#include "backends/redis/rwlock_ops/rwlock_lua.hpp"
 #include "core/hold_checks_lua.hpp"
 #include "core/tokens_lua.hpp"
-#include "primitives/rwlock/rwlock_lua.hpp"
 
 namespace dlock {
 namespace {

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
+#include "backends/redis/lock_ops/lock_keys.hpp"
 #include "backends/redis/lockable.hpp"
 #include "backends/redis/net/url.hpp"
 #include "backends/redis/wait_heartbeat.hpp"
-#include "primitives/lock/lock_keys.hpp"
 
 namespace dlock {
 

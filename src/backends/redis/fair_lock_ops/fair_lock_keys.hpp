@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "primitives/lock/lock_keys.hpp"
+#include "backends/redis/lock_ops/lock_keys.hpp"
 
 namespace dlock {
 

@@ -1,4 +1,4 @@
-#include "primitives/election/election_keys.hpp"
+#include "backends/redis/election_ops/election_keys.hpp"
 
 #include "common/error.hpp"
 #include "core/key_names.hpp"

@@ -1,4 +1,4 @@
-#include "primitives/lock/lock_keys.hpp"
+#include "backends/redis/lock_ops/lock_keys.hpp"
 
 #include "core/key_names.hpp"
 

@@ -7,8 +7,8 @@
 #include <mutex>
 #include <string>
 
-#include "primitives/election/election_keys.hpp"
-#include "primitives/lock/lock_resource.hpp"
+#include "backends/redis/election_ops/election_keys.hpp"
+#include "backends/redis/lock_ops/lock_resource.hpp"
 
 namespace dlock {
 

@@ -1,4 +1,4 @@
-#include "primitives/fair_lock/fair_lock_keys.hpp"
+#include "backends/redis/fair_lock_ops/fair_lock_keys.hpp"
 
 namespace dlock {
 

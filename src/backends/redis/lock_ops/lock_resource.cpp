@@ -1,9 +1,9 @@
-#include "primitives/lock/lock_resource.hpp"
+#include "backends/redis/lock_ops/lock_resource.hpp"
 
+#include "backends/redis/lock_ops/lock_lua.hpp"
 #include "backends/redis/net/composed_script.hpp"
 #include "core/hold_checks_lua.hpp"
 #include "core/tokens_lua.hpp"
-#include "primitives/lock/lock_lua.hpp"
 
 namespace dlock {
 

@@ -6,9 +6,9 @@
 
 #include <string>
 
+#include "backends/redis/fair_lock_ops/fair_lock_keys.hpp"
+#include "backends/redis/lock_ops/lock_resource.hpp"
 #include "backends/redis/wait_heartbeat.hpp"
-#include "primitives/fair_lock/fair_lock_keys.hpp"
-#include "primitives/lock/lock_resource.hpp"
 
 namespace dlock {
 

@@ -1,4 +1,4 @@
-#include "primitives/rwlock/rwlock_keys.hpp"
+#include "backends/redis/rwlock_ops/rwlock_keys.hpp"
 
 #include "core/key_names.hpp"
 

@@ -8,7 +8,7 @@
 
 #include "backends/redis/lockable.hpp"
 #include "backends/redis/net/url.hpp"
-#include "primitives/rwlock/rwlock_keys.hpp"
+#include "backends/redis/rwlock_ops/rwlock_keys.hpp"
 
 namespace dlock {
 

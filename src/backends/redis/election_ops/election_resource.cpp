@@ -1,8 +1,8 @@
-#include "primitives/election/election_resource.hpp"
+#include "backends/redis/election_ops/election_resource.hpp"
 
+#include "backends/redis/election_ops/election_lua.hpp"
+#include "backends/redis/lock_ops/lock_lua.hpp"
 #include "backends/redis/net/composed_script.hpp"
-#include "primitives/election/election_lua.hpp"
-#include "primitives/lock/lock_lua.hpp"
 
 namespace dlock {
 namespace {
