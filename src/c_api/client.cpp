@@ -2,6 +2,7 @@
 #include <memory>
 
 #include "backends/redis/net/tls_context.hpp"
+#include "backends/redis/redis_backend.hpp"
 #include "c_api/client_options.hpp"
 #include "c_api/guarded.hpp"
 #include "c_api/handles.hpp"
@@ -33,11 +34,12 @@ int dlock_client_open(const char* url, const dlock_client_options* opts, dlock_c
     require(out, "out");
     *out = nullptr;
     require(url, "url");
-    const char* backend = dlock::c_api::backend_for_url(url);
+    dlock::c_api::backend_for_url(url);  // UnsupportedError for a backend not in this build
     dlock::ClientConfig config = dlock::c_api::config_from_options(opts);
     dlock::apply_url(url, config);
     dlock::attach_tls_context(config);
-    *out = new dlock_client{std::make_shared<dlock::Client>(config), backend};
+    auto client = std::make_shared<dlock::Client>(config);
+    *out = new dlock_client{client, std::make_unique<dlock::RedisBackend>(client)};
     return DLOCK_OK;
   });
 }
@@ -52,7 +54,7 @@ void dlock_client_close(dlock_client* client) {
 }
 
 const char* dlock_client_backend(const dlock_client* client) {
-  return client != nullptr ? client->backend : nullptr;
+  return client != nullptr ? client->backend->scheme() : nullptr;
 }
 
 }  // extern "C"

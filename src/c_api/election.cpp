@@ -1,17 +1,19 @@
 // Leader election's entry points: a campaign is the lock's acquire (blocking
 // or on the async runner) of the candidate's own owner id on the election's
 // resource; the rest is primitives/election.
+#include "primitives/election/election.hpp"
+
 #include <atomic>
 #include <cstring>
 #include <memory>
 #include <optional>
 #include <string>
 
+#include "backends/redis/redis_lock_ops.hpp"
 #include "c_api/async_calls.hpp"
 #include "c_api/guarded.hpp"
 #include "c_api/handles.hpp"
 #include "c_api/lock_ops.hpp"
-#include "primitives/election/election.hpp"
 
 static_assert(dlock::kLeaderValueMax == DLOCK_ELECTION_VALUE_MAX, "one limit on a leader's value");
 
@@ -60,7 +62,7 @@ int campaign(dlock_election* election, const char* value, int64_t wait_ms, dlock
     const std::string text = checked_value(value, "value");
     const dlock::AcquireRequest request = campaign_request(election, wait_ms, cancel);
     return with_ops(&election->lock, [&](dlock::ReentrantLock& ops, dlock::ClientCore& core) {
-      std::optional<uint64_t> term = dlock::Election(core, election->resource).current_term(election->owner);
+      std::optional<uint64_t> term = dlock::Election(core, election->resource).current_term(election->owner, ops);
       if (!term) {
         election->resource->set_value(text);
         term = ops.acquire(request);
@@ -86,7 +88,7 @@ int dlock_election_new(dlock_client* client, const char* name, dlock_election** 
     auto election = std::make_unique<dlock_election>();
     election->resource = std::make_shared<const dlock::ElectionResource>(name, core->config());
     election->lock.client = client->client;
-    election->lock.resource = election->resource;
+    election->lock.ops = std::make_shared<dlock::RedisLockOps>(client->client, election->resource);
     election->owner = next_candidate();
     *out = election.release();
     return DLOCK_OK;
@@ -127,12 +129,14 @@ int dlock_election_campaign_async(dlock_election* election, const char* value, i
     const std::string text = checked_value(value, "value");
     const dlock::AcquireRequest request = campaign_request(election, wait_ms, cancel);
     std::shared_ptr<dlock::ClientCore> core = election->lock.client->core();
-    if (const std::optional<uint64_t> term = dlock::Election(*core, election->resource).current_term(election->owner)) {
+    dlock::ReentrantLock leadership(*core, election->lock.ops);
+    if (const std::optional<uint64_t> term =
+            dlock::Election(*core, election->resource).current_term(election->owner, leadership)) {
       dlock::c_api::report_granted(*core, *term, done, ctx);  // leading already
       return DLOCK_OK;
     }
     election->resource->set_value(text);
-    dlock::c_api::submit_acquire(*core, election->lock.resource, request, done, ctx);
+    dlock::c_api::submit_acquire(*core, election->lock.ops, request, done, ctx);
     return DLOCK_OK;
   });
 }

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "backends/redis/election_ops/election_resource.hpp"
-#include "backends/redis/lock_ops/lock_resource.hpp"
+#include "core/backend.hpp"
 #include "core/cancel.hpp"
 #include "core/client.hpp"
 #include "core/lost_callback.hpp"
@@ -30,13 +30,14 @@ inline LostCallback::Fn lost_fn(dlock_lost_fn fn, void* ctx) {
 
 struct dlock_client {
   std::shared_ptr<dlock::Client> client;
-  const char* backend;  // static: what dlock_client_backend() answers (c_api::backend_for_url)
+  std::unique_ptr<dlock::Backend> backend;  // its scheme is what dlock_client_backend() answers
 };
 
-// A lock, or one side of a read-write lock: the same calls take either.
+// A lock of any kind (dlock::LockKind), or an election's leadership: the same
+// calls take each.
 struct dlock_lock {
   std::shared_ptr<dlock::Client> client;
-  std::shared_ptr<const dlock::Lockable> resource;
+  std::shared_ptr<dlock::LockOps> ops;
   std::shared_ptr<dlock::LostCallback> on_lost = std::make_shared<dlock::LostCallback>();
 };
 

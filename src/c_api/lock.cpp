@@ -51,7 +51,7 @@ int read_hold(dlock_lock* lock, uint64_t owner, Out* out, Read&& read) {
   return guarded([&] {
     require(out, "out");
     return with_ops(lock, [&](dlock::ReentrantLock&, dlock::ClientCore& core) {
-      *out = read(core.holds().find(lock->resource->hold_key(), owner));
+      *out = read(core.holds().find(lock->ops->hold_key(), owner));
       return DLOCK_OK;
     });
   });
@@ -71,7 +71,7 @@ int holds_through(dlock_lock* lock, int* out) {
   return guarded([&] {
     require(out, "out");
     return with_ops(lock, [&](dlock::ReentrantLock&, dlock::ClientCore& core) {
-      *out = core.holds().count_taken_through(lock->resource->hold_key(), lock);
+      *out = core.holds().count_taken_through(lock->ops->hold_key(), lock);
       return DLOCK_OK;
     });
   });
@@ -80,7 +80,7 @@ int holds_through(dlock_lock* lock, int* out) {
 int fencing_token(dlock_lock* lock, uint64_t owner, uint64_t* out) {
   return read_hold(lock, owner, out, [&](const std::optional<dlock::Hold>& hold) {
     if (!hold)
-      throw dlock::NotOwnerError("fencing_token: the caller does not hold '" + lock->resource->name() + "'");
+      throw dlock::NotOwnerError("fencing_token: the caller does not hold '" + lock->ops->name() + "'");
     return hold->grant.token;
   });
 }
@@ -90,7 +90,7 @@ int fencing_token(dlock_lock* lock, uint64_t owner, uint64_t* out) {
 extern "C" {
 
 int dlock_lock_new(dlock_client* client, const char* name, dlock_lock** out) {
-  return dlock::c_api::new_lock_handle<dlock::LockResource>(client, name, out);
+  return dlock::c_api::new_lock_handle(client, name, dlock::LockKind::reentrant, out);
 }
 
 void dlock_lock_free(dlock_lock* lock) {
@@ -106,7 +106,7 @@ void dlock_lock_free(dlock_lock* lock) {
 }
 
 const char* dlock_lock_name(const dlock_lock* lock) {
-  return lock != nullptr ? lock->resource->name().c_str() : nullptr;
+  return lock != nullptr ? lock->ops->name().c_str() : nullptr;
 }
 
 int dlock_lock_acquire(dlock_lock* lock, int64_t wait_ms, int64_t lease_ms, uint64_t* token_out) {

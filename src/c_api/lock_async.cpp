@@ -21,9 +21,9 @@ using dlock::c_api::require_callback;
 
 namespace dlock::c_api {
 
-void submit_acquire(ClientCore& core, std::shared_ptr<const Lockable> resource, const AcquireRequest& request,
+void submit_acquire(ClientCore& core, std::shared_ptr<LockOps> ops, const AcquireRequest& request,
                     dlock_done_fn done, void* ctx) {
-  auto acquire = std::make_shared<AcquireProcess>(ReentrantLock(core, std::move(resource)), request);
+  auto acquire = std::make_shared<AcquireProcess>(ReentrantLock(core, std::move(ops)), request);
   // The job lives on the core's runner, which the core outlives: the
   // attempts may refer to the core without owning it.
   submit_wait(core.async_runner(), std::make_shared<WaitProcess>(acquire, acquire->spec()),
@@ -58,12 +58,12 @@ int dlock_lock_acquire_async(dlock_lock* lock, uint64_t owner, int64_t wait_ms, 
     request.handle = lock;
     request.on_lost = lock->on_lost;
     std::shared_ptr<dlock::ClientCore> core = lock->client->core();
-    if (const std::optional<uint64_t> token = dlock::ReentrantLock(*core, lock->resource).reenter(owner)) {
+    if (const std::optional<uint64_t> token = dlock::ReentrantLock(*core, lock->ops).reenter(owner)) {
       // Counted already, with no round trip.
       dlock::c_api::report_granted(*core, *token, done, ctx);
       return DLOCK_OK;
     }
-    dlock::c_api::submit_acquire(*core, lock->resource, request, done, ctx);
+    dlock::c_api::submit_acquire(*core, lock->ops, request, done, ctx);
     return DLOCK_OK;
   });
 }
@@ -75,9 +75,9 @@ int dlock_lock_release_async(dlock_lock* lock, uint64_t owner, dlock_done_fn don
     std::shared_ptr<dlock::ClientCore> core = lock->client->core();
     dlock::ClientCore* job_core = core.get();  // outlives the job, as above
     core->async_runner().submit(
-        [job_core, resource = lock->resource, owner, done, ctx]() -> std::optional<dlock::Clock::time_point> {
+        [job_core, ops = lock->ops, owner, done, ctx]() -> std::optional<dlock::Clock::time_point> {
           const int status = guarded([&] {
-            dlock::ReentrantLock(*job_core, resource).release(owner);
+            dlock::ReentrantLock(*job_core, ops).release(owner);
             return DLOCK_OK;
           });
           report(done, ctx, status, 0);

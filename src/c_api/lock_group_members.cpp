@@ -14,7 +14,7 @@ std::vector<std::shared_ptr<LockMember>> members_from(dlock_lock* const* members
     const std::string label = "members[" + std::to_string(i) + "]";
     if (members[i] == nullptr) throw InvalidArgument(label + ": must not be NULL");
     try {
-      result.push_back(std::make_shared<ReentrantLockMember>(members[i]->client, members[i]->resource));
+      result.push_back(std::make_shared<ReentrantLockMember>(members[i]->client, members[i]->ops));
     } catch (const ClosedError&) {
       throw InvalidArgument(label + ": its client was closed");
     }

@@ -17,6 +17,8 @@
 
 namespace dlock {
 
+class HeldResource;
+
 // One acquire of one owner; the engine's WaitAttempts delegates to it.
 // Destroying it stops its watch.
 class LockWait {
@@ -43,9 +45,20 @@ class LockWait {
   virtual void abandon() noexcept = 0;
 };
 
+// One name of one lock kind, built by the client's Backend.
 class LockOps {
  public:
   virtual ~LockOps() = default;
+  // The name the caller gave.
+  virtual const std::string& name() const = 0;
+  // What the client's holds of it are keyed by, with the owner: the sides of
+  // a read-write lock differ.
+  virtual const std::string& hold_key() const = 0;
+  // The owner's field on the server, given the client's `<client-uuid>:<owner>`.
+  virtual std::string hold_field(const std::string& client_field) const = 0;
+  // What the client's holds keep to renew and let go of a hold, until grants
+  // carry what the keeper and the pending requests need.
+  virtual std::shared_ptr<const HeldResource> held() const = 0;
   // A wait for `owner_field`'s hold with `lease_ms`.
   virtual std::unique_ptr<LockWait> begin(const std::string& owner_field, int64_t lease_ms) = 0;
   // While the result lives, any release of the name (or news that one may

@@ -4,17 +4,30 @@
 #include "backends/redis/redis_lock_wait.hpp"
 
 namespace dlock {
+namespace {
+
+// Keeps the core (and so its subscriber) alive as long as the watch.
+struct CoreChannelWatch final : WaitWatch {
+  CoreChannelWatch(std::shared_ptr<ClientCore> core, const std::string& channel, Waiter& waiter)
+      : core_(std::move(core)), watch_(core_->subscriber(), channel, waiter) {}
+
+  std::shared_ptr<ClientCore> core_;
+  ChannelWatch watch_;
+};
+
+}  // namespace
 
 std::unique_ptr<LockWait> RedisLockOps::begin(const std::string& owner_field, int64_t lease_ms) {
-  return std::make_unique<RedisLockWait>(core_, resource_, owner_field, lease_ms);
+  // The client keeps its cores: the one returned outlives the wait.
+  return std::make_unique<RedisLockWait>(*client_->core(), resource_, owner_field, lease_ms);
 }
 
 std::unique_ptr<WaitWatch> RedisLockOps::watch_releases(Waiter& waiter) {
-  return std::make_unique<ChannelWatch>(core_.subscriber(), resource_->channel(), waiter);
+  return std::make_unique<CoreChannelWatch>(client_->core(), resource_->channel(), waiter);
 }
 
 bool RedisLockOps::release(const std::string& owner_field, const std::string& request_id, int64_t latch_ms) {
-  return core_.execute(resource_->name(), [&](Connection& connection) {
+  return client_->core()->execute(resource_->name(), [&](Connection& connection) {
     return resource_->release(connection, owner_field, request_id, latch_ms);
   });
 }
@@ -22,7 +35,7 @@ bool RedisLockOps::release(const std::string& owner_field, const std::string& re
 LockOps::Extension RedisLockOps::extend(const std::string& owner_field, int64_t lease_ms) {
   const std::string lease = std::to_string(lease_ms);
   Extension extension{};
-  extension.still_owned = core_.execute(resource_->name(), [&](Connection& connection) {
+  extension.still_owned = client_->core()->execute(resource_->name(), [&](Connection& connection) {
     extension.sent_at = Clock::now();
     return resource_->renewal_script()
         .run(connection, resource_->renewal_keys(), {lease, owner_field})
@@ -32,15 +45,18 @@ LockOps::Extension RedisLockOps::extend(const std::string& owner_field, int64_t 
 }
 
 bool RedisLockOps::force_release() {
-  return core_.execute(resource_->name(), [&](Connection& connection) { return resource_->force_release(connection); });
+  return client_->core()->execute(resource_->name(),
+                                  [&](Connection& connection) { return resource_->force_release(connection); });
 }
 
 bool RedisLockOps::is_locked() {
-  return core_.execute(resource_->name(), [&](Connection& connection) { return resource_->is_locked(connection); });
+  return client_->core()->execute(resource_->name(),
+                                  [&](Connection& connection) { return resource_->is_locked(connection); });
 }
 
 int64_t RedisLockOps::ttl_ms() {
-  return core_.execute(resource_->name(), [&](Connection& connection) { return resource_->ttl_ms(connection); });
+  return client_->core()->execute(resource_->name(),
+                                  [&](Connection& connection) { return resource_->ttl_ms(connection); });
 }
 
 }  // namespace dlock

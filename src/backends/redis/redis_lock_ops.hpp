@@ -1,22 +1,30 @@
 // A lock kind's operations on Redis (core/lock_ops.hpp): each a round trip
-// through ClientCore::execute to the kind's Lockable, a thin adapter until
-// the rest of the seam's step 5 (docs/design/backends.md, 1.5) moves the
-// kinds' scripts behind it.
+// through ClientCore::execute to the kind's Lockable. RedisBackend builds
+// them, one per handle.
 #pragma once
 
 #include <memory>
 #include <string>
 
 #include "backends/redis/lockable.hpp"
-#include "core/client_core.hpp"
+#include "core/client.hpp"
 #include "core/lock_ops.hpp"
 
 namespace dlock {
 
 class RedisLockOps final : public LockOps {
  public:
-  RedisLockOps(ClientCore& core, std::shared_ptr<const Lockable> resource)
-      : core_(core), resource_(std::move(resource)) {}
+  // Each call runs on `client`'s core of the moment: a handle's ops serve a
+  // child process after fork() on the child's own core.
+  RedisLockOps(std::shared_ptr<Client> client, std::shared_ptr<const Lockable> resource)
+      : client_(std::move(client)), resource_(std::move(resource)) {}
+
+  const std::string& name() const override { return resource_->name(); }
+  const std::string& hold_key() const override { return resource_->hold_key(); }
+  std::string hold_field(const std::string& client_field) const override {
+    return resource_->hold_field(client_field);
+  }
+  std::shared_ptr<const HeldResource> held() const override { return resource_; }
 
   std::unique_ptr<LockWait> begin(const std::string& owner_field, int64_t lease_ms) override;
   // The kind's release channel.
@@ -29,7 +37,7 @@ class RedisLockOps final : public LockOps {
   int64_t ttl_ms() override;
 
  private:
-  ClientCore& core_;
+  const std::shared_ptr<Client> client_;
   const std::shared_ptr<const Lockable> resource_;
 };
 

@@ -27,12 +27,12 @@ void check_leader_value(const std::string& value, const char* argument) {
   }
 }
 
-std::optional<uint64_t> Election::current_term(uint64_t owner) {
+std::optional<uint64_t> Election::current_term(uint64_t owner, ReentrantLock& leadership) {
   const std::optional<Hold> hold = core_.holds().find(resource_->hold_key(), owner);
   if (!hold) return std::nullopt;
   if (!hold->lost) return hold->grant.token;
   try {
-    ReentrantLock(core_, resource_).release(owner);
+    leadership.release(owner);
   } catch (const LostError&) {
     // The loss was told through the lost callback already.
   }

@@ -24,15 +24,18 @@ struct LeaderSnapshot {
   std::optional<Leader> leader;
 };
 
+class ReentrantLock;
+
 class Election {
  public:
   Election(ClientCore& core, std::shared_ptr<const ElectionResource> resource)
       : core_(core), resource_(std::move(resource)) {}
 
   // The term of `owner` while it leads, with no round trip. A leadership
-  // known lost is ended first (its release sent), so the next campaign
-  // starts afresh: nullopt then, as when it does not lead.
-  std::optional<uint64_t> current_term(uint64_t owner);
+  // known lost is ended first (its release sent through `leadership`, the
+  // lock of the election's resource), so the next campaign starts afresh:
+  // nullopt then, as when it does not lead.
+  std::optional<uint64_t> current_term(uint64_t owner, ReentrantLock& leadership);
   // Publishes `value` for the owner's term. Throws NotOwnerError when it
   // does not lead, LostError when its leadership was lost.
   void proclaim(uint64_t owner, const std::string& value);

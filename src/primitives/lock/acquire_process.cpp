@@ -30,7 +30,7 @@ WaitAttempts::Outcome AcquireProcess::attempt(int64_t wait_left_ms, bool woken_b
 void AcquireProcess::start() {
   ClientCore& core = lock_.core_;
   lock_.settle_pending(request_.owner);
-  field_ = lock_.resource_->hold_field(core.field(request_.owner));
+  field_ = lock_.ops_->hold_field(core.field(request_.owner));
   lease_ms_ = request_.lease_ms < 0 ? core.config().watchdog_timeout_ms : request_.lease_ms;
   wait_ = lock_.ops_->begin(field_, lease_ms_);
 }

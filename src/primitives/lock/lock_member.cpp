@@ -1,27 +1,13 @@
 #include "primitives/lock/lock_member.hpp"
 
-#include "backends/redis/redis_lock_ops.hpp"
 #include "common/error.hpp"
 #include "primitives/lock/acquire_process.hpp"
 #include "primitives/lock/reentrant_lock.hpp"
 
 namespace dlock {
-namespace {
 
-// Keeps the core (and so the backend's wake-up source) alive as long as the watch.
-struct CoreWatch final : WaitWatch {
-  CoreWatch(std::shared_ptr<ClientCore> core, const std::shared_ptr<const Lockable>& resource, Waiter& waiter)
-      : core_(std::move(core)), watch_(RedisLockOps(*core_, resource).watch_releases(waiter)) {}
-
-  std::shared_ptr<ClientCore> core_;
-  std::unique_ptr<WaitWatch> watch_;
-};
-
-}  // namespace
-
-ReentrantLockMember::ReentrantLockMember(std::shared_ptr<Client> client,
-                                         std::shared_ptr<const Lockable> resource)
-    : client_(std::move(client)), resource_(std::move(resource)) {
+ReentrantLockMember::ReentrantLockMember(std::shared_ptr<Client> client, std::shared_ptr<LockOps> ops)
+    : client_(std::move(client)), ops_(std::move(ops)) {
   const ClientConfig& config = client_->core()->config();
   server_ = config.describe() + "/" + std::to_string(config.db);
 }
@@ -34,7 +20,7 @@ LockMember::Outcome ReentrantLockMember::try_once(uint64_t owner, int64_t lease_
   request.wait_ms = 0;
   request.lease_ms = lease_ms;
   request.on_lost = on_lost;
-  ReentrantLock lock(*core, resource_);
+  ReentrantLock lock(*core, ops_);
   if (lock.reenter(owner)) return {true, -1};
   auto acquire = std::make_shared<AcquireProcess>(lock, request);
   if (WaitProcess(acquire, acquire->spec()).run()) return {true, -1};
@@ -43,35 +29,35 @@ LockMember::Outcome ReentrantLockMember::try_once(uint64_t owner, int64_t lease_
 
 bool ReentrantLockMember::reenter(uint64_t owner) {
   std::shared_ptr<ClientCore> core = client_->core();
-  return ReentrantLock(*core, resource_).reenter(owner).has_value();
+  return ReentrantLock(*core, ops_).reenter(owner).has_value();
 }
 
 std::unique_ptr<WaitWatch> ReentrantLockMember::watch(Waiter& waiter) {
-  return std::make_unique<CoreWatch>(client_->core(), resource_, waiter);
+  return ops_->watch_releases(waiter);
 }
 
 void ReentrantLockMember::release(uint64_t owner) {
   std::shared_ptr<ClientCore> core = client_->core();
-  ReentrantLock(*core, resource_).release(owner);
+  ReentrantLock(*core, ops_).release(owner);
 }
 
 void ReentrantLockMember::release_unrecorded(uint64_t owner) noexcept {
   try {
     std::shared_ptr<ClientCore> core = client_->core();
-    ReentrantLock(*core, resource_).release_unrecorded(owner);
+    ReentrantLock(*core, ops_).release_unrecorded(owner);
   } catch (...) {
     // Closed or out of memory: an unrecorded grant lapses with its lease.
   }
 }
 
 std::optional<LockMember::Clock::time_point> ReentrantLockMember::valid_until(uint64_t owner) {
-  const std::optional<Hold> hold = client_->core()->holds().find(resource_->hold_key(), owner);
+  const std::optional<Hold> hold = client_->core()->holds().find(ops_->hold_key(), owner);
   if (!hold || hold->lost) return std::nullopt;
   return hold->valid_until;
 }
 
 bool ReentrantLockMember::expired(uint64_t owner) {
-  const std::optional<Hold> hold = client_->core()->holds().find(resource_->hold_key(), owner);
+  const std::optional<Hold> hold = client_->core()->holds().find(ops_->hold_key(), owner);
   return hold && hold->expired;
 }
 

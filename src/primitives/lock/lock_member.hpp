@@ -1,22 +1,22 @@
-// The reentrant lock, or another Lockable (a side of a read-write lock), as a
+// The reentrant lock, or another kind (a side of a read-write lock), as a
 // member of a MultiLock or RedLock (core/lock_member.hpp).
 #pragma once
 
 #include <memory>
 #include <string>
 
-#include "backends/redis/lock_ops/lock_resource.hpp"
 #include "core/client.hpp"
 #include "core/lock_member.hpp"
+#include "core/lock_ops.hpp"
 
 namespace dlock {
 
 class ReentrantLockMember final : public LockMember {
  public:
-  ReentrantLockMember(std::shared_ptr<Client> client, std::shared_ptr<const Lockable> resource);
+  ReentrantLockMember(std::shared_ptr<Client> client, std::shared_ptr<LockOps> ops);
 
   const std::string& server() const override { return server_; }
-  const std::string& name() const override { return resource_->name(); }
+  const std::string& name() const override { return ops_->name(); }
   Outcome try_once(uint64_t owner, int64_t lease_ms, const std::shared_ptr<LostCallback>& on_lost) override;
   bool reenter(uint64_t owner) override;
   std::unique_ptr<WaitWatch> watch(Waiter& waiter) override;
@@ -30,7 +30,7 @@ class ReentrantLockMember final : public LockMember {
 
  private:
   std::shared_ptr<Client> client_;
-  std::shared_ptr<const Lockable> resource_;
+  std::shared_ptr<LockOps> ops_;
   std::string server_;
 };
 

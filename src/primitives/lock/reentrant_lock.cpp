@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <atomic>
 
-#include "backends/redis/redis_lock_ops.hpp"
+#include "backends/redis/lock_ops/lock_resource.hpp"
 #include "common/error.hpp"
 #include "common/log.hpp"
 #include "core/handle_holds.hpp"
@@ -25,8 +25,8 @@ uint64_t next_grant_id() {
 
 }  // namespace
 
-ReentrantLock::ReentrantLock(ClientCore& core, std::shared_ptr<const Lockable> resource)
-    : core_(core), resource_(std::move(resource)), ops_(std::make_shared<RedisLockOps>(core_, resource_)) {}
+ReentrantLock::ReentrantLock(ClientCore& core, std::shared_ptr<LockOps> ops)
+    : core_(core), ops_(std::move(ops)), resource_(ops_->held()) {}
 
 Hold ReentrantLock::new_hold(const AcquireRequest& request, const std::string& field,
                              int64_t lease_ms) const {
@@ -264,7 +264,7 @@ void ReentrantLock::release_unrecorded(uint64_t owner) {
   // second command timeout.
   if (core_.holds().find(hold_key(), owner) || core_.pending(pending_caller(owner))) return;
   try {
-    ops_->release(resource_->hold_field(core_.field(owner)), core_.request_id(), core_.retry_window_ms());
+    ops_->release(ops_->hold_field(core_.field(owner)), core_.request_id(), core_.retry_window_ms());
   } catch (const Error&) {
     // Unreachable or closing: an unrecorded grant lapses with its lease.
   }

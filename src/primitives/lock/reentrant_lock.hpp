@@ -5,9 +5,9 @@
 #include <memory>
 #include <optional>
 
-#include "backends/redis/lock_ops/lock_resource.hpp"
 #include "core/cancel.hpp"
 #include "core/client_core.hpp"
+#include "core/held_resource.hpp"
 #include "core/lock_ops.hpp"
 #include "core/lost_callback.hpp"
 
@@ -28,9 +28,9 @@ struct AcquireRequest {
 
 class ReentrantLock {
  public:
-  // `resource` is the lock, or any other Lockable (a side of a read-write
-  // lock) taken with the same steps.
-  ReentrantLock(ClientCore& core, std::shared_ptr<const Lockable> resource);
+  // `ops` is the lock, or another kind taken with the same steps (the fair
+  // lock, a side of a read-write lock, an election's leadership).
+  ReentrantLock(ClientCore& core, std::shared_ptr<LockOps> ops);
 
   // The fencing token of the hold, or nullopt when the wait ran out. Throws
   // InterruptedError, ClosedError, ConnectionError, ProtocolError, LostError.
@@ -94,12 +94,12 @@ class ReentrantLock {
   // marked ended (expired or lost, Hold::end).
   Hold deliver_found_by_release(Hold hold, Clock::time_point sent_at);
 
-  const std::string& name() const { return resource_->name(); }
-  const std::string& hold_key() const { return resource_->hold_key(); }
+  const std::string& name() const { return ops_->name(); }
+  const std::string& hold_key() const { return ops_->hold_key(); }
 
   ClientCore& core_;
-  std::shared_ptr<const Lockable> resource_;
-  std::shared_ptr<LockOps> ops_;  // the backend's round trips on resource_
+  std::shared_ptr<LockOps> ops_;
+  std::shared_ptr<const HeldResource> resource_;  // ops_->held()
 };
 
 }  // namespace dlock

@@ -1,0 +1,26 @@
+// The Redis backend (core/backend.hpp): the lock kinds' resources in
+// Redisson's layouts (lock_ops/, fair_lock_ops/, rwlock_ops/), each behind a
+// RedisLockOps.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "core/backend.hpp"
+#include "core/client.hpp"
+
+namespace dlock {
+
+class RedisBackend final : public Backend {
+ public:
+  explicit RedisBackend(std::shared_ptr<Client> client) : client_(std::move(client)) {}
+
+  const char* scheme() const override { return "redis"; }
+  // Serves every kind.
+  std::shared_ptr<LockOps> lock(const std::string& name, LockKind kind) override;
+
+ private:
+  const std::shared_ptr<Client> client_;
+};
+
+}  // namespace dlock

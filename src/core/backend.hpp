@@ -1,0 +1,29 @@
+// What the primitives get a server's operations from (docs/design/backends.md,
+// 1.3): one per client, chosen by its URL's scheme. The primitives' flows
+// stay backend-neutral; a backend builds what they call for one name.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "core/lock_ops.hpp"
+
+namespace dlock {
+
+// What a dlock_lock handle can stand for: every kind is taken, waited for,
+// re-entered, renewed and released through the same flow (ReentrantLock).
+enum class LockKind { reentrant, fair, read, write };
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  // The URL scheme that names the backend ("redis"): what
+  // dlock_client_backend() answers.
+  virtual const char* scheme() const = 0;
+  // The operations on the lock `name` of `kind`. Throws UnsupportedError
+  // naming the backend for a kind it does not serve, InvalidArgument for a
+  // name it refuses, ClosedError once the client is closed.
+  virtual std::shared_ptr<LockOps> lock(const std::string& name, LockKind kind) = 0;
+};
+
+}  // namespace dlock
