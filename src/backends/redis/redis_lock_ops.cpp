@@ -1,6 +1,7 @@
 #include "backends/redis/redis_lock_ops.hpp"
 
 #include "backends/redis/channel_watch.hpp"
+#include "backends/redis/lock_ops/lock_resource.hpp"
 #include "backends/redis/redis_lock_wait.hpp"
 
 namespace dlock {
@@ -42,6 +43,15 @@ LockOps::Extension RedisLockOps::extend(const std::string& owner_field, int64_t 
         .integer_is_one("extend '" + resource_->name() + "'");
   });
   return extension;
+}
+
+bool RedisLockOps::keeps() const { return dynamic_cast<const LockResource*>(resource_.get()) != nullptr; }
+
+bool RedisLockOps::release_keeping(const std::string& owner_field, int64_t keep_ms) {
+  const auto& lock = dynamic_cast<const LockResource&>(*resource_);
+  return client_->core()->execute(resource_->name(), [&](Connection& connection) {
+    return lock.keep(connection, owner_field, keep_ms);
+  });
 }
 
 bool RedisLockOps::force_release() {

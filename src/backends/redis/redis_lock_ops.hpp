@@ -32,6 +32,10 @@ class RedisLockOps final : public LockOps {
   bool release(const std::string& owner_field, const std::string& request_id, int64_t latch_ms) override;
   // The kind's renewal script.
   Extension extend(const std::string& owner_field, int64_t lease_ms) override;
+  // The reentrant lock's hash (so the fair lock's and the election's too):
+  // keep.lua renames the holder's field and sets the lease.
+  bool keeps() const override;
+  bool release_keeping(const std::string& owner_field, int64_t keep_ms) override;
   bool force_release() override;
   bool is_locked() override;
   int64_t ttl_ms() override;

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <atomic>
 
-#include "backends/redis/lock_ops/lock_resource.hpp"
 #include "common/error.hpp"
 #include "common/log.hpp"
 #include "core/handle_holds.hpp"
@@ -193,8 +192,7 @@ Hold ReentrantLock::deliver_found_by_release(Hold hold, Clock::time_point sent_a
 
 void ReentrantLock::release_keeping(uint64_t owner, int64_t keep_ms) {
   core_.throw_if_closed();
-  const auto* lock = dynamic_cast<const LockResource*>(resource_.get());
-  if (lock == nullptr) {
+  if (!ops_->keeps()) {
     throw UnsupportedError("release_keeping: '" + name() +
                            "' is not a reentrant lock; only a lock's hold can be kept");
   }
@@ -210,13 +208,8 @@ void ReentrantLock::release_keeping(uint64_t owner, int64_t keep_ms) {
                           " times; only an outermost hold can be kept, release the inner ones first");
   }
   if (hold->lost) throw_ended_hold(*hold, "release_keeping", name());
-  const std::string keep = std::to_string(keep_ms);
   const Clock::time_point sent_at = Clock::now();
-  const bool kept = core_.execute(resource_->name(), [&](Connection& connection) {
-    return LockScripts::keep()
-        .run(connection, {lock->keys.name, lock->keys.channel}, {hold->grant.owner_field, keep})
-        .integer_is_one("keep '" + name() + "'");
-  });
+  const bool kept = ops_->release_keeping(hold->grant.owner_field, keep_ms);
   if (!kept) {
     // Found here first, as in release(): the one and only notice.
     throw_ended_hold(deliver_found_by_release(*hold, sent_at), "release_keeping", name());

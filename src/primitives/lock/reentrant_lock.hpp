@@ -47,8 +47,9 @@ class ReentrantLock {
   // Throws NotOwnerError, LostError, InvalidArgument for a watchdog hold.
   void extend(uint64_t owner, int64_t lease_ms);
   // Ends the owner's outermost hold but leaves the lock taken, unrenewed, for
-  // keep_ms (keep.lua). Throws NotOwnerError, LostError, InvalidArgument for
-  // a re-entered hold, UnsupportedError for a resource other than the lock.
+  // keep_ms. Throws NotOwnerError, LostError, InvalidArgument for a
+  // re-entered hold, UnsupportedError for a kind that does not keep
+  // (LockOps::keeps).
   void release_keeping(uint64_t owner, int64_t keep_ms);
   bool force_release();
   bool is_locked();

@@ -92,6 +92,12 @@ bool LockResource::force_release(Connection& connection) const {
   return reply.integer_is_one("force release '" + keys.name + "'");
 }
 
+bool LockResource::keep(Connection& connection, const std::string& field, int64_t keep_ms) const {
+  return LockScripts::keep()
+      .run(connection, {keys.name, keys.channel}, {field, std::to_string(keep_ms)})
+      .integer_is_one("keep '" + keys.name + "'");
+}
+
 bool LockResource::is_locked(Connection& connection) const {
   return connection.command({"EXISTS", keys.name}).integer_is_one("EXISTS " + keys.name);
 }

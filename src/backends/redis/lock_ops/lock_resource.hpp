@@ -57,6 +57,10 @@ class LockResource : public Lockable, public ServerQueue {
   Attempt attempt(Connection& connection, const std::string& field, int64_t lease_ms, int64_t wait_left_ms,
                   const std::string& request_id) const override;
   bool force_release(Connection& connection) const override;
+  // keep.lua: `field`'s hold becomes a kept one (the field renamed
+  // `field:kept`) that lapses in `keep_ms`; whether `field` held it (or a
+  // retry found its own kept field).
+  bool keep(Connection& connection, const std::string& field, int64_t keep_ms) const;
 
   // Without turns (release_yield_ms=0) nobody needs to know who waits.
   const ServerQueue* server_queue() const override { return yield_ms == "0" ? nullptr : this; }
