@@ -49,7 +49,7 @@ void ClientCore::settle_later(PendingRequest request, std::chrono::milliseconds 
 
 int64_t ClientCore::execute_once(PendingRequest request) {
   try {
-    return execute(request.name, request.settle);
+    return request.settle(std::nullopt);
   } catch (const ConnectionError&) {
     settle_later(std::move(request));
     throw;
@@ -59,7 +59,7 @@ int64_t ClientCore::execute_once(PendingRequest request) {
 std::optional<SettledRequest> ClientCore::settle_pending(const std::string& caller) {
   try {
     return pending_requests_.settle_for(
-        caller, [this](const PendingRequest& request) { return execute(request.name, request.settle); });
+        caller, [](const PendingRequest& request) { return request.settle(std::nullopt); });
   } catch (const Error&) {
     watchdog_.nudge(Clock::now() + watchdog_.retry_delay());  // the watchdog goes on trying
     throw;
@@ -102,9 +102,7 @@ void ClientCore::release_all_best_effort() {
   // (closing tells nobody of its answer).
   for (const PendingRequest& request : pending) {
     try {
-      ConnectionPool::Lease connection =
-          router_.acquire(request.name, std::min(deadline, request.give_up_at));
-      request.settle(*connection);
+      request.settle(std::min(deadline, request.give_up_at));
     } catch (const Error&) {
     }
   }

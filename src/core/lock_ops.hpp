@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 
+#include "core/pending_requests.hpp"
 #include "core/wait_watch.hpp"
 #include "core/waiter.hpp"
 
@@ -68,6 +69,10 @@ class LockOps {
   // Lets `owner_field`'s hold go; whether it was still held. Safe to retry
   // under the same `request_id` for `latch_ms`. Throws ConnectionError.
   virtual bool release(const std::string& owner_field, const std::string& request_id, int64_t latch_ms) = 0;
+  // That release as a pending request's settle (answer 1 released, 0 gone),
+  // for the watchdog and the owner's next call to retry.
+  virtual Settle settle_release(const std::string& owner_field, const std::string& request_id,
+                                int64_t latch_ms) = 0;
   struct Extension {
     bool still_owned;  // false: gone, or another owner's
     std::chrono::steady_clock::time_point sent_at;  // of the request that answered

@@ -21,22 +21,23 @@
 #include <string>
 #include <vector>
 
-#include "backends/redis/net/connection.hpp"
-
 namespace dlock {
 
 using Clock = std::chrono::steady_clock;
+
+// One round trip that settles a request, safe to repeat under its id;
+// returns the server's answer. With a deadline: one try before it (the
+// watchdog, close); without: with the client's retries (the caller's next
+// call). Made by the backend, which binds its connection.
+using Settle = std::function<int64_t(std::optional<Clock::time_point> once_before)>;
 
 struct PendingRequest {
   // The caller's slot: the primitive's key of the caller's request record
   // (its name, its kind and the owner), one pending request per caller.
   std::string caller;
-  std::string name;  // the primitive's name: routes the request
   std::string what;  // the call, for logs and to tell its retry: "release 2 permits of 'x'"
   bool finish = false;  // finished: the caller's next identical call is its retry; else withdrawn
-  // One round trip that settles it, safe to repeat under the request's id;
-  // returns the script's answer.
-  std::function<int64_t(Connection&)> settle;
+  Settle settle;
   // Optional, both called by whichever settles it (the watchdog, or the
   // caller's next call) with the answer and the time it was sent: what the
   // caller's retry throws (null: nothing), and, once the request is no

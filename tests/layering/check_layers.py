@@ -56,7 +56,6 @@ CORE_REACHING_BACKENDS = {
     "src/core/client_core.hpp",
     "src/core/count_key.hpp",
     "src/core/held_resource.hpp",
-    "src/core/pending_requests.hpp",
 }
 # Each server's client library (by its header's file name, or "hiredis" for any
 # of hiredis's headers) and the only places that include it.

@@ -116,9 +116,7 @@ Reply RedisKeeper::renew_redirected(const Hold& hold, const RedirectError& redir
 
 int64_t RedisKeeper::settle(const PendingRequest& request, Clock::time_point deadline) {
   try {
-    ConnectionPool::Lease connection = router_.acquire(request.name, deadline);
-    const TimeLimit limit(*connection, deadline, command_timeout_);
-    return request.settle(*connection);
+    return request.settle(deadline);
   } catch (const Error&) {
     router_.suspect_map();
     throw;

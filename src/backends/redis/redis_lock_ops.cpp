@@ -3,6 +3,7 @@
 #include "backends/redis/channel_watch.hpp"
 #include "backends/redis/lock_ops/lock_resource.hpp"
 #include "backends/redis/redis_lock_wait.hpp"
+#include "backends/redis/redis_settle.hpp"
 
 namespace dlock {
 namespace {
@@ -28,9 +29,15 @@ std::unique_ptr<WaitWatch> RedisLockOps::watch_releases(Waiter& waiter) {
 }
 
 bool RedisLockOps::release(const std::string& owner_field, const std::string& request_id, int64_t latch_ms) {
-  return client_->core()->execute(resource_->name(), [&](Connection& connection) {
-    return resource_->release(connection, owner_field, request_id, latch_ms);
-  });
+  return settle_release(owner_field, request_id, latch_ms)(std::nullopt) != 0;
+}
+
+Settle RedisLockOps::settle_release(const std::string& owner_field, const std::string& request_id,
+                                    int64_t latch_ms) {
+  return redis_settle(*client_->core(), resource_->name(),
+                      [resource = resource_, owner_field, request_id, latch_ms](Connection& connection) {
+                        return int64_t{resource->release(connection, owner_field, request_id, latch_ms)};
+                      });
 }
 
 LockOps::Extension RedisLockOps::extend(const std::string& owner_field, int64_t lease_ms) {

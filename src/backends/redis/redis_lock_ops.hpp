@@ -30,6 +30,8 @@ class RedisLockOps final : public LockOps {
   // The kind's release channel.
   std::unique_ptr<WaitWatch> watch_releases(Waiter& waiter) override;
   bool release(const std::string& owner_field, const std::string& request_id, int64_t latch_ms) override;
+  Settle settle_release(const std::string& owner_field, const std::string& request_id,
+                        int64_t latch_ms) override;
   // The kind's renewal script.
   Extension extend(const std::string& owner_field, int64_t lease_ms) override;
   // The reentrant lock's hash (so the fair lock's and the election's too):

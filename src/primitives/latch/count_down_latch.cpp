@@ -4,6 +4,7 @@
 
 #include "backends/redis/net/composed_script.hpp"
 #include "backends/redis/redis_semaphore_ops.hpp"
+#include "backends/redis/redis_settle.hpp"
 #include "common/error.hpp"
 #include "core/count_key.hpp"
 #include "core/key_names.hpp"
@@ -55,16 +56,17 @@ int64_t CountDownLatch::count_down(uint64_t owner) {
   if (earlier && earlier->finish) return earlier->answer;
   PendingRequest count_down;
   count_down.caller = record;
-  count_down.name = keys_->name;
   count_down.what = what;
   count_down.finish = true;
-  count_down.settle = [keys = *keys_, record, what, request = core_.request_id(),
-                       window = std::to_string(core_.retry_window_ms())](Connection& connection) {
-    return count_down_script()
-        .run(connection, {keys.name, keys.channel, record, keys.opened},
-             {request, window, std::to_string(kOpenedMarkerMs)})
-        .integer(what);
-  };
+  count_down.settle =
+      redis_settle(core_, keys_->name,
+                   [keys = *keys_, record, what, request = core_.request_id(),
+                    window = std::to_string(core_.retry_window_ms())](Connection& connection) {
+                     return count_down_script()
+                         .run(connection, {keys.name, keys.channel, record, keys.opened},
+                              {request, window, std::to_string(kOpenedMarkerMs)})
+                         .integer(what);
+                   });
   return core_.execute_once(std::move(count_down));
 }
 

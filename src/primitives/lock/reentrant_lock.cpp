@@ -57,15 +57,11 @@ PendingRequest ReentrantLock::pending_release(const Hold& hold, const std::strin
                                               Clock::time_point give_up_at) const {
   PendingRequest release;
   release.caller = pending_caller(hold.owner);
-  release.name = name();
   release.what = (finish ? "release '" : "acquire '") + name() + "'";
   release.finish = finish;
   release.give_up_at = give_up_at;
   const int64_t latch_ms = release_latch_ms(hold, core_.retry_window_ms());
-  release.settle = [resource = resource_, field = hold.grant.owner_field, request_id,
-                    latch_ms](Connection& connection) {
-    return int64_t{resource->release(connection, field, request_id, latch_ms)};
-  };
+  release.settle = ops_->settle_release(hold.grant.owner_field, request_id, latch_ms);
   if (finish) {
     // A release that found the hold gone: its loss, told once by whichever
     // settles it, and what the caller's retry throws.

@@ -1,6 +1,7 @@
 #include "primitives/permit_semaphore/permit_semaphore.hpp"
 
 #include "backends/redis/redis_semaphore_ops.hpp"
+#include "backends/redis/redis_settle.hpp"
 #include "common/error.hpp"
 #include "core/handle_holds.hpp"
 #include "core/release_attempts.hpp"
@@ -114,15 +115,16 @@ void PermitSemaphore::withdraw_later(const PermitId& id, const std::string& reco
                                      const std::string& what) {
   PendingRequest withdrawal;
   withdrawal.caller = record;  // the permit's own: a new acquire has a new id
-  withdrawal.name = keys().name;
   withdrawal.what = what;
-  withdrawal.settle = [resource = resource_, raw = id.raw, record, request,
-                       window = std::to_string(core_.retry_window_ms())](Connection& connection) {
-    const PermitKeys& keys = resource->keys;
-    return PermitScripts::withdraw()
-        .run(connection, {keys.name, keys.channel, keys.timeouts, record}, {raw, request, window})
-        .integer("withdraw a permit acquire of '" + keys.name + "'");
-  };
+  withdrawal.settle = redis_settle(
+      core_, keys().name,
+      [resource = resource_, raw = id.raw, record, request,
+       window = std::to_string(core_.retry_window_ms())](Connection& connection) {
+        const PermitKeys& keys = resource->keys;
+        return PermitScripts::withdraw()
+            .run(connection, {keys.name, keys.channel, keys.timeouts, record}, {raw, request, window})
+            .integer("withdraw a permit acquire of '" + keys.name + "'");
+      });
   core_.settle_later(std::move(withdrawal));
 }
 

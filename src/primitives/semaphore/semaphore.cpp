@@ -2,6 +2,7 @@
 
 #include "backends/redis/net/composed_script.hpp"
 #include "backends/redis/redis_semaphore_ops.hpp"
+#include "backends/redis/redis_settle.hpp"
 #include "common/error.hpp"
 #include "core/count_key.hpp"
 #include "core/key_names.hpp"
@@ -45,14 +46,15 @@ void Semaphore::withdraw_later(const std::string& record, const std::string& cou
                                const std::string& what) {
   PendingRequest withdrawal;
   withdrawal.caller = record;
-  withdrawal.name = keys_->name;
   withdrawal.what = what;
-  withdrawal.settle = [keys = *keys_, record, count, request, window = std::to_string(core_.retry_window_ms())](
-                          Connection& connection) {
-    return withdraw_script()
-        .run(connection, {keys.name, keys.channel, record}, {count, request, window})
-        .integer("withdraw an acquire of '" + keys.name + "'");
-  };
+  withdrawal.settle =
+      redis_settle(core_, keys_->name,
+                   [keys = *keys_, record, count, request,
+                    window = std::to_string(core_.retry_window_ms())](Connection& connection) {
+                     return withdraw_script()
+                         .run(connection, {keys.name, keys.channel, record}, {count, request, window})
+                         .integer("withdraw an acquire of '" + keys.name + "'");
+                   });
   core_.settle_later(std::move(withdrawal));
 }
 
@@ -133,15 +135,16 @@ void Semaphore::release(uint64_t owner, int permits) {
   const std::string taken = give_back_taken(permits) ? "1" : "0";
   PendingRequest release;
   release.caller = record;
-  release.name = keys_->name;
   release.what = what;
   release.finish = true;
-  release.settle = [keys = *keys_, record, count, request = core_.request_id(),
+  release.settle =
+      redis_settle(core_, keys_->name,
+                   [keys = *keys_, record, count, request = core_.request_id(),
                     window = std::to_string(core_.retry_window_ms()), taken, what](Connection& connection) {
-    return release_script()
-        .run(connection, {keys.name, keys.channel, record}, {count, request, window, taken})
-        .integer(what);
-  };
+                     return release_script()
+                         .run(connection, {keys.name, keys.channel, record}, {count, request, window, taken})
+                         .integer(what);
+                   });
   throw_if_lost(core_.execute_once(std::move(release)), what);
 }
 
