@@ -1,8 +1,6 @@
 // Leader election's entry points: a campaign is the lock's acquire (blocking
 // or on the async runner) of the candidate's own owner id on the election's
 // resource; the rest is primitives/election.
-#include "primitives/election/election.hpp"
-
 #include <atomic>
 #include <cstring>
 #include <memory>
@@ -14,6 +12,7 @@
 #include "c_api/guarded.hpp"
 #include "c_api/handles.hpp"
 #include "c_api/lock_ops.hpp"
+#include "primitives/election/election.hpp"
 
 static_assert(dlock::kLeaderValueMax == DLOCK_ELECTION_VALUE_MAX, "one limit on a leader's value");
 
