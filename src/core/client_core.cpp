@@ -1,5 +1,6 @@
 #include "core/client_core.hpp"
 
+#include "backends/redis/redis_held.hpp"
 #include "common/random_uuid.hpp"
 
 namespace dlock {
@@ -93,7 +94,7 @@ void ClientCore::release_all_best_effort() {
     if (hold.lost) continue;
     try {
       ConnectionPool::Lease connection = router_.acquire(hold.resource->name(), deadline);
-      hold.resource->release(*connection, hold.grant.owner_field, request_id(),
+      redis_held(hold).release(*connection, hold.grant.owner_field, request_id(),
                              release_latch_ms(hold, retry_window_ms()));
     } catch (const Error&) {
     }

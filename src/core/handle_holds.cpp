@@ -1,5 +1,7 @@
 #include "core/handle_holds.hpp"
 
+#include "backends/redis/redis_held.hpp"
+
 namespace dlock {
 
 void release_holds_taken_through(ClientCore& core, const void* handle) {
@@ -8,7 +10,7 @@ void release_holds_taken_through(ClientCore& core, const void* handle) {
     const std::string request_id = core.request_id();
     try {
       core.execute(hold.resource->name(), [&](Connection& connection) {
-        return hold.resource->release(connection, hold.grant.owner_field, request_id,
+        return redis_held(hold).release(connection, hold.grant.owner_field, request_id,
                                       release_latch_ms(hold, core.retry_window_ms()));
       });
     } catch (const Error&) {

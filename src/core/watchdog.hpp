@@ -14,6 +14,7 @@
 #include <thread>
 #include <vector>
 
+#include "backends/redis/net/url.hpp"
 #include "core/hold_keeper.hpp"
 #include "core/holds.hpp"
 #include "core/pending_requests.hpp"

@@ -10,13 +10,12 @@
 #include <string>
 #include <string_view>
 
-#include "backends/redis/redis_renewable.hpp"
+#include "backends/redis/redis_held.hpp"
 #include "backends/redis/wait_heartbeat.hpp"
-#include "core/held_resource.hpp"
 
 namespace dlock {
 
-class Lockable : public HeldResource, public RedisRenewable {
+class Lockable : public RedisHeld {
  public:
   struct Attempt {
     bool granted;

@@ -4,20 +4,10 @@
 #include <string>
 #include <utility>
 
-#include "backends/redis/redis_renewable.hpp"
+#include "backends/redis/redis_held.hpp"
 #include "common/error.hpp"
 
 namespace dlock {
-namespace {
-
-// Every resource that reaches a Redis client's holds is one of the
-// primitives' Redis resources (until the seam's step 5 gives holds their ops).
-const RedisRenewable& renewable(const Hold& hold) {
-  return dynamic_cast<const RedisRenewable&>(*hold.resource);
-}
-
-}  // namespace
-
 RedisKeeper::RedisKeeper(Router& router, const ClientConfig& config)
     : router_(router), command_timeout_(config.command_timeout_ms) {}
 
@@ -62,12 +52,12 @@ HoldKeeper::Report RedisKeeper::renew_on_node(ConnectionPool& pool, const std::v
     // Every script is loaded before the pipeline starts: a SCRIPT LOAD in
     // the middle would read another command's reply.
     std::vector<std::string> shas;
-    for (const Hold& hold : holds) shas.push_back(renewable(hold).renewal_script().loaded_sha(*connection));
+    for (const Hold& hold : holds) shas.push_back(redis_held(hold).renewal_script().loaded_sha(*connection));
     std::deque<std::string> leases;
     std::deque<Script::Call> calls;
     for (std::size_t i = 0; i < holds.size(); ++i) {
       leases.push_back(std::to_string(holds[i].lease_ms));
-      calls.emplace_back(shas[i], renewable(holds[i]).renewal_keys(),
+      calls.emplace_back(shas[i], redis_held(holds[i]).renewal_keys(),
                          Argv{leases.back(), holds[i].grant.owner_field});
       connection->append(calls.back().argv());
     }
@@ -81,7 +71,7 @@ HoldKeeper::Report RedisKeeper::renew_on_node(ConnectionPool& pool, const std::v
       bool still_owned = false;
       try {
         try {
-          still_owned = renewable(hold)
+          still_owned = redis_held(hold)
                             .renewal_script()
                             .finish(*connection, calls[i], std::move(replies[i]))
                             .integer_is_one(what);
@@ -110,7 +100,7 @@ Reply RedisKeeper::renew_redirected(const Hold& hold, const RedirectError& redir
   ConnectionPool::Lease connection = router_.follow(redirect, deadline);
   const TimeLimit limit(*connection, deadline, command_timeout_);
   const std::string lease = std::to_string(hold.lease_ms);
-  return renewable(hold).renewal_script().run(*connection, renewable(hold).renewal_keys(),
+  return redis_held(hold).renewal_script().run(*connection, redis_held(hold).renewal_keys(),
                                               {lease, hold.grant.owner_field});
 }
 

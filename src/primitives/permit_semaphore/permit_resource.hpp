@@ -6,8 +6,7 @@
 
 #include <string>
 
-#include "backends/redis/redis_renewable.hpp"
-#include "core/held_resource.hpp"
+#include "backends/redis/redis_held.hpp"
 #include "primitives/permit_semaphore/permit_keys.hpp"
 
 namespace dlock {
@@ -21,7 +20,7 @@ struct PermitScripts {
   static Script& try_set_permits();
 };
 
-class PermitResource final : public HeldResource, public RedisRenewable {
+class PermitResource final : public RedisHeld {
  public:
   explicit PermitResource(std::string name) : keys(std::move(name)) {}
 
