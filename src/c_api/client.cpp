@@ -3,6 +3,7 @@
 
 #include "backends/redis/net/tls_context.hpp"
 #include "backends/redis/redis_backend.hpp"
+#include "backends/redis/redis_session.hpp"
 #include "c_api/client_options.hpp"
 #include "c_api/guarded.hpp"
 #include "c_api/handles.hpp"
@@ -38,7 +39,10 @@ int dlock_client_open(const char* url, const dlock_client_options* opts, dlock_c
     dlock::ClientConfig config = dlock::c_api::config_from_options(opts);
     dlock::apply_url(url, config);
     dlock::attach_tls_context(config);
-    auto client = std::make_shared<dlock::Client>(config);
+    auto client = std::make_shared<dlock::Client>(
+        config, [](const dlock::ClientConfig& config, dlock::ClientStats& stats, bool server_answered) {
+          return std::make_unique<dlock::RedisSession>(config, stats, server_answered);
+        });
     *out = new dlock_client{client, std::make_unique<dlock::RedisBackend>(client)};
     return DLOCK_OK;
   });

@@ -11,7 +11,9 @@ using dlock::c_api::require;
 
 namespace {
 
-uint64_t load(const std::atomic<uint64_t>& counter) { return counter.load(std::memory_order_relaxed); }
+uint64_t load(const std::atomic<uint64_t>& counter) {
+  return counter.load(std::memory_order_relaxed);
+}
 
 // Every field of the C struct (size set to sizeof).
 dlock_client_stats snapshot(const dlock::ClientCore& core) {
@@ -25,7 +27,7 @@ dlock_client_stats snapshot(const dlock::ClientCore& core) {
   out.renewals = load(stats.renewals);
   out.renewal_round_trips = load(stats.renewal_round_trips);
   out.locks_lost = load(stats.locks_lost);
-  out.reconnects = load(stats.reconnects) + core.pool_reconnects();
+  out.reconnects = load(stats.reconnects) + core.session().reconnects();
   out.transient_retries = load(stats.transient_retries);
   out.wait_p50_us = stats.wait_times.percentile_us(0.50);
   out.wait_p99_us = stats.wait_times.percentile_us(0.99);

@@ -3,9 +3,8 @@
 #include <pthread.h>
 
 #include <mutex>
+#include <utility>
 #include <vector>
-
-#include "core/eviction_policy.hpp"
 
 namespace dlock {
 namespace {
@@ -32,12 +31,12 @@ void keep_forever(std::shared_ptr<ClientCore> core) {
 
 }  // namespace
 
-Client::Client(const ClientConfig& config)
+Client::Client(const ClientConfig& config, SessionFactory open_session)
     : config_(config),
+      open_session_(std::move(open_session)),
       current_(std::make_shared<Incarnation>(
-          Incarnation{current_fork_generation(), std::make_shared<ClientCore>(config)})) {
+          Incarnation{current_fork_generation(), std::make_shared<ClientCore>(config_, open_session_)})) {
   current_->core->ping();
-  warn_about_eviction_policy(*current_->core);
 }
 
 Client::~Client() {
@@ -49,8 +48,8 @@ std::shared_ptr<ClientCore> Client::core() {
   std::shared_ptr<Incarnation> seen = std::atomic_load(&current_);
   const unsigned generation = current_fork_generation();
   while (seen->fork_generation != generation) {
-    auto fresh =
-        std::make_shared<Incarnation>(Incarnation{generation, std::make_shared<ClientCore>(config_, true)});
+    auto fresh = std::make_shared<Incarnation>(
+        Incarnation{generation, std::make_shared<ClientCore>(config_, open_session_, true)});
     std::shared_ptr<Incarnation> replaced = seen;
     if (std::atomic_compare_exchange_strong(&current_, &seen, fresh)) {
       keep_forever(replaced->core);

@@ -14,8 +14,9 @@ namespace dlock {
 
 class Client {
  public:
-  // Builds the first core and checks that the server answers.
-  explicit Client(const ClientConfig& config);
+  // Builds the first core, its session made by `open_session`, and checks
+  // that the server answers.
+  Client(const ClientConfig& config, SessionFactory open_session);
   ~Client();
   Client(const Client&) = delete;
   Client& operator=(const Client&) = delete;
@@ -31,6 +32,7 @@ class Client {
   };
 
   const ClientConfig config_;
+  const SessionFactory open_session_;
   std::shared_ptr<Incarnation> current_;  // read and replaced with std::atomic_* functions
   std::atomic<bool> closed_{false};
 };

@@ -1,30 +1,16 @@
 #include "core/client_core.hpp"
 
-#include "backends/redis/redis_held.hpp"
 #include "common/random_uuid.hpp"
 
 namespace dlock {
 
-ClientCore::ClientCore(const ClientConfig& config, bool server_answered)
-    : config_(with_master_locator(config)),
+ClientCore::ClientCore(const ClientConfig& config, const SessionFactory& open_session, bool server_answered)
+    : config_(config),
       id_(random_uuid()),
-      router_(config_),
-      subscriber_(config_, stats_, router_),
-      keeper_(router_, config_),
-      watchdog_(keeper_, holds_, pending_requests_, stats_, config_),
-      wait_heartbeat_(router_, config_),
-      answered_(server_answered) {
-  router_.on_reconnect([this] { watchdog_.renew_now(); });
-  if (config_.master_locator) follow_sentinel();
-}
-
-void ClientCore::follow_sentinel() {
-  config_.master_locator->on_move([this] {
-    ClientStats::count(stats_.failovers);
-    subscriber_.reconnect();
-    watchdog_.renew_now();
-  });
-  sentinel_watcher_ = std::make_unique<SentinelWatcher>(config_.master_locator, config_.command_timeout_ms);
+      session_(open_session(config_, stats_, server_answered)),
+      watchdog_(session_->keeper(), holds_, pending_requests_, stats_, session_->describe(),
+                config_.command_timeout_ms, config_.watchdog_timeout_ms) {
+  session_->start([this] { watchdog_.renew_now(); });
 }
 
 ClientCore::~ClientCore() {
@@ -71,18 +57,6 @@ void ClientCore::throw_if_closed() const {
   if (closed_.load()) throw ClosedError("the client is closed");
 }
 
-void ClientCore::back_off(std::chrono::milliseconds delay) {
-  std::unique_lock<std::mutex> lock(close_mutex_);
-  closing_.wait_for(lock, delay, [&] { return closed_.load(); });
-}
-
-void ClientCore::ping() {
-  execute({}, [&](Connection& connection) {
-    connection.command({"PING"}).throw_if_error("PING " + config_.describe());
-  });
-  answered_.store(true);
-}
-
 void ClientCore::release_all_best_effort() {
   const std::vector<Hold> held = holds_.take_all();
   const std::vector<PendingRequest> pending = pending_requests_.take_all();
@@ -93,9 +67,7 @@ void ClientCore::release_all_best_effort() {
   for (const Hold& hold : held) {
     if (hold.lost) continue;
     try {
-      ConnectionPool::Lease connection = router_.acquire(hold.resource->name(), deadline);
-      redis_held(hold).release(*connection, hold.grant.owner_field, request_id(),
-                             release_latch_ms(hold, retry_window_ms()));
+      session_->release(hold, request_id(), release_latch_ms(hold, retry_window_ms()), deadline);
     } catch (const Error&) {
     }
   }
@@ -114,15 +86,11 @@ void ClientCore::close() {
     std::lock_guard<std::mutex> lock(close_mutex_);
     if (closed_.exchange(true)) return;
   }
-  closing_.notify_all();
-  if (sentinel_watcher_) sentinel_watcher_->stop();
-  subscriber_.poke_all();
+  session_->begin_close();
   async_runner_.stop();  // its jobs see the client closed and tell their callers
   watchdog_.stop();
-  wait_heartbeat_.stop();
   release_all_best_effort();
-  subscriber_.stop();
-  router_.close();
+  session_->close();
 }
 
 }  // namespace dlock

@@ -16,15 +16,15 @@ constexpr auto idle_wait = std::chrono::seconds(60);
 }  // namespace
 
 Watchdog::Watchdog(HoldKeeper& keeper, Holds& holds, PendingRequests& requests, ClientStats& stats,
-                   const ClientConfig& config)
+                   std::string server, int64_t command_timeout_ms, int64_t watchdog_timeout_ms)
     : keeper_(keeper),
       holds_(holds),
       requests_(requests),
       stats_(stats),
-      server_(config.describe()),
-      command_timeout_(config.command_timeout_ms),
-      batch_window_(config.watchdog_timeout_ms / 6),
-      retry_delay_(std::clamp<int64_t>(config.watchdog_timeout_ms / 10, 10, 1000)) {}
+      server_(std::move(server)),
+      command_timeout_(command_timeout_ms),
+      batch_window_(watchdog_timeout_ms / 6),
+      retry_delay_(std::clamp<int64_t>(watchdog_timeout_ms / 10, 10, 1000)) {}
 
 Watchdog::~Watchdog() {
   stop();

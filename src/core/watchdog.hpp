@@ -14,7 +14,6 @@
 #include <thread>
 #include <vector>
 
-#include "backends/redis/net/url.hpp"
 #include "core/hold_keeper.hpp"
 #include "core/holds.hpp"
 #include "core/pending_requests.hpp"
@@ -24,8 +23,10 @@ namespace dlock {
 
 class Watchdog {
  public:
+  // `server` names where the holds are, for the log; a watchdog lease is
+  // `watchdog_timeout_ms`.
   Watchdog(HoldKeeper& keeper, Holds& holds, PendingRequests& requests, ClientStats& stats,
-           const ClientConfig& config);
+           std::string server, int64_t command_timeout_ms, int64_t watchdog_timeout_ms);
   ~Watchdog();
   Watchdog(const Watchdog&) = delete;
   Watchdog& operator=(const Watchdog&) = delete;

@@ -53,11 +53,8 @@ CORE_NEVER_FROM = ("src/backends/redis/net/",)
 # never includes a backend.
 CORE_REACHING_BACKENDS = {
     "src/core/client.hpp",
-    "src/core/client_core.cpp",
     "src/core/client_core.hpp",
     "src/core/count_key.hpp",
-    "src/core/handle_holds.cpp",
-    "src/core/watchdog.hpp",
 }
 # Each server's client library (by its header's file name, or "hiredis" for any
 # of hiredis's headers) and the only places that include it.

@@ -3,6 +3,7 @@
 #include "backends/redis/channel_watch.hpp"
 #include "backends/redis/lock_ops/lock_resource.hpp"
 #include "backends/redis/redis_lock_wait.hpp"
+#include "backends/redis/redis_session.hpp"
 #include "backends/redis/redis_settle.hpp"
 
 namespace dlock {
@@ -11,7 +12,7 @@ namespace {
 // Keeps the core (and so its subscriber) alive as long as the watch.
 struct CoreChannelWatch final : WaitWatch {
   CoreChannelWatch(std::shared_ptr<ClientCore> core, const std::string& channel, Waiter& waiter)
-      : core_(std::move(core)), watch_(core_->subscriber(), channel, waiter) {}
+      : core_(std::move(core)), watch_(redis_session(*core_).subscriber(), channel, waiter) {}
 
   std::shared_ptr<ClientCore> core_;
   ChannelWatch watch_;
@@ -43,37 +44,43 @@ Settle RedisLockOps::settle_release(const std::string& owner_field, const std::s
 LockOps::Extension RedisLockOps::extend(const std::string& owner_field, int64_t lease_ms) {
   const std::string lease = std::to_string(lease_ms);
   Extension extension{};
-  extension.still_owned = client_->core()->execute(resource_->name(), [&](Connection& connection) {
-    extension.sent_at = Clock::now();
-    return resource_->renewal_script()
-        .run(connection, resource_->renewal_keys(), {lease, owner_field})
-        .integer_is_one("extend '" + resource_->name() + "'");
-  });
+  extension.still_owned =
+      redis_session(*client_->core()).execute(resource_->name(), [&](Connection& connection) {
+        extension.sent_at = Clock::now();
+        return resource_->renewal_script()
+            .run(connection, resource_->renewal_keys(), {lease, owner_field})
+            .integer_is_one("extend '" + resource_->name() + "'");
+      });
   return extension;
 }
 
-bool RedisLockOps::keeps() const { return dynamic_cast<const LockResource*>(resource_.get()) != nullptr; }
+bool RedisLockOps::keeps() const {
+  return dynamic_cast<const LockResource*>(resource_.get()) != nullptr;
+}
 
 bool RedisLockOps::release_keeping(const std::string& owner_field, int64_t keep_ms) {
   const auto& lock = dynamic_cast<const LockResource&>(*resource_);
-  return client_->core()->execute(resource_->name(), [&](Connection& connection) {
+  return redis_session(*client_->core()).execute(resource_->name(), [&](Connection& connection) {
     return lock.keep(connection, owner_field, keep_ms);
   });
 }
 
 bool RedisLockOps::force_release() {
-  return client_->core()->execute(resource_->name(),
-                                  [&](Connection& connection) { return resource_->force_release(connection); });
+  return redis_session(*client_->core()).execute(resource_->name(), [&](Connection& connection) {
+    return resource_->force_release(connection);
+  });
 }
 
 bool RedisLockOps::is_locked() {
-  return client_->core()->execute(resource_->name(),
-                                  [&](Connection& connection) { return resource_->is_locked(connection); });
+  return redis_session(*client_->core()).execute(resource_->name(), [&](Connection& connection) {
+    return resource_->is_locked(connection);
+  });
 }
 
 int64_t RedisLockOps::ttl_ms() {
-  return client_->core()->execute(resource_->name(),
-                                  [&](Connection& connection) { return resource_->ttl_ms(connection); });
+  return redis_session(*client_->core()).execute(resource_->name(), [&](Connection& connection) {
+    return resource_->ttl_ms(connection);
+  });
 }
 
 }  // namespace dlock

@@ -1,5 +1,6 @@
 #include "backends/redis/redis_lock_wait.hpp"
 
+#include "backends/redis/redis_session.hpp"
 #include "common/log.hpp"
 
 namespace dlock {
@@ -15,12 +16,13 @@ RedisLockWait::RedisLockWait(ClientCore& core, std::shared_ptr<const Lockable> r
 LockWait::Try RedisLockWait::attempt(int64_t wait_left_ms, bool /*woken_by_message*/) {
   // Before the try: what the channel has heard when it is refused decides
   // whether the registration must make it try again.
-  if (!registration_) hearing_ = core_.subscriber().hearing(channel_);
+  if (!registration_) hearing_ = redis_session(core_).subscriber().hearing(channel_);
   const std::string request_id = core_.request_id();
-  return core_.execute(resource_->name(), [&](Connection& connection) {
+  return redis_session(core_).execute(resource_->name(), [&](Connection& connection) {
     Try outcome;
     outcome.sent_at = Clock::now();
-    const Lockable::Attempt answer = resource_->attempt(connection, field_, lease_ms_, wait_left_ms, request_id);
+    const Lockable::Attempt answer =
+        resource_->attempt(connection, field_, lease_ms_, wait_left_ms, request_id);
     if (answer.granted && confirm_replicated(connection)) {
       outcome.granted = true;
       outcome.token = static_cast<uint64_t>(answer.value);
@@ -43,8 +45,8 @@ bool RedisLockWait::confirm_replicated(Connection& connection) {
   if (reached >= config.sync_replicas) return true;
   resource_->release(connection, field_, core_.request_id(), lease_ms_ + core_.retry_window_ms());
   if (log::enabled(DLOCK_LOG_DEBUG)) {
-    log::emit(DLOCK_LOG_DEBUG, "acquire '" + resource_->name() + "': the grant reached " + std::to_string(reached) +
-                                   " of " + wanted + " replicas within " +
+    log::emit(DLOCK_LOG_DEBUG, "acquire '" + resource_->name() + "': the grant reached " +
+                                   std::to_string(reached) + " of " + wanted + " replicas within " +
                                    std::to_string(config.sync_timeout_ms) + " ms; undone");
   }
   return false;
@@ -54,14 +56,16 @@ void RedisLockWait::watch(Waiter& waiter) {
   if (registration_) return;
   waiter.wakes_all = std::string(resource_->wake_all_message());
   waiter.turn_number = turn_number_;
-  registration_.emplace(core_.subscriber(), channel_, waiter, hearing_);
+  registration_.emplace(redis_session(core_).subscriber(), channel_, waiter, hearing_);
   if (const ServerQueue* queue = resource_->server_queue()) {
     // A release by another kind of lock on the name (Redisson's RLock, say)
     // knows nothing of the queue; its message on the lock's channel makes
     // one waiter try, and that attempt grants the head.
-    if (channel_ != resource_->channel()) other_releases_.emplace(core_.subscriber(), resource_->channel(), waiter);
+    if (channel_ != resource_->channel())
+      other_releases_.emplace(redis_session(core_).subscriber(), resource_->channel(), waiter);
     queued_ = true;
-    heartbeat_.emplace(core_.wait_heartbeat(), std::shared_ptr<const ServerQueue>(resource_, queue), field_, waiter);
+    heartbeat_.emplace(redis_session(core_).wait_heartbeat(),
+                       std::shared_ptr<const ServerQueue>(resource_, queue), field_, waiter);
   }
 }
 
@@ -72,7 +76,8 @@ void RedisLockWait::abandon() noexcept {
   if (!queued_) return;
   queued_ = false;
   // Sent by the heartbeat's thread, so that giving up never waits on the network.
-  core_.wait_heartbeat().leave(std::shared_ptr<const ServerQueue>(resource_, resource_->server_queue()), field_);
+  redis_session(core_).wait_heartbeat().leave(
+      std::shared_ptr<const ServerQueue>(resource_, resource_->server_queue()), field_);
 }
 
 }  // namespace dlock

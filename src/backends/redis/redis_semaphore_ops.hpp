@@ -6,6 +6,7 @@
 #include <string>
 
 #include "backends/redis/channel_watch.hpp"
+#include "backends/redis/redis_session.hpp"
 #include "core/client_core.hpp"
 #include "core/semaphore_ops.hpp"
 
@@ -17,7 +18,7 @@ class RedisSemaphoreOps final : public SemaphoreOps {
 
   std::unique_ptr<WaitWatch> watch_releases(Waiter& waiter) override {
     waiter.every_message = true;
-    return std::make_unique<ChannelWatch>(core_.subscriber(), channel_, waiter);
+    return std::make_unique<ChannelWatch>(redis_session(core_).subscriber(), channel_, waiter);
   }
 
  private:

@@ -2,6 +2,7 @@
 
 #include "backends/redis/election_ops/election_lua.hpp"
 #include "backends/redis/net/script.hpp"
+#include "backends/redis/redis_session.hpp"
 #include "common/error.hpp"
 #include "primitives/lock/reentrant_lock.hpp"
 
@@ -23,7 +24,8 @@ Script& proclaim_script() {
 void check_leader_value(const std::string& value, const char* argument) {
   if (value.size() > kLeaderValueMax) {
     throw InvalidArgument(std::string(argument) + ": " + std::to_string(value.size()) +
-                          " bytes, longer than DLOCK_ELECTION_VALUE_MAX (" + std::to_string(kLeaderValueMax) + ")");
+                          " bytes, longer than DLOCK_ELECTION_VALUE_MAX (" + std::to_string(kLeaderValueMax) +
+                          ")");
   }
 }
 
@@ -46,7 +48,7 @@ void Election::proclaim(uint64_t owner, const std::string& value) {
   if (hold->lost) throw_ended(*hold, "proclaim: the leadership of '" + name + "'", "was lost");
   const ElectionKeys& keys = resource_->election_keys;
   const std::string term = std::to_string(hold->grant.token);
-  const bool published = core_.execute(keys.lock, [&](Connection& connection) {
+  const bool published = redis_session(core_).execute(keys.lock, [&](Connection& connection) {
     return proclaim_script()
         .run(connection, {keys.lock, keys.leader, keys.leaders}, {hold->grant.owner_field, term, value})
         .integer_is_one("proclaim '" + name + "'");
@@ -57,7 +59,7 @@ void Election::proclaim(uint64_t owner, const std::string& value) {
 
 LeaderSnapshot Election::snapshot() {
   const ElectionKeys& keys = resource_->election_keys;
-  return core_.execute(keys.lock, [&](Connection& connection) {
+  return redis_session(core_).execute(keys.lock, [&](Connection& connection) {
     const Reply reply = leader_script().run(connection, {keys.lock, keys.leader, keys.leaders}, {});
     const std::string what = "leader of '" + keys.name + "'";
     reply.throw_if_error(what);

@@ -8,6 +8,7 @@
 #include <chrono>
 
 #include "backends/redis/net/connection.hpp"
+#include "backends/redis/redis_session.hpp"
 #include "common/log.hpp"
 
 namespace dlock {
@@ -40,8 +41,8 @@ bool same_node(const Router::Node& a, const Router::Node& b) {
 
 }  // namespace
 
-LeaderObserver::LeaderObserver(std::shared_ptr<Client> client, std::shared_ptr<const ElectionResource> resource,
-                               Fn fn)
+LeaderObserver::LeaderObserver(std::shared_ptr<Client> client,
+                               std::shared_ptr<const ElectionResource> resource, Fn fn)
     : client_(std::move(client)),
       resource_(std::move(resource)),
       fn_(std::move(fn)),
@@ -83,7 +84,8 @@ void LeaderObserver::run() {
       }
       const auto deadline =
           std::chrono::steady_clock::now() + std::chrono::milliseconds(core->config().command_timeout_ms);
-      const Router::Node node = core->router().node_for(resource_->election_keys.leaders, deadline);
+      const Router::Node node =
+          redis_session(*core).router().node_for(resource_->election_keys.leaders, deadline);
       Connection connection(node.config, deadline);
       backoff_ms = 50;
       follow(connection, node);
@@ -91,8 +93,8 @@ void LeaderObserver::run() {
       return;  // the client was closed: nothing more will come
     } catch (const std::exception& error) {
       if (stopping_) return;
-      log::emit(DLOCK_LOG_WARN, "observing the leaders of '" + name + "': " + error.what() + "; retrying in " +
-                                    std::to_string(backoff_ms) + " ms");
+      log::emit(DLOCK_LOG_WARN, "observing the leaders of '" + name + "': " + error.what() +
+                                    "; retrying in " + std::to_string(backoff_ms) + " ms");
       if (pause(backoff_ms)) return;
       backoff_ms = std::min(backoff_ms * 2, 1000);
     }
@@ -121,7 +123,7 @@ void LeaderObserver::follow(Connection& connection, const Router::Node& node) {
     if (reply.is_nil()) {
       // Nothing new: is the stream still served where this connection goes?
       const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(block_ms);
-      if (!same_node(client_->core()->router().node_for(keys.leaders, deadline), node)) return;
+      if (!same_node(redis_session(*client_->core()).router().node_for(keys.leaders, deadline), node)) return;
       continue;
     }
     // [[stream, [[id, [field, value, ...]], ...]]]

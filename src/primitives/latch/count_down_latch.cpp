@@ -4,6 +4,7 @@
 
 #include "backends/redis/net/composed_script.hpp"
 #include "backends/redis/redis_semaphore_ops.hpp"
+#include "backends/redis/redis_session.hpp"
 #include "backends/redis/redis_settle.hpp"
 #include "common/error.hpp"
 #include "core/count_key.hpp"
@@ -40,7 +41,7 @@ LatchKeys::LatchKeys(std::string latch_name) : name(std::move(latch_name)) {
 bool CountDownLatch::try_set_count(int64_t count) {
   core_.throw_if_closed();
   const std::string value = std::to_string(count);
-  return core_.execute(keys_->name, [&](Connection& connection) {
+  return redis_session(core_).execute(keys_->name, [&](Connection& connection) {
     return try_set_count_script()
         .run(connection, {keys_->name, keys_->channel, keys_->opened}, {value})
         .integer_is_one("try_set_count '" + keys_->name + "'");
@@ -72,14 +73,15 @@ int64_t CountDownLatch::count_down(uint64_t owner) {
 
 int64_t CountDownLatch::count() {
   core_.throw_if_closed();
-  return core_.execute(keys_->name, [&](Connection& connection) { return read_count(connection, keys_->name); });
+  return redis_session(core_).execute(
+      keys_->name, [&](Connection& connection) { return read_count(connection, keys_->name); });
 }
 
 CountDownLatch::Gone CountDownLatch::why_gone() {
   // One MGET (the keys share a slot): the count and the marker as of the
   // same moment, so a new round's try_set_count (which clears the marker)
   // between two reads cannot pass for a loss.
-  return core_.execute(keys_->name, [&](Connection& connection) {
+  return redis_session(core_).execute(keys_->name, [&](Connection& connection) {
     const Reply reply = connection.command({"MGET", keys_->name, keys_->opened});
     const std::string what = "MGET '" + keys_->name + "'";
     if (reply.array_size(what) != 2) throw ProtocolError(what + ": " + reply.describe());
@@ -91,7 +93,9 @@ CountDownLatch::Gone CountDownLatch::why_gone() {
 // The latch's side of a wait: its "zero" message wakes every waiter.
 class LatchAwait final : public ReleaseAttempts {
  public:
-  explicit LatchAwait(const CountDownLatch& latch) : ReleaseAttempts(latch.core_, std::make_unique<RedisSemaphoreOps>(latch.core_, latch.keys_->channel)), latch_(latch) {}
+  explicit LatchAwait(const CountDownLatch& latch)
+      : ReleaseAttempts(latch.core_, std::make_unique<RedisSemaphoreOps>(latch.core_, latch.keys_->channel)),
+        latch_(latch) {}
 
   Outcome attempt(int64_t /*wait_left_ms*/, bool woken_by_message) override {
     const bool open = latch_.count() <= 0;
@@ -120,8 +124,9 @@ class LatchAwait final : public ReleaseAttempts {
 };
 
 std::shared_ptr<WaitProcess> CountDownLatch::await_wait(int64_t wait_ms, Cancel* cancel) {
-  return std::make_shared<WaitProcess>(std::make_shared<LatchAwait>(*this),
-                                       WaitSpec{wait_ms, cancel, &core_.stats(), "await '" + keys_->name + "'"});
+  return std::make_shared<WaitProcess>(
+      std::make_shared<LatchAwait>(*this),
+      WaitSpec{wait_ms, cancel, &core_.stats(), "await '" + keys_->name + "'"});
 }
 
 }  // namespace dlock

@@ -1,6 +1,7 @@
 #include "primitives/lock/attempt_counter.hpp"
 
 #include "backends/redis/lock_ops/lock_resource.hpp"
+#include "backends/redis/redis_session.hpp"
 #include "common/error.hpp"
 
 namespace dlock {
@@ -13,7 +14,7 @@ AttemptCount count_attempt(ClientCore& core, const LockKeys& keys, const std::st
   const std::string max = std::to_string(max_attempts);
   const std::string expire = std::to_string(expire_ms);
   const std::string window = std::to_string(core.retry_window_ms());
-  return core.execute(keys.name, [&](Connection& connection) {
+  return redis_session(core).execute(keys.name, [&](Connection& connection) {
     const std::string what = "count an attempt on '" + counter + "'";
     const Reply reply = LockScripts::count_attempt().run(connection, {counter, latch}, {max, expire, window});
     if (reply.array_size(what) != 2)

@@ -2,6 +2,7 @@
 
 #include "backends/redis/lock_ops/lock_lua.hpp"
 #include "backends/redis/net/script.hpp"
+#include "backends/redis/redis_session.hpp"
 #include "common/error.hpp"
 
 namespace dlock {
@@ -22,7 +23,7 @@ void note_holder(ClientCore& core, const LockKeys& keys, uint64_t owner, const s
   core.throw_if_closed();
   const std::string field = core.field(owner);
   const std::string key = note_key(keys);
-  const bool noted = core.execute(keys.name, [&](Connection& connection) {
+  const bool noted = redis_session(core).execute(keys.name, [&](Connection& connection) {
     const std::string what = "note the holder of '" + keys.name + "'";
     return note_script().run(connection, {keys.name, key}, {field, note}).integer_is_one(what);
   });
@@ -32,7 +33,7 @@ void note_holder(ClientCore& core, const LockKeys& keys, uint64_t owner, const s
 std::optional<HolderNote> read_holder_note(ClientCore& core, const LockKeys& keys) {
   core.throw_if_closed();
   const std::string key = note_key(keys);
-  return core.execute(keys.name, [&](Connection& connection) -> std::optional<HolderNote> {
+  return redis_session(core).execute(keys.name, [&](Connection& connection) -> std::optional<HolderNote> {
     const std::string what = "read the holder note '" + key + "'";
     const Reply reply = connection.command({"GET", key});
     if (reply.is_nil()) return std::nullopt;

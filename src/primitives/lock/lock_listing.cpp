@@ -2,6 +2,7 @@
 
 #include <unordered_set>
 
+#include "backends/redis/redis_session.hpp"
 #include "common/error.hpp"
 
 namespace dlock {
@@ -26,7 +27,7 @@ std::vector<std::string> list_lock_names(ClientCore& core, const std::string& pr
   // master's scan again, hence the set. In a Cluster each master is scanned.
   std::vector<std::string> names;
   std::unordered_set<std::string> seen;
-  core.execute_on_every_master([&](Connection& connection) {
+  redis_session(core).execute_on_every_master([&](Connection& connection) {
     const std::string what = "SCAN for hashes matching '" + pattern + "'";
     std::string cursor = "0";
     do {

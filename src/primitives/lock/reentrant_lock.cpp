@@ -82,7 +82,7 @@ PendingRequest ReentrantLock::pending_release(const Hold& hold, const std::strin
     // The core owns its pending requests: it outlives them.
     release.on_answer = [core = &core_, ended](int64_t released, Clock::time_point sent_at) {
       if (released != 0) return;
-      LostNotice::of(ended(sent_at), lost_at_release).deliver(core->stats(), core->config().describe());
+      LostNotice::of(ended(sent_at), lost_at_release).deliver(core->stats(), core->describe());
     };
   }
   return release;
@@ -177,7 +177,7 @@ void ReentrantLock::release(uint64_t owner) {
 }
 
 void ReentrantLock::deliver(const LostNotice& notice) {
-  notice.deliver(core_.stats(), core_.config().describe());
+  notice.deliver(core_.stats(), core_.describe());
 }
 
 Hold ReentrantLock::deliver_found_by_release(Hold hold, Clock::time_point sent_at) {

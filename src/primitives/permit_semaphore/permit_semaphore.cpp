@@ -1,6 +1,7 @@
 #include "primitives/permit_semaphore/permit_semaphore.hpp"
 
 #include "backends/redis/redis_semaphore_ops.hpp"
+#include "backends/redis/redis_session.hpp"
 #include "backends/redis/redis_settle.hpp"
 #include "common/error.hpp"
 #include "core/handle_holds.hpp"
@@ -44,7 +45,8 @@ void PermitSemaphore::record_grant(const PermitRequest& request, const PermitId&
 class PermitAcquire final : public ReleaseAttempts {
  public:
   PermitAcquire(const PermitSemaphore& semaphore, const PermitRequest& request)
-      : ReleaseAttempts(semaphore.core_, std::make_unique<RedisSemaphoreOps>(semaphore.core_, semaphore.keys().channel)),
+      : ReleaseAttempts(semaphore.core_,
+                        std::make_unique<RedisSemaphoreOps>(semaphore.core_, semaphore.keys().channel)),
         semaphore_(semaphore),
         request_(request),
         lease_ms_(request.lease_ms < 0 ? semaphore.core_.config().watchdog_timeout_ms : request.lease_ms),
@@ -64,7 +66,7 @@ class PermitAcquire final : public ReleaseAttempts {
     // The same id on every retry: acquire.lua grants an id once.
     const Reply reply = [&] {
       try {
-        return semaphore_.core_.execute(keys.name, [&](Connection& connection) {
+        return redis_session(semaphore_.core_).execute(keys.name, [&](Connection& connection) {
           sent_at = Clock::now();
           return PermitScripts::acquire().run(connection, {keys.name, keys.timeouts, keys.channel, record_},
                                               {id_.raw, lease, request_id_});
@@ -111,8 +113,8 @@ std::optional<std::string> PermitSemaphore::acquire(const PermitRequest& request
   return wait.permit_id;
 }
 
-void PermitSemaphore::withdraw_later(const PermitId& id, const std::string& record, const std::string& request,
-                                     const std::string& what) {
+void PermitSemaphore::withdraw_later(const PermitId& id, const std::string& record,
+                                     const std::string& request, const std::string& what) {
   PendingRequest withdrawal;
   withdrawal.caller = record;  // the permit's own: a new acquire has a new id
   withdrawal.what = what;
@@ -130,7 +132,7 @@ void PermitSemaphore::withdraw_later(const PermitId& id, const std::string& reco
 
 bool PermitSemaphore::run_release(const std::string& raw_id) {
   const std::string request_id = core_.request_id();
-  return core_.execute(keys().name, [&](Connection& connection) {
+  return redis_session(core_).execute(keys().name, [&](Connection& connection) {
     return resource_->release(connection, raw_id, request_id, core_.retry_window_ms());
   });
 }
@@ -159,7 +161,7 @@ void PermitSemaphore::release(std::string_view text) {
     // Found here first (e.g. the process was paused past the lease): the
     // hold has left the table, so this is the one and only notice.
     ended.end(sent_at);
-    LostNotice::of(ended, lost_at_release).deliver(core_.stats(), core_.config().describe());
+    LostNotice::of(ended, lost_at_release).deliver(core_.stats(), core_.describe());
   }
   if (ended.lost) {
     throw_ended(ended, "release: the permit '" + std::string(text) + "' of '" + keys().name + "'",
@@ -182,7 +184,7 @@ bool PermitSemaphore::try_release(std::string_view id) {
 bool PermitSemaphore::try_set_permits(int permits) {
   core_.throw_if_closed();
   const std::string count = std::to_string(permits);
-  return core_.execute(keys().name, [&](Connection& connection) {
+  return redis_session(core_).execute(keys().name, [&](Connection& connection) {
     return PermitScripts::try_set_permits()
         .run(connection, {keys().name, keys().channel}, {count})
         .integer_is_one("try_set_permits '" + keys().name + "'");
@@ -191,7 +193,7 @@ bool PermitSemaphore::try_set_permits(int permits) {
 
 int64_t PermitSemaphore::available_permits() {
   core_.throw_if_closed();
-  return core_.execute(keys().name, [&](Connection& connection) {
+  return redis_session(core_).execute(keys().name, [&](Connection& connection) {
     return PermitScripts::available()
         .run(connection, {keys().name, keys().timeouts, keys().channel}, {})
         .integer("available permits of '" + keys().name + "'");

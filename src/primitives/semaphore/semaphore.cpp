@@ -2,6 +2,7 @@
 
 #include "backends/redis/net/composed_script.hpp"
 #include "backends/redis/redis_semaphore_ops.hpp"
+#include "backends/redis/redis_session.hpp"
 #include "backends/redis/redis_settle.hpp"
 #include "common/error.hpp"
 #include "core/count_key.hpp"
@@ -42,8 +43,8 @@ std::string Semaphore::record_of(uint64_t owner) const {
   return keys_->latch + ":" + core_.field(owner);
 }
 
-void Semaphore::withdraw_later(const std::string& record, const std::string& count, const std::string& request,
-                               const std::string& what) {
+void Semaphore::withdraw_later(const std::string& record, const std::string& count,
+                               const std::string& request, const std::string& what) {
   PendingRequest withdrawal;
   withdrawal.caller = record;
   withdrawal.what = what;
@@ -63,7 +64,8 @@ void Semaphore::withdraw_later(const std::string& record, const std::string& cou
 class SemaphoreAcquire final : public ReleaseAttempts {
  public:
   SemaphoreAcquire(const Semaphore& semaphore, uint64_t owner, int permits)
-      : ReleaseAttempts(semaphore.core_, std::make_unique<RedisSemaphoreOps>(semaphore.core_, semaphore.keys_->channel)),
+      : ReleaseAttempts(semaphore.core_,
+                        std::make_unique<RedisSemaphoreOps>(semaphore.core_, semaphore.keys_->channel)),
         semaphore_(semaphore),
         permits_(permits),
         count_(std::to_string(permits)),
@@ -84,8 +86,10 @@ class SemaphoreAcquire final : public ReleaseAttempts {
     const std::string request = core.request_id();
     bool taken = false;
     try {
-      taken = core.execute(keys.name, [&](Connection& connection) {
-        return acquire_script().run(connection, {keys.name, record_}, {count_, request, window}).integer_is_one(what_);
+      taken = redis_session(core).execute(keys.name, [&](Connection& connection) {
+        return acquire_script()
+            .run(connection, {keys.name, record_}, {count_, request, window})
+            .integer_is_one(what_);
       });
     } catch (const ConnectionError&) {
       // The server may still run it: the caller must not have its permits.
@@ -150,7 +154,8 @@ void Semaphore::release(uint64_t owner, int permits) {
 
 void Semaphore::throw_if_lost(int64_t released, const std::string& what) {
   if (released == 2) {
-    throw LostError(what + ": the semaphore's key vanished while they were taken (a restart without "
+    throw LostError(what +
+                    ": the semaphore's key vanished while they were taken (a restart without "
                     "persistence, or a failover, lost it); nothing was added: try_set_permits sets it again");
   }
 }
@@ -158,7 +163,7 @@ void Semaphore::throw_if_lost(int64_t released, const std::string& what) {
 bool Semaphore::try_set_permits(int permits) {
   core_.throw_if_closed();
   const std::string count = std::to_string(permits);
-  return core_.execute(keys_->name, [&](Connection& connection) {
+  return redis_session(core_).execute(keys_->name, [&](Connection& connection) {
     return try_set_permits_script()
         .run(connection, {keys_->name, keys_->channel}, {count})
         .integer_is_one("try_set_permits '" + keys_->name + "'");
@@ -167,7 +172,8 @@ bool Semaphore::try_set_permits(int permits) {
 
 int64_t Semaphore::available_permits() {
   core_.throw_if_closed();
-  return core_.execute(keys_->name, [&](Connection& connection) { return read_count(connection, keys_->name); });
+  return redis_session(core_).execute(
+      keys_->name, [&](Connection& connection) { return read_count(connection, keys_->name); });
 }
 
 }  // namespace dlock

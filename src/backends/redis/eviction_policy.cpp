@@ -1,9 +1,10 @@
-#include "core/eviction_policy.hpp"
+#include "backends/redis/eviction_policy.hpp"
 
 #include <optional>
 #include <string>
 #include <string_view>
 
+#include "backends/redis/redis_session.hpp"
 #include "common/log.hpp"
 
 namespace dlock {
@@ -37,10 +38,10 @@ std::string risk_of(const std::string& policy) {
 
 }  // namespace
 
-void warn_about_eviction_policy(ClientCore& core) noexcept {
-  const std::string server = core.config().describe();
+void warn_about_eviction_policy(RedisSession& session) noexcept {
+  const std::string& server = session.describe();
   try {
-    const std::optional<std::string> policy = core.execute({}, [](Connection& connection) {
+    const std::optional<std::string> policy = session.execute({}, [](Connection& connection) {
       std::optional<std::string> found = policy_from_config(connection);
       return found ? found : policy_from_info(connection);
     });
