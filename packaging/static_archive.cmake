@@ -1,6 +1,7 @@
 # libdlock.a for C programs that link statically: the core's objects and, when
 # hiredis is embedded (scripts/deps-hiredis.sh's archives), hiredis and
-# hiredis_ssl merged into the one archive, so a static consumer needs only
+# hiredis_ssl merged into the one archive, and the ZooKeeper C client when the
+# build has it, so a static consumer needs only
 # what `pkg-config --static --libs dlock` adds (OpenSSL, libstdc++, pthread).
 # It goes to the dev component, beside the libdlock.so link.
 # Off for a Zig build (packaging/build-packages.sh): its objects need libc++.
@@ -17,6 +18,12 @@ if(NOT DLOCK_HIREDIS_SHARED)
     if(TARGET ${embedded})
       string(APPEND dlock_archive_parts "\nADDLIB $<TARGET_FILE:${embedded}>")
     endif()
+  endforeach()
+endif()
+# The ZooKeeper C client is always embedded (its static archives).
+if(DLOCK_HAVE_ZOOKEEPER)
+  foreach(embedded IN ITEMS dlock_zookeeper dlock_zookeeper_hashtable)
+    string(APPEND dlock_archive_parts "\nADDLIB $<TARGET_FILE:${embedded}>")
   endforeach()
 endif()
 # ar's MRI script (read from standard input, hence no VERBATIM below): the way

@@ -124,9 +124,9 @@ class StatusAndRelease(DlockTestCase):
         self.assertIn("not a lock", err)
 
     def test_a_backend_not_in_this_build_is_unavailable_and_named(self):
-        code, _, err = self.dlock("status", "--url", "zookeeper://127.0.0.1:1/x", "job")
+        code, _, err = self.dlock("status", "--url", "postgresql://app@127.0.0.1:1/x", "job")
         self.assertEqual(code, 69)
-        self.assertIn("dlock: cannot open a client: url: the zookeeper backend is not in this build",
+        self.assertIn("dlock: cannot open a client: url: the postgresql backend is not in this build",
                       err)
         self.assert_clean_error(err)
 

@@ -1,5 +1,6 @@
 // The client entry points.
 #include <memory>
+#include <string>
 
 #include "backends/redis/net/tls_context.hpp"
 #include "backends/redis/redis_backend.hpp"
@@ -7,9 +8,31 @@
 #include "c_api/client_options.hpp"
 #include "c_api/guarded.hpp"
 #include "c_api/handles.hpp"
+#ifdef DLOCK_HAVE_ZOOKEEPER
+#include "backends/zookeeper/zk_backend.hpp"
+#include "backends/zookeeper/zk_client_session.hpp"
+#include "backends/zookeeper/zk_url.hpp"
+#endif
 
 using dlock::c_api::guarded;
 using dlock::c_api::require;
+
+#ifdef DLOCK_HAVE_ZOOKEEPER
+namespace {
+
+// A client on zookeeper://: one ZooKeeper session per core.
+dlock_client* open_zookeeper(const std::string& url, const dlock::ClientConfig& options) {
+  const dlock::zk::ZkUrl parsed = dlock::zk::parse_zk_url(url);
+  auto client = std::make_shared<dlock::Client>(
+      dlock::zk_client_config(options, parsed),
+      [parsed](const dlock::ClientConfig& config, dlock::ClientStats&, bool) {
+        return std::make_unique<dlock::ZkClientSession>(parsed, config);
+      });
+  return new dlock_client{client, std::make_unique<dlock::ZkBackend>(client)};
+}
+
+}  // namespace
+#endif
 
 extern "C" {
 
@@ -35,8 +58,14 @@ int dlock_client_open(const char* url, const dlock_client_options* opts, dlock_c
     require(out, "out");
     *out = nullptr;
     require(url, "url");
-    dlock::c_api::backend_for_url(url);  // UnsupportedError for a backend not in this build
+    const std::string backend = dlock::c_api::backend_for_url(url);  // UnsupportedError: not in this build
     dlock::ClientConfig config = dlock::c_api::config_from_options(opts);
+#ifdef DLOCK_HAVE_ZOOKEEPER
+    if (backend == "zookeeper") {
+      *out = open_zookeeper(url, config);
+      return DLOCK_OK;
+    }
+#endif
     dlock::apply_url(url, config);
     dlock::attach_tls_context(config);
     auto client = std::make_shared<dlock::Client>(

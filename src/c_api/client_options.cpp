@@ -13,9 +13,18 @@ struct PlannedBackend {
   const char* name;
 };
 
-// The backends planned beside Redis (issues 23 and 24), by the schemes that name them.
+// The backends beside Redis (issues 23 and 24), by the schemes that name them.
 constexpr PlannedBackend planned_backends[] = {
     {"zookeeper", "zookeeper"}, {"postgresql", "postgresql"}, {"postgres", "postgresql"}, {"mysql", "mysql"}};
+
+// Whether this build has `backend`.
+bool built_with(std::string_view backend) {
+#ifdef DLOCK_HAVE_ZOOKEEPER
+  if (backend == "zookeeper") return true;
+#endif
+  (void)backend;
+  return false;
+}
 
 }  // namespace
 
@@ -68,6 +77,7 @@ const char* backend_for_url(const std::string& url) {
     const std::string_view scheme = std::string_view(url).substr(0, scheme_end);
     for (const PlannedBackend& backend : planned_backends) {
       if (scheme == backend.scheme) {
+        if (built_with(backend.name)) return backend.name;
         throw UnsupportedError(std::string("url: the ") + backend.name +
                                " backend is not in this build of dlock");
       }

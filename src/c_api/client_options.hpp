@@ -13,9 +13,9 @@ namespace dlock::c_api {
 ClientConfig config_from_options(const dlock_client_options* opts);
 
 // The backend `url`'s scheme names: "redis" for every scheme apply_url() reads
-// (an unknown scheme is left to it). The schemes of the backends planned beside
-// Redis (docs/design/backends.md), which this build does not have, are an
-// UnsupportedError naming the backend.
+// (an unknown scheme is left to it), else the backend's name ("zookeeper").
+// The scheme of a backend this build does not have is an UnsupportedError
+// naming the backend.
 const char* backend_for_url(const std::string& url);
 
 }  // namespace dlock::c_api

@@ -27,8 +27,9 @@ int with_ops(dlock_lock* lock, Work&& work) {
 inline const LockResource& plain_lock(const dlock_lock* lock, const char* operation) {
   const auto* plain = dynamic_cast<const LockResource*>(lock->ops->held().get());
   if (plain == nullptr) {
-    throw UnsupportedError(std::string(operation) + ": '" + lock->ops->name() +
-                           "' is not a reentrant lock");
+    const std::string backend = lock->client->core()->session().scheme();
+    if (backend != "redis") throw UnsupportedError(std::string(operation) + ": the " + backend + " backend does not serve it");
+    throw UnsupportedError(std::string(operation) + ": '" + lock->ops->name() + "' is not a reentrant lock");
   }
   return *plain;
 }

@@ -23,6 +23,9 @@ class BackendSession {
   // Where the server is, for messages: never includes a password.
   virtual const std::string& describe() const = 0;
   virtual HoldKeeper& keeper() = 0;
+  // The lease of a watchdog hold, given the one configured: a backend whose
+  // holds last as long as something of its own (a ZooKeeper session) says so.
+  virtual int64_t watchdog_lease_ms(int64_t configured) const { return configured; }
 
   // Starts what runs on its own (watchers); `check_holds_now` is called when
   // the server came back or moved, so every hold is checked at once.

@@ -9,8 +9,13 @@ ClientCore::ClientCore(const ClientConfig& config, const SessionFactory& open_se
       id_(random_uuid()),
       session_(open_session(config_, stats_, server_answered)),
       watchdog_(session_->keeper(), holds_, pending_requests_, stats_, session_->describe(),
-                config_.command_timeout_ms, config_.watchdog_timeout_ms) {
+                config_.command_timeout_ms, fit_watchdog_lease()) {
   session_->start([this] { watchdog_.renew_now(); });
+}
+
+int64_t ClientCore::fit_watchdog_lease() {
+  config_.watchdog_timeout_ms = session_->watchdog_lease_ms(config_.watchdog_timeout_ms);
+  return config_.watchdog_timeout_ms;
 }
 
 ClientCore::~ClientCore() {

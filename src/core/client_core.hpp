@@ -82,8 +82,11 @@ class ClientCore {
 
  private:
   void release_all_best_effort();
+  // Sets the config's watchdog lease to the session's (BackendSession::
+  // watchdog_lease_ms) and returns it: the watchdog is built with it.
+  int64_t fit_watchdog_lease();
 
-  const ClientConfig config_;
+  ClientConfig config_;  // changed once, by fit_watchdog_lease()
   const std::string id_;
   std::atomic<uint64_t> next_request_{0};
   ClientStats stats_;

@@ -88,7 +88,6 @@ def test_a_redis_client_is_served_by_the_redis_backend(redis_server: RedisServer
 @pytest.mark.parametrize(
     ("url", "backend"),
     [
-        ("zookeeper://127.0.0.1:2181/dlock", "zookeeper"),
         ("postgresql://app:s3cret@127.0.0.1:5432/app?table=locks", "postgresql"),
         ("postgres://app:s3cret@127.0.0.1/app", "postgresql"),
         ("mysql://app:s3cret@127.0.0.1:3306/app", "mysql"),

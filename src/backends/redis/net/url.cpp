@@ -5,6 +5,7 @@
 
 #include "common/error.hpp"
 #include "common/percent_decode.hpp"
+#include "common/url_query.hpp"
 
 namespace dlock {
 namespace {
@@ -13,33 +14,6 @@ constexpr std::size_t longest_url = 64 * 1024;
 constexpr int64_t day_ms = 24LL * 3600 * 1000;
 constexpr int64_t max_sync_replicas = 1000;
 constexpr int default_sentinel_port = 26379;
-
-// Part of the URL quoted in a message, cut short so a huge URL does not make
-// a huge message. Callers never quote the userinfo.
-std::string quote(const std::string& text) {
-  constexpr std::size_t longest_quote = 64;
-  if (text.size() <= longest_quote) return "'" + text + "'";
-  return "'" + text.substr(0, longest_quote) + "...'";
-}
-
-int64_t parse_integer(const std::string& text, int64_t min, int64_t max, const std::string& what) {
-  if (text.empty() || text.size() > 18) {
-    throw InvalidArgument("url: " + what + " must be an integer in [" + std::to_string(min) + ", " +
-                          std::to_string(max) + "], got " + quote(text));
-  }
-  int64_t value = 0;
-  for (char c : text) {
-    if (c < '0' || c > '9') {
-      throw InvalidArgument("url: " + what + " must be an integer, got " + quote(text));
-    }
-    value = value * 10 + (c - '0');
-  }
-  if (value < min || value > max) {
-    throw InvalidArgument("url: " + what + " must be in [" + std::to_string(min) + ", " +
-                          std::to_string(max) + "], got " + text);
-  }
-  return value;
-}
 
 // Applies a tls_* option; false when `key` is not one.
 bool apply_tls_option(const std::string& key, const std::string& value, TlsSettings& tls) {
@@ -61,43 +35,30 @@ bool apply_tls_option(const std::string& key, const std::string& value, TlsSetti
 }
 
 void apply_query(const std::string& query, ClientConfig& config) {
-  std::size_t start = 0;
-  while (start <= query.size()) {
-    const std::size_t end = std::min(query.find('&', start), query.size());
-    const std::string pair = query.substr(start, end - start);
-    start = end + 1;
-    if (pair.empty()) {
-      continue;
-    }
-    const std::size_t eq = pair.find('=');
-    if (eq == std::string::npos) {
-      throw InvalidArgument("url: query option " + quote(pair) + " has no value");
-    }
-    const std::string key = pair.substr(0, eq);
-    const std::string value = pair.substr(eq + 1);
+  for (const auto& [key, value] : query_options(query)) {
     if (key == "db") {
-      config.db = static_cast<int>(parse_integer(value, 0, 1 << 20, "db"));
+      config.db = static_cast<int>(url_integer(value, 0, 1 << 20, "db"));
     } else if (key == "connect_timeout_ms") {
-      config.connect_timeout_ms = parse_integer(value, 1, day_ms, key);
+      config.connect_timeout_ms = url_integer(value, 1, day_ms, key);
     } else if (key == "command_timeout_ms") {
-      config.command_timeout_ms = parse_integer(value, 1, day_ms, key);
+      config.command_timeout_ms = url_integer(value, 1, day_ms, key);
     } else if (key == "watchdog_timeout_ms") {
-      config.watchdog_timeout_ms = parse_integer(value, 30, day_ms, key);
+      config.watchdog_timeout_ms = url_integer(value, 30, day_ms, key);
     } else if (key == "release_yield_ms") {
-      config.release_yield_ms = parse_integer(value, 0, 1000, key);
+      config.release_yield_ms = url_integer(value, 0, 1000, key);
     } else if (key == "pool_size") {
-      config.pool_size = static_cast<int32_t>(parse_integer(value, 1, 1024, key));
+      config.pool_size = static_cast<int32_t>(url_integer(value, 1, 1024, key));
     } else if (key == "sync_replicas") {
-      config.sync_replicas = static_cast<int32_t>(parse_integer(value, 0, max_sync_replicas, key));
+      config.sync_replicas = static_cast<int32_t>(url_integer(value, 0, max_sync_replicas, key));
     } else if (key == "sync_timeout_ms") {
-      config.sync_timeout_ms = parse_integer(value, 1, day_ms, key);
+      config.sync_timeout_ms = url_integer(value, 1, day_ms, key);
     } else if (key == "sentinel_user" || key == "sentinel_password") {
       if (!config.sentinel.enabled()) {
         throw InvalidArgument("url: " + key + " needs a redis-sentinel:// url");
       }
       (key == "sentinel_user" ? config.sentinel.user : config.sentinel.password) = percent_decode(value, key);
     } else if (!apply_tls_option(key, value, config.tls)) {
-      throw InvalidArgument("url: unknown query option " + quote(key));
+      throw InvalidArgument("url: unknown query option " + quote_url_part(key));
     }
   }
 }
@@ -137,7 +98,7 @@ void parse_host_and_port(const std::string& authority, std::string& host, int& p
     throw InvalidArgument("url: the host is missing");
   }
   if (!port.empty() || authority.find(':') != std::string::npos) {
-    port_out = static_cast<int>(parse_integer(port, 1, 65535, "port"));
+    port_out = static_cast<int>(url_integer(port, 1, 65535, "port"));
   }
 }
 
@@ -154,7 +115,7 @@ std::string apply_userinfo_and_db(std::string rest, ClientConfig& config) {
   const std::size_t path_start = rest.find('/');
   const std::string path = path_start == std::string::npos ? "" : rest.substr(path_start + 1);
   if (!path.empty()) {
-    config.db = static_cast<int>(parse_integer(path, 0, 1 << 20, "database number"));
+    config.db = static_cast<int>(url_integer(path, 0, 1 << 20, "database number"));
   }
   return rest.substr(0, path_start);
 }
@@ -248,7 +209,7 @@ std::string ClientConfig::describe() const {
 bool parse_tls_verify(const std::string& value, const std::string& where) {
   if (value == "full") return true;
   if (value == "none") return false;
-  throw InvalidArgument(where + ": tls_verify must be full or none, got " + quote(value));
+  throw InvalidArgument(where + ": tls_verify must be full or none, got " + quote_url_part(value));
 }
 
 void check_option_ranges(const ClientConfig& config, const std::string& where) {
@@ -313,7 +274,7 @@ void apply_url(const std::string& url, ClientConfig& config) {
     // A malformed scheme may be a mistyped URL with credentials in it: not quoted.
     const bool plain =
         scheme.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789+.-") == std::string::npos;
-    throw InvalidArgument("url: unknown scheme" + (plain ? " " + quote(scheme) : std::string()) +
+    throw InvalidArgument("url: unknown scheme" + (plain ? " " + quote_url_part(scheme) : std::string()) +
                           ", expected redis, rediss, redis-sentinel, rediss-sentinel or unix");
   }
   apply_query(query, config);

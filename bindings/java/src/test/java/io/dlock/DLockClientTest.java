@@ -75,7 +75,6 @@ class DLockClientTest {
   @Test
   void aBackendNotInThisBuildThrowsUnsupportedNamingIt() {
     String[][] urlAndBackend = {
-      {"zookeeper://127.0.0.1:2181/dlock", "zookeeper"},
       {"postgresql://app:s3cret@127.0.0.1:5432/app?table=locks", "postgresql"},
       {"postgres://app:s3cret@127.0.0.1/app", "postgresql"},
       {"mysql://app:s3cret@127.0.0.1:3306/app", "mysql"}

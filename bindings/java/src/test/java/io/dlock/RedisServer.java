@@ -122,7 +122,7 @@ public final class RedisServer implements BeforeAllCallback, AfterAllCallback {
     }
   }
 
-  private static int freePort() throws IOException {
+  static int freePort() throws IOException {
     try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       return socket.getLocalPort();
     }

@@ -1,0 +1,66 @@
+package io.dlock;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/** DLockClient.connect("zookeeper://...") against a real ZooKeeper server: the same DLock. */
+class ZooKeeperClientTest {
+  @RegisterExtension static final ZooKeeperServer zookeeper = new ZooKeeperServer();
+
+  @Test
+  void theClientNamesItsBackend() {
+    try (DLockClient client = DLockClient.connect(zookeeper.url())) {
+      assertEquals("zookeeper", client.getBackend());
+    }
+  }
+
+  @Test
+  void aLockIsReentrantFencedAndExcludesAnotherClient() throws Exception {
+    try (DLockClient first = DLockClient.connect(zookeeper.url());
+        DLockClient second = DLockClient.connect(zookeeper.url())) {
+      DLock mine = first.getLock("/app/locks/java");
+      DLock theirs = second.getLock("/app/locks/java");
+      mine.lock();
+      long token = mine.getFencingToken();
+      mine.lock();
+      assertEquals(token, mine.getFencingToken());
+      assertFalse(Threads.onOtherThread(theirs::tryLock));
+      mine.unlock();
+      mine.unlock();
+      long next = Threads.onOtherThread(() -> {
+        assertTrue(theirs.tryLock(5, TimeUnit.SECONDS));
+        try {
+          return theirs.getFencingToken();
+        } finally {
+          theirs.unlock();
+        }
+      });
+      assertTrue(next > token, next + " after " + token);
+    }
+  }
+
+  @Test
+  void aFixedLeaseIsRefused() {
+    try (DLockClient client = DLockClient.connect(zookeeper.url())) {
+      DLockException refused =
+          assertThrows(DLockException.class, () -> client.getLock("fixed").lock(5, TimeUnit.SECONDS));
+      assertEquals(DLockStatus.INVALID, refused.getStatus());
+      assertTrue(refused.getMessage().contains("lease_ms"), refused.getMessage());
+    }
+  }
+
+  @Test
+  void aPrimitiveItDoesNotServeNamesTheBackend() {
+    try (DLockClient client = DLockClient.connect(zookeeper.url())) {
+      DLockException refused = assertThrows(DLockException.class, () -> client.getSemaphore("slots").tryAcquire());
+      assertEquals(DLockStatus.UNSUPPORTED, refused.getStatus());
+      assertTrue(refused.getMessage().contains("zookeeper"), refused.getMessage());
+    }
+  }
+}

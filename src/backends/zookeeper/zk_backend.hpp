@@ -1,0 +1,26 @@
+// The ZooKeeper backend (core/backend.hpp): the lock kinds in Curator's
+// layouts (InterProcessMutex for the lock and the fair lock, which it is
+// already; InterProcessReadWriteLock's sides), each behind a ZkLockOps on the
+// client's session of the moment.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "core/backend.hpp"
+#include "core/client.hpp"
+
+namespace dlock {
+
+class ZkBackend final : public Backend {
+ public:
+  explicit ZkBackend(std::shared_ptr<Client> client) : client_(std::move(client)) {}
+
+  const char* scheme() const override { return "zookeeper"; }
+  std::shared_ptr<LockOps> lock(const std::string& name, LockKind kind) override;
+
+ private:
+  const std::shared_ptr<Client> client_;
+};
+
+}  // namespace dlock

@@ -1,0 +1,217 @@
+// A client opened on zookeeper:// through the C ABI: the lock calls every
+// binding uses, served by the ZooKeeper backend in Curator's layout, against
+// a real ZooKeeper server the suite starts on a loopback port.
+#include <dlock.h>
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "backends/zookeeper/zk_call.hpp"
+#include "backends/zookeeper/zk_session.hpp"
+#include "support/lost_recorder.hpp"
+#include "support/port_claims.hpp"
+#include "support/zk_ensemble.hpp"
+
+namespace {
+
+using dlock_test::ZkEnsemble;
+using std::chrono::milliseconds;
+using Clock = std::chrono::steady_clock;
+
+class ZkClient : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { server_ = new dlock_test::ZkEnsemble({1}); }
+  static void TearDownTestSuite() {
+    delete server_;
+    server_ = nullptr;
+  }
+
+  static std::string url(const std::string& suffix = "") { return "zookeeper://" + server_->connect_string() + suffix; }
+
+  dlock_client* open(const std::string& with = "") {
+    dlock_client* client = nullptr;
+    const int status = dlock_client_open(url(with).c_str(), nullptr, &client);
+    EXPECT_EQ(status, DLOCK_OK) << dlock_last_error();
+    if (client != nullptr) clients_.push_back(client);
+    return client;
+  }
+  dlock_lock* lock(dlock_client* client, const std::string& name) {
+    dlock_lock* handle = nullptr;
+    EXPECT_EQ(dlock_lock_new(client, name.c_str(), &handle), DLOCK_OK) << dlock_last_error();
+    if (handle != nullptr) locks_.push_back(handle);
+    return handle;
+  }
+  // A plain ZooKeeper session beside the clients, to look at the nodes.
+  dlock::zk::ZkSession& observer() {
+    if (!observer_) {
+      dlock::zk::SessionOptions options;
+      options.hosts = server_->connect_string();
+      observer_ = std::make_unique<dlock::zk::ZkSession>(options);
+    }
+    return *observer_;
+  }
+  std::vector<std::string> children(const std::string& path) {
+    return dlock::zk::get_children(observer(), path).children;
+  }
+
+  void TearDown() override {
+    for (dlock_lock* handle : locks_) dlock_lock_free(handle);
+    for (dlock_client* client : clients_) dlock_client_close(client);
+  }
+
+  static ZkEnsemble* server_;
+  std::vector<dlock_client*> clients_;
+  std::vector<dlock_lock*> locks_;
+  std::unique_ptr<dlock::zk::ZkSession> observer_;
+};
+ZkEnsemble* ZkClient::server_ = nullptr;
+
+TEST_F(ZkClient, OpensAndNamesItsBackend) {
+  dlock_client* client = open();
+  ASSERT_NE(client, nullptr);
+  EXPECT_STREQ(dlock_client_backend(client), "zookeeper");
+}
+
+TEST_F(ZkClient, ALockIsANodeInCuratorsLayoutReenteredWithoutARoundTripAndFenced) {
+  dlock_client* a = open();
+  dlock_client* b = open();
+  dlock_lock* mine = lock(a, "/app/locks/report");
+  dlock_lock* theirs = lock(b, "/app/locks/report");
+  uint64_t first = 0;
+  ASSERT_EQ(dlock_lock_acquire(mine, 0, -1, &first), DLOCK_OK) << dlock_last_error();
+  EXPECT_GT(first, 0u);
+  // One node, as Curator's InterProcessMutex names it.
+  const std::vector<std::string> nodes = children("/app/locks/report");
+  ASSERT_EQ(nodes.size(), 1u);
+  EXPECT_EQ(nodes[0].rfind("_c_", 0), 0u) << nodes[0];
+  EXPECT_NE(nodes[0].find("-lock-"), std::string::npos) << nodes[0];
+  // Re-entry: the same token, no second node.
+  uint64_t again = 0;
+  ASSERT_EQ(dlock_lock_acquire(mine, 0, -1, &again), DLOCK_OK);
+  EXPECT_EQ(again, first);
+  EXPECT_EQ(children("/app/locks/report").size(), 1u);
+  // Another client is refused, and leaves no node behind.
+  EXPECT_EQ(dlock_lock_acquire(theirs, 0, -1, nullptr), DLOCK_NOT_ACQUIRED);
+  EXPECT_EQ(children("/app/locks/report").size(), 1u);
+  // Two releases for two acquires; then the other client gets a larger token.
+  ASSERT_EQ(dlock_lock_release(mine), DLOCK_OK);
+  EXPECT_EQ(children("/app/locks/report").size(), 1u);
+  ASSERT_EQ(dlock_lock_release(mine), DLOCK_OK) << dlock_last_error();
+  EXPECT_TRUE(children("/app/locks/report").empty());
+  uint64_t next = 0;
+  ASSERT_EQ(dlock_lock_acquire(theirs, 0, -1, &next), DLOCK_OK) << dlock_last_error();
+  EXPECT_GT(next, first);
+  EXPECT_EQ(dlock_lock_release(theirs), DLOCK_OK);
+  // Not held: a release is refused, naming the lock.
+  EXPECT_EQ(dlock_lock_release(theirs), DLOCK_E_NOT_OWNER);
+}
+
+TEST_F(ZkClient, AnOtherNameMapsUnderDlock) {
+  dlock_client* client = open();
+  dlock_lock* handle = lock(client, "orders/42");
+  ASSERT_EQ(dlock_lock_acquire(handle, 0, -1, nullptr), DLOCK_OK) << dlock_last_error();
+  EXPECT_EQ(children("/dlock/orders%2F42").size(), 1u);
+  EXPECT_EQ(dlock_lock_release(handle), DLOCK_OK);
+}
+
+TEST_F(ZkClient, AWaiterIsGrantedWhenTheHolderReleases) {
+  dlock_client* a = open();
+  dlock_client* b = open();
+  dlock_lock* holder = lock(a, "handoff");
+  dlock_lock* waiter = lock(b, "handoff");
+  uint64_t held = 0;
+  ASSERT_EQ(dlock_lock_acquire(holder, 0, -1, &held), DLOCK_OK);
+  std::atomic<int> status{1000};
+  std::atomic<uint64_t> token{0};
+  std::atomic<int64_t> granted_ns{0};
+  std::thread waiting([&] {
+    uint64_t got = 0;
+    const int result = dlock_lock_acquire(waiter, 10000, -1, &got);
+    granted_ns = Clock::now().time_since_epoch().count();
+    token = got;
+    status = result;
+    if (result == DLOCK_OK) dlock_lock_release(waiter);
+  });
+  std::this_thread::sleep_for(milliseconds(300));
+  EXPECT_EQ(status.load(), 1000) << "granted while held";
+  const auto released_at = Clock::now();
+  ASSERT_EQ(dlock_lock_release(holder), DLOCK_OK);
+  waiting.join();
+  ASSERT_EQ(status.load(), DLOCK_OK) << dlock_last_error();
+  EXPECT_GT(token.load(), held);
+  // Woken by its watch, not by a timer: well within a second.
+  EXPECT_LT(Clock::time_point(Clock::duration(granted_ns.load())) - released_at, milliseconds(1000));
+}
+
+TEST_F(ZkClient, AFixedLeaseIsRefusedNamingLeaseMs) {
+  dlock_client* client = open();
+  dlock_lock* handle = lock(client, "fixed");
+  EXPECT_EQ(dlock_lock_acquire(handle, 0, 5000, nullptr), DLOCK_E_INVALID);
+  EXPECT_NE(std::string(dlock_last_error()).find("lease_ms"), std::string::npos) << dlock_last_error();
+  EXPECT_NE(std::string(dlock_last_error()).find("zookeeper"), std::string::npos) << dlock_last_error();
+  EXPECT_TRUE(children("/dlock/fixed").empty());
+}
+
+TEST_F(ZkClient, APrimitiveItDoesNotServeSaysSoNamingTheBackend) {
+  dlock_client* client = open();
+  dlock_semaphore* semaphore = nullptr;
+  ASSERT_EQ(dlock_semaphore_new(client, "slots", &semaphore), DLOCK_OK);
+  EXPECT_EQ(dlock_semaphore_acquire(semaphore, 1, 0, nullptr), DLOCK_E_UNSUPPORTED);
+  EXPECT_NE(std::string(dlock_last_error()).find("zookeeper"), std::string::npos) << dlock_last_error();
+  dlock_semaphore_free(semaphore);
+}
+
+TEST_F(ZkClient, ANodeDeletedBehindTheHoldersBackIsReportedLost) {
+  dlock_client* client = open("?session_timeout_ms=1500");
+  dlock_lock* handle = lock(client, "/lost/here");
+  dlock_test::LostRecorder lost;
+  ASSERT_EQ(lost.attach(handle), DLOCK_OK);
+  uint64_t token = 0;
+  ASSERT_EQ(dlock_lock_acquire(handle, 0, -1, &token), DLOCK_OK) << dlock_last_error();
+  const std::vector<std::string> nodes = children("/lost/here");
+  ASSERT_EQ(nodes.size(), 1u);
+  ASSERT_EQ(dlock::zk::remove(observer(), "/lost/here/" + nodes[0]), ZOK);
+  // The keeper checks every renewal period (a third of two thirds of the
+  // session timeout): told well within the session timeout.
+  const auto deadline = Clock::now() + milliseconds(5000);
+  while (lost.calls() == 0 && Clock::now() < deadline) std::this_thread::sleep_for(milliseconds(20));
+  EXPECT_EQ(lost.calls(), 1);
+  EXPECT_EQ(lost.last_token(), token);
+  EXPECT_EQ(dlock_lock_release(handle), DLOCK_E_LOST);
+}
+
+TEST_F(ZkClient, AClosedPortIsAConnectionError) {
+  dlock_client* client = nullptr;
+  const std::string closed = "zookeeper://127.0.0.1:" + std::to_string(dlock_test::pick_free_port()) +
+                             "?connect_timeout_ms=1000";
+  const auto start = Clock::now();
+  EXPECT_EQ(dlock_client_open(closed.c_str(), nullptr, &client), DLOCK_E_CONNECTION);
+  EXPECT_EQ(client, nullptr);
+  EXPECT_LT(Clock::now() - start, milliseconds(5000));
+}
+
+TEST_F(ZkClient, AChrootThatDoesNotExistIsInvalid) {
+  dlock_client* client = nullptr;
+  EXPECT_EQ(dlock_client_open(url("/no/such/chroot").c_str(), nullptr, &client), DLOCK_E_INVALID);
+  EXPECT_NE(std::string(dlock_last_error()).find("/no/such/chroot"), std::string::npos) << dlock_last_error();
+  EXPECT_EQ(client, nullptr);
+}
+
+TEST_F(ZkClient, BadUrlsNameWhatIsWrong) {
+  dlock_client* client = nullptr;
+  EXPECT_EQ(dlock_client_open("zookeeper://", nullptr, &client), DLOCK_E_INVALID);
+  EXPECT_NE(std::string(dlock_last_error()).find("host"), std::string::npos) << dlock_last_error();
+  EXPECT_EQ(dlock_client_open(url("?color=blue").c_str(), nullptr, &client), DLOCK_E_INVALID);
+  EXPECT_NE(std::string(dlock_last_error()).find("color"), std::string::npos) << dlock_last_error();
+  EXPECT_EQ(dlock_client_open(url("?session_timeout_ms=x").c_str(), nullptr, &client), DLOCK_E_INVALID);
+  EXPECT_NE(std::string(dlock_last_error()).find("session_timeout_ms"), std::string::npos) << dlock_last_error();
+  EXPECT_EQ(client, nullptr);
+}
+
+}  // namespace
