@@ -12,6 +12,7 @@
 #include <optional>
 #include <string>
 
+#include "core/grant_ref.hpp"
 #include "core/pending_requests.hpp"
 #include "core/wait_watch.hpp"
 #include "core/waiter.hpp"
@@ -27,6 +28,9 @@ class LockWait {
   struct Try {
     bool granted = false;
     uint64_t token = 0;  // when granted: the fencing token
+    // When granted: where the grant lives when its name does not say
+    // (GrantRef::locator; ZooKeeper: our node's path). Empty on Redis.
+    std::string locator;
     std::chrono::steady_clock::time_point sent_at;  // when the try that answered was sent
     // Refused: when to look again though no news came (the holder's lease
     // ends then; a crashed holder announces nothing). nullopt: news alone.
@@ -50,6 +54,12 @@ class LockWait {
 class LockOps {
  public:
   virtual ~LockOps() = default;
+  // The URL scheme that names the backend ("redis"), for errors.
+  virtual const char* backend() const = 0;
+  // Whether a hold may have a fixed lease (lease_ms >= 0). A backend whose
+  // holds last as long as its session (ZooKeeper) has none: its holds are all
+  // the watchdog's, and extend() is unsupported.
+  virtual bool fixed_leases() const = 0;
   // The name the caller gave.
   virtual const std::string& name() const = 0;
   // What the client's holds of it are keyed by, with the owner: the sides of
@@ -66,13 +76,14 @@ class LockOps {
   // have been missed) signals `waiter`: a group's member that refused.
   virtual std::unique_ptr<WaitWatch> watch_releases(Waiter& waiter) = 0;
 
-  // Lets `owner_field`'s hold go; whether it was still held. Safe to retry
-  // under the same `request_id` for `latch_ms`. Throws ConnectionError.
-  virtual bool release(const std::string& owner_field, const std::string& request_id, int64_t latch_ms) = 0;
+  // Lets `grant`'s hold go; whether it was still held. Safe to retry under
+  // the same `request_id` for `latch_ms`. A grant with no locator is one the
+  // owner may have been given unheard (a withdrawal): the backend finds it
+  // by its owner field if it can. Throws ConnectionError.
+  virtual bool release(const GrantRef& grant, const std::string& request_id, int64_t latch_ms) = 0;
   // That release as a pending request's settle (answer 1 released, 0 gone),
   // for the watchdog and the owner's next call to retry.
-  virtual Settle settle_release(const std::string& owner_field, const std::string& request_id,
-                                int64_t latch_ms) = 0;
+  virtual Settle settle_release(const GrantRef& grant, const std::string& request_id, int64_t latch_ms) = 0;
   struct Extension {
     bool still_owned;  // false: gone, or another owner's
     std::chrono::steady_clock::time_point sent_at;  // of the request that answered

@@ -29,16 +29,16 @@ std::unique_ptr<WaitWatch> RedisLockOps::watch_releases(Waiter& waiter) {
   return std::make_unique<CoreChannelWatch>(client_->core(), resource_->channel(), waiter);
 }
 
-bool RedisLockOps::release(const std::string& owner_field, const std::string& request_id, int64_t latch_ms) {
-  return settle_release(owner_field, request_id, latch_ms)(std::nullopt) != 0;
+bool RedisLockOps::release(const GrantRef& grant, const std::string& request_id, int64_t latch_ms) {
+  return settle_release(grant, request_id, latch_ms)(std::nullopt) != 0;
 }
 
-Settle RedisLockOps::settle_release(const std::string& owner_field, const std::string& request_id,
-                                    int64_t latch_ms) {
-  return redis_settle(*client_->core(), resource_->name(),
-                      [resource = resource_, owner_field, request_id, latch_ms](Connection& connection) {
-                        return int64_t{resource->release(connection, owner_field, request_id, latch_ms)};
-                      });
+Settle RedisLockOps::settle_release(const GrantRef& grant, const std::string& request_id, int64_t latch_ms) {
+  return redis_settle(
+      *client_->core(), resource_->name(),
+      [resource = resource_, owner_field = grant.owner_field, request_id, latch_ms](Connection& connection) {
+        return int64_t{resource->release(connection, owner_field, request_id, latch_ms)};
+      });
 }
 
 LockOps::Extension RedisLockOps::extend(const std::string& owner_field, int64_t lease_ms) {

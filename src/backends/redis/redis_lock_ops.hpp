@@ -19,6 +19,8 @@ class RedisLockOps final : public LockOps {
   RedisLockOps(std::shared_ptr<Client> client, std::shared_ptr<const Lockable> resource)
       : client_(std::move(client)), resource_(std::move(resource)) {}
 
+  const char* backend() const override { return "redis"; }
+  bool fixed_leases() const override { return true; }
   const std::string& name() const override { return resource_->name(); }
   const std::string& hold_key() const override { return resource_->hold_key(); }
   std::string hold_field(const std::string& client_field) const override {
@@ -29,9 +31,9 @@ class RedisLockOps final : public LockOps {
   std::unique_ptr<LockWait> begin(const std::string& owner_field, int64_t lease_ms) override;
   // The kind's release channel.
   std::unique_ptr<WaitWatch> watch_releases(Waiter& waiter) override;
-  bool release(const std::string& owner_field, const std::string& request_id, int64_t latch_ms) override;
-  Settle settle_release(const std::string& owner_field, const std::string& request_id,
-                        int64_t latch_ms) override;
+  // By the grant's owner field alone: a hash field names the hold.
+  bool release(const GrantRef& grant, const std::string& request_id, int64_t latch_ms) override;
+  Settle settle_release(const GrantRef& grant, const std::string& request_id, int64_t latch_ms) override;
   // The kind's renewal script.
   Extension extend(const std::string& owner_field, int64_t lease_ms) override;
   // The reentrant lock's hash (so the fair lock's and the election's too):

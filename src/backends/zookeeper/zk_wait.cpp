@@ -11,8 +11,6 @@ namespace dlock {
 namespace zk {
 namespace {
 
-constexpr std::chrono::milliseconds reconnect_pause{50};
-
 // One wait's wake-up: set by the watch's signal.
 struct Wakeup {
   std::mutex mutex;
@@ -21,6 +19,12 @@ struct Wakeup {
 };
 
 }  // namespace
+
+bool may_still_own_nodes(const ZkSession& session) {
+  const SessionState state = session.state();
+  return state != SessionState::expired && state != SessionState::closed &&
+         state != SessionState::auth_failed && !session.may_have_expired(Clock::now());
+}
 
 bool wait_for_grant(ZkSession& session, ZkWait& wait, std::chrono::milliseconds timeout) {
   const auto deadline = Clock::now() + timeout;

@@ -13,6 +13,15 @@
 namespace dlock {
 namespace zk {
 
+// How long to pause before checking again after a request failed with the
+// connection (the C client reconnects on its own meanwhile).
+inline constexpr std::chrono::milliseconds reconnect_pause{50};
+
+// Whether `session` may still own the nodes it made: it is neither expired,
+// closed nor refused, and the server confirmed it within its timeout. A wait
+// rides a broken connection out while this holds.
+bool may_still_own_nodes(const ZkSession& session);
+
 struct ZkCheck {
   bool granted = false;
   std::uint64_t token = 0;  // the granted node's czxid

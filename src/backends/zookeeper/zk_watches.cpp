@@ -15,6 +15,7 @@ struct Registry {
   std::mutex mutex;
   WatchRegistry::Id next_id = 1;
   std::unordered_map<WatchRegistry::Id, std::function<void()>> signals;
+  std::unordered_map<WatchRegistry::Id, std::function<void()>> repeating;
 };
 
 Registry& registry() {
@@ -28,6 +29,11 @@ void fire(zhandle_t*, int, int, const char*, void* context) {
   // Signalled under the lock, so remove() never returns while it runs; a
   // signal only notifies, so the lock is held for a moment.
   std::lock_guard<std::mutex> lock(all.mutex);
+  const auto again = all.repeating.find(id);
+  if (again != all.repeating.end()) {
+    again->second();
+    return;
+  }
   const auto found = all.signals.find(id);
   if (found == all.signals.end()) return;
   const std::function<void()> signal = std::move(found->second);
@@ -54,10 +60,19 @@ WatchRegistry::Id WatchRegistry::add(std::function<void()> signal) {
   return id;
 }
 
+WatchRegistry::Id WatchRegistry::add_repeating(std::function<void()> signal) {
+  Registry& all = registry();
+  std::lock_guard<std::mutex> lock(all.mutex);
+  const Id id = all.next_id++;
+  all.repeating.emplace(id, std::move(signal));
+  return id;
+}
+
 void WatchRegistry::remove(Id id) noexcept {
   Registry& all = registry();
   std::lock_guard<std::mutex> lock(all.mutex);
   all.signals.erase(id);
+  all.repeating.erase(id);
 }
 
 watcher_fn WatchRegistry::watcher() {
@@ -68,11 +83,12 @@ void* WatchRegistry::context(Id id) {
   return reinterpret_cast<void*>(static_cast<std::uintptr_t>(id));
 }
 
-void drop_watch(ZkSession& session, const std::string& path, ZooWatcherType type, WatchRegistry::Id id) noexcept {
+void drop_watch(ZkSession& session, const std::string& path, ZooWatcherType type,
+                WatchRegistry::Id id) noexcept {
   WatchRegistry::remove(id);
   if (session.handle()) {
-    zoo_aremove_watches(session.handle(), path.c_str(), type, WatchRegistry::watcher(), WatchRegistry::context(id),
-                        0, as_declared(ignore_answer), nullptr);
+    zoo_aremove_watches(session.handle(), path.c_str(), type, WatchRegistry::watcher(),
+                        WatchRegistry::context(id), 0, as_declared(ignore_answer), nullptr);
   }
 }
 

@@ -19,6 +19,10 @@ class WatchRegistry {
   // Registers `signal` (called once, on the completion thread, when the watch
   // fires: it must only signal) and returns its id.
   static Id add(std::function<void()> signal);
+  // Registers `signal` for every firing of the watches set with its id, until
+  // remove(): for a watch its signal sets again (asynchronously, never
+  // calling add() or remove(), which would wait for the signal's own lock).
+  static Id add_repeating(std::function<void()> signal);
   // Forgets `id`; once it returns the signal is not running and never will.
   static void remove(Id id) noexcept;
 
@@ -31,7 +35,8 @@ class ZkSession;
 
 // Forgets watch `id` and asks the server to drop it from `path` (`type`
 // ZWATCHTYPE_DATA or ZWATCHTYPE_CHILD), without waiting for the answer.
-void drop_watch(ZkSession& session, const std::string& path, ZooWatcherType type, WatchRegistry::Id id) noexcept;
+void drop_watch(ZkSession& session, const std::string& path, ZooWatcherType type,
+                WatchRegistry::Id id) noexcept;
 
 }  // namespace zk
 }  // namespace dlock

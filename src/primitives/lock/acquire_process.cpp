@@ -5,7 +5,10 @@
 namespace dlock {
 
 AcquireProcess::AcquireProcess(ReentrantLock lock, AcquireRequest request)
-    : lock_(std::move(lock)), request_(std::move(request)) {}
+    : lock_(std::move(lock)), request_(std::move(request)) {
+  // The asynchronous acquire and a group's member start here, not in acquire().
+  lock_.check_lease(request_.lease_ms);
+}
 
 WaitSpec AcquireProcess::spec() const {
   return {request_.wait_ms, request_.cancel, &lock_.core_.stats(), "acquire '" + lock_.name() + "'"};

@@ -61,7 +61,7 @@ PendingRequest ReentrantLock::pending_release(const Hold& hold, const std::strin
   release.finish = finish;
   release.give_up_at = give_up_at;
   const int64_t latch_ms = release_latch_ms(hold, core_.retry_window_ms());
-  release.settle = ops_->settle_release(hold.grant.owner_field, request_id, latch_ms);
+  release.settle = ops_->settle_release(hold.grant, request_id, latch_ms);
   if (finish) {
     // A release that found the hold gone: its loss, told once by whichever
     // settles it, and what the caller's retry throws.
@@ -92,6 +92,7 @@ uint64_t ReentrantLock::record_grant(const AcquireRequest& request, const std::s
                                      int64_t lease_ms, const LockWait::Try& grant) {
   Hold hold = new_hold(request, field, lease_ms);
   hold.grant.token = grant.token;
+  hold.grant.locator = grant.locator;
   hold.watchdog = request.lease_ms < 0;
   hold.granted_at = grant.sent_at;
   hold.valid_until = grant.sent_at + trusted_validity(lease_ms);
@@ -111,7 +112,16 @@ std::optional<uint64_t> ReentrantLock::reenter(uint64_t owner) {
   return token;
 }
 
+void ReentrantLock::check_lease(int64_t lease_ms) const {
+  if (lease_ms < 0 || ops_->fixed_leases()) return;
+  throw UnsupportedError("lease_ms: the " + std::string(ops_->backend()) + " backend holds '" + name() +
+                         "' for as long as its session lives, not for a fixed lease; lease_ms must be -1 "
+                         "(the watchdog), not " +
+                         std::to_string(lease_ms));
+}
+
 std::optional<uint64_t> ReentrantLock::acquire(const AcquireRequest& request) {
+  check_lease(request.lease_ms);
   if (std::optional<uint64_t> token = reenter(request.owner)) return token;
   auto acquire = std::make_shared<AcquireProcess>(*this, request);
   WaitProcess wait(acquire, acquire->spec());
@@ -120,7 +130,7 @@ std::optional<uint64_t> ReentrantLock::acquire(const AcquireRequest& request) {
 }
 
 bool ReentrantLock::run_release(const Hold& hold, const std::string& request_id) {
-  return ops_->release(hold.grant.owner_field, request_id, release_latch_ms(hold, core_.retry_window_ms()));
+  return ops_->release(hold.grant, request_id, release_latch_ms(hold, core_.retry_window_ms()));
 }
 
 void ReentrantLock::settle_pending(uint64_t owner) {
@@ -253,7 +263,10 @@ void ReentrantLock::release_unrecorded(uint64_t owner) {
   // second command timeout.
   if (core_.holds().find(hold_key(), owner) || core_.pending(pending_caller(owner))) return;
   try {
-    ops_->release(ops_->hold_field(core_.field(owner)), core_.request_id(), core_.retry_window_ms());
+    // No locator: the backend finds the grant by the owner's field if it can.
+    GrantRef unheard;
+    unheard.owner_field = ops_->hold_field(core_.field(owner));
+    ops_->release(unheard, core_.request_id(), core_.retry_window_ms());
   } catch (const Error&) {
     // Unreachable or closing: an unrecorded grant lapses with its lease.
   }

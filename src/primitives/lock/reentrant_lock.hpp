@@ -33,7 +33,8 @@ class ReentrantLock {
   ReentrantLock(ClientCore& core, std::shared_ptr<LockOps> ops);
 
   // The fencing token of the hold, or nullopt when the wait ran out. Throws
-  // InterruptedError, ClosedError, ConnectionError, ProtocolError, LostError.
+  // InterruptedError, ClosedError, ConnectionError, ProtocolError, LostError,
+  // UnsupportedError (a fixed lease on a backend without them).
   std::optional<uint64_t> acquire(const AcquireRequest& request);
   // The start of every acquire (blocking, async, a group member's), before
   // anything is built for a wait: counts a re-entry of the owner's hold and
@@ -66,6 +67,9 @@ class ReentrantLock {
  private:
   // The steps of an acquire, taken by AcquireProcess.
   friend class AcquireProcess;
+  // Refuses a fixed lease (lease_ms >= 0) on a backend without them
+  // (LockOps::fixed_leases) with UnsupportedError, before any round trip.
+  void check_lease(int64_t lease_ms) const;
   // After an attempt that failed once it may have reached the server: its
   // release, a pending request withdrawn in the background, outranks it
   // should it run later.

@@ -1,0 +1,190 @@
+#include "backends/zookeeper/zk_lock_ops.hpp"
+
+#include <zookeeper/zookeeper.h>
+
+#include <future>
+#include <vector>
+
+#include "backends/zookeeper/zk_call.hpp"
+#include "backends/zookeeper/zk_children_watch.hpp"
+#include "backends/zookeeper/zk_paths.hpp"
+#include "common/error.hpp"
+#include "core/held_resource.hpp"
+
+namespace dlock {
+namespace {
+
+zk::MutexKind mutex_kind(LockKind kind) {
+  switch (kind) {
+    case LockKind::read:
+      return zk::MutexKind::read;
+    case LockKind::write:
+      return zk::MutexKind::write;
+    case LockKind::reentrant:
+    case LockKind::fair:
+      break;
+  }
+  return zk::MutexKind::mutex;
+}
+
+// As the Redis read-write lock's sides: the name and the side, split by a
+// NUL no name through the C ABI contains.
+std::string hold_key_of(const std::string& name, LockKind kind) {
+  if (kind == LockKind::read) return name + '\0' + "read";
+  if (kind == LockKind::write) return name + '\0' + "write";
+  return name;
+}
+
+class ZkHeld final : public HeldResource {
+ public:
+  ZkHeld(std::string name, std::string hold_key) : name_(std::move(name)), hold_key_(std::move(hold_key)) {}
+  const std::string& name() const override { return name_; }
+  const std::string& hold_key() const override { return hold_key_; }
+
+ private:
+  const std::string name_;
+  const std::string hold_key_;
+};
+
+// The lock path's children; none when the path is gone.
+std::vector<std::string> children_of(zk::ZkSession& session, const std::string& path) {
+  const zk::ChildrenResult listed = zk::get_children(session, path);
+  if (listed.rc == ZNONODE) return {};
+  if (listed.rc != ZOK) zk::raise_for(listed.rc, "getChildren", path);
+  return listed.children;
+}
+
+// Deletes `node` if its czxid is `czxid`: 1 released, 0 gone or not ours.
+// A retry of `request_id` whose earlier delete went unanswered, finding the
+// node gone while the session that sent it lives, answers 1: our delete ran.
+// (A force release by another client in between reads as ours too.) The node
+// is checked first and deleted next: its path has our protected UUID, so
+// between the two only a delete of it can come, not another node on its path.
+int64_t release_node(zk::ZkSession& session, const std::string& node, uint64_t czxid,
+                     const std::string& request_id, ZkDeletesInDoubt& in_doubt,
+                     std::chrono::milliseconds latch) {
+  const std::int64_t session_id = session.session_id();
+  const zk::StatResult found = zk::exists(session, node);
+  if (found.rc == ZNONODE) return in_doubt.take(request_id, session_id) ? 1 : 0;
+  if (found.rc != ZOK) zk::raise_for(found.rc, "exists", node);
+  if (static_cast<uint64_t>(found.stat.czxid) != czxid) {
+    in_doubt.take(request_id, session_id);
+    return 0;
+  }
+  in_doubt.sent(request_id, session_id, latch);
+  const int rc = zk::remove(session, node);  // a timeout throws, leaving the delete in doubt
+  if (zk::outcome_unknown(rc)) zk::raise_for(rc, "delete", node);
+  const bool ours = in_doubt.take(request_id, session_id);
+  if (rc == ZOK) return 1;
+  if (rc == ZNONODE) return ours ? 1 : 0;
+  zk::raise_for(rc, "delete", node);
+}
+
+// A withdrawal: deletes the children named with `prefix` (one at most: the
+// prefix is a fresh UUID per node). 1 when one was there.
+int64_t withdraw_node(zk::ZkSession& session, const std::string& path, const std::string& prefix) {
+  for (const std::string& child : children_of(session, path)) {
+    if (child.compare(0, prefix.size(), prefix) != 0) continue;
+    const int rc = zk::remove(session, path + "/" + child);
+    if (rc == ZOK) return 1;
+    if (rc != ZNONODE) zk::raise_for(rc, "delete", path + "/" + child);
+  }
+  return 0;
+}
+
+}  // namespace
+
+void ZkDeletesInDoubt::sent(const std::string& request_id, std::int64_t session_id,
+                            std::chrono::milliseconds latch) {
+  const auto now = std::chrono::steady_clock::now();
+  std::lock_guard<std::mutex> lock(mutex_);
+  // Those past their latch are retried no more: the record stays small.
+  for (auto it = entries_.begin(); it != entries_.end();) {
+    it = it->second.until <= now ? entries_.erase(it) : std::next(it);
+  }
+  entries_[request_id] = Entry{session_id, now + latch};
+}
+
+bool ZkDeletesInDoubt::take(const std::string& request_id, std::int64_t session_id) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const auto found = entries_.find(request_id);
+  if (found == entries_.end()) return false;
+  const bool same_session = found->second.session_id == session_id;
+  entries_.erase(found);
+  return same_session;
+}
+
+ZkLockOps::ZkLockOps(SessionOf session, std::string name, LockKind kind)
+    : session_(std::move(session)),
+      name_(std::move(name)),
+      hold_key_(hold_key_of(name_, kind)),
+      path_(zk::lock_path(name_)),
+      kind_(mutex_kind(kind)),
+      held_(std::make_shared<ZkHeld>(name_, hold_key_)) {}
+
+std::unique_ptr<LockWait> ZkLockOps::begin(const std::string& owner_field, int64_t /*lease_ms*/) {
+  return std::make_unique<ZkLockWait>(session_(), path_, kind_, owner_field, unheard_);
+}
+
+std::unique_ptr<WaitWatch> ZkLockOps::watch_releases(Waiter& waiter) {
+  return std::make_unique<ZkChildrenWatch>(session_(), path_, waiter);
+}
+
+bool ZkLockOps::release(const GrantRef& grant, const std::string& request_id, int64_t latch_ms) {
+  return settle_release(grant, request_id, latch_ms)(std::nullopt) != 0;
+}
+
+Settle ZkLockOps::settle_release(const GrantRef& grant, const std::string& request_id, int64_t latch_ms) {
+  // Each try is one request per step, each bounded by the session's command
+  // timeout (the C client reconnects by itself): `once_before` adds nothing.
+  if (grant.locator.empty()) {
+    // Taken now: the owner's next wait, once this is settled, has another prefix.
+    const std::optional<std::string> prefix = unheard_->prefix_of(grant.owner_field);
+    return [session = session_, path = path_, prefix](std::optional<Clock::time_point>) -> int64_t {
+      return prefix ? withdraw_node(session(), path, *prefix) : 0;
+    };
+  }
+  return [session = session_, node = grant.locator, czxid = grant.token, request_id, in_doubt = in_doubt_,
+          latch = std::chrono::milliseconds(latch_ms)](std::optional<Clock::time_point>) {
+    return release_node(session(), node, czxid, request_id, *in_doubt, latch);
+  };
+}
+
+LockOps::Extension ZkLockOps::extend(const std::string& /*owner_field*/, int64_t /*lease_ms*/) {
+  throw UnsupportedError(
+      "extend '" + name_ +
+      "': the zookeeper backend holds a lock for its session; lease_ms must be -1 (watchdog)");
+}
+
+bool ZkLockOps::release_keeping(const std::string& /*owner_field*/, int64_t /*keep_ms*/) {
+  throw UnsupportedError(
+      "release_keeping '" + name_ +
+      "': the zookeeper backend holds a lock for its session, which cannot keep it unheld");
+}
+
+bool ZkLockOps::force_release() {
+  zk::ZkSession& session = session_();
+  const std::vector<std::string> children = children_of(session, path_);
+  if (children.empty()) return false;
+  std::vector<std::future<int>> deletes;
+  for (const std::string& child : children) deletes.push_back(zk::send_delete(session, path_ + "/" + child));
+  // Answered in order: once the last is here, all are. One round trip.
+  const int last = zk::await(session, deletes.back(), "delete", path_);
+  bool deleted = false;
+  for (std::size_t i = 0; i < deletes.size(); ++i) {
+    const int rc = i + 1 == deletes.size() ? last : deletes[i].get();
+    if (rc == ZOK) deleted = true;
+    if (rc != ZOK && rc != ZNONODE) zk::raise_for(rc, "delete", path_ + "/" + children[i]);
+  }
+  return deleted;
+}
+
+bool ZkLockOps::is_locked() {
+  return !children_of(session_(), path_).empty();
+}
+
+int64_t ZkLockOps::ttl_ms() {
+  return is_locked() ? -1 : -2;
+}
+
+}  // namespace dlock
