@@ -89,7 +89,8 @@ InspectOptions read_inspect_options(Arguments& args, const std::string& command,
   return options;
 }
 
-void finish_inspect_options(Arguments& args, InspectOptions& options, const std::string& command, bool* watch) {
+void finish_inspect_options(Arguments& args, InspectOptions& options, const std::string& command,
+                            bool* watch) {
   while (!args.done()) {
     if (args.take_flag("--json")) {
       options.json = true;
@@ -101,16 +102,28 @@ void finish_inspect_options(Arguments& args, InspectOptions& options, const std:
   }
 }
 
+namespace {
+
+[[noreturn]] void fail_not_a_lock(const std::string& name) {
+  // The library's error for another type of key; none for a hash that is not a lock.
+  const std::string detail =
+      *dlock_last_error() ? dlock_last_error() : "a hash whose fields are not lock holders";
+  fail_with_status(DLOCK_E_PROTOCOL, "'" + name + "' is not a lock", detail);
+}
+
+}  // namespace
+
 LockStatus read_status(dlock_lock* lock, const std::string& name) {
   LockStatus status;
   const int read = try_read_status(lock, name, status);
-  if (read == DLOCK_E_PROTOCOL) {
-    // The library's error for another type of key; none for a hash that is not a lock.
-    const std::string detail =
-        *dlock_last_error() ? dlock_last_error() : "a hash whose fields are not lock holders";
-    fail_with_status(read, "'" + name + "' is not a lock", detail);
-  }
+  if (read == DLOCK_E_PROTOCOL) fail_not_a_lock(name);
+  if (read == DLOCK_E_UNSUPPORTED) fail_with_status(read, "reading the state of '" + name + "'");
   return status;
+}
+
+void fail_unless_a_lock(dlock_lock* lock, const std::string& name) {
+  LockStatus status;
+  if (try_read_status(lock, name, status) == DLOCK_E_PROTOCOL) fail_not_a_lock(name);
 }
 
 int try_read_status(dlock_lock* lock, const std::string& name, LockStatus& status) {
@@ -119,7 +132,7 @@ int try_read_status(dlock_lock* lock, const std::string& name, LockStatus& statu
   dlock_lock_holders* raw_holders = nullptr;
   const int inspected = dlock_lock_inspect(lock, &info, &raw_holders);
   const Holders holders(raw_holders, dlock_lock_holders_free);
-  if (inspected == DLOCK_E_PROTOCOL) return inspected;
+  if (inspected == DLOCK_E_PROTOCOL || inspected == DLOCK_E_UNSUPPORTED) return inspected;
   if (inspected != DLOCK_OK) fail_with_status(inspected, "reading the state of '" + name + "'");
   status = LockStatus{};
   status.name = name;

@@ -36,12 +36,18 @@ InspectOptions read_inspect_options(Arguments& args, const std::string& command,
 void finish_inspect_options(Arguments& args, InspectOptions& options, const std::string& command,
                             bool* watch = nullptr);
 
-// DLOCK_OK with `status` filled, or DLOCK_E_PROTOCOL when the key is not a
-// lock (another type of key, or a hash whose fields are not lock holders);
-// throws a Failure for any other error (an unreachable server...).
+// DLOCK_OK with `status` filled, DLOCK_E_PROTOCOL when the key is not a lock
+// (another type of key, or a hash whose fields are not lock holders), or
+// DLOCK_E_UNSUPPORTED when the backend cannot be inspected; throws a Failure
+// for any other error (an unreachable server...).
 int try_read_status(dlock_lock* lock, const std::string& name, LockStatus& status);
-// As try_read_status, and a key that is not a lock is a Failure too.
+// As try_read_status, and a key that is not a lock, or a backend that cannot
+// be inspected, is a Failure too.
 LockStatus read_status(dlock_lock* lock, const std::string& name);
+// A Failure when NAME's key is not a lock (before a wait for it, which a
+// hash would never end); nothing on a backend that cannot be inspected,
+// whose names are never anything but locks.
+void fail_unless_a_lock(dlock_lock* lock, const std::string& name);
 
 // This machine's host name ("unknown" when it has none).
 std::string host_name();

@@ -132,7 +132,7 @@ int run_command(Arguments& args, SignalWaiter& signals) {
 
   // A key NAME that is not a lock fails as in `dlock status`, before any wait
   // for it (a hash would never be released) or the acquire's WRONGTYPE.
-  read_status(session.lock(), options.name);
+  fail_unless_a_lock(session.lock(), options.name);
 
   Notice lost;
   dlock_lock_set_lost_callback(session.lock(), raise_lost_notice, &lost);

@@ -98,11 +98,12 @@ TEST(ClientWithoutServer, OtherBackendsAreUnsupportedAndNamed) {
     const char* backend;
   } cases[] = {
 #if !DLOCK_TEST_HAVE_ZOOKEEPER
-      {"zookeeper://127.0.0.1:2181/dlock", "zookeeper"},
+    {"zookeeper://127.0.0.1:2181/dlock", "zookeeper"},
 #endif
-      {"postgresql://app:s3cret@127.0.0.1:5432/app?table=locks", "postgresql"},
-      {"postgres://app:s3cret@127.0.0.1/app", "postgresql"},
-      {"mysql://app:s3cret@127.0.0.1:3306/app", "mysql"}};
+    {"postgresql://app:s3cret@127.0.0.1:5432/app?table=locks", "postgresql"},
+    {"postgres://app:s3cret@127.0.0.1/app", "postgresql"},
+    {"mysql://app:s3cret@127.0.0.1:3306/app", "mysql"}
+  };
   for (const auto& c : cases) {
     dlock_client* client = nullptr;
     EXPECT_TRUE(status_is(dlock_client_open(c.url, nullptr, &client), DLOCK_E_UNSUPPORTED)) << c.url;

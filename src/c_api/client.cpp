@@ -23,11 +23,11 @@ namespace {
 // A client on zookeeper://: one ZooKeeper session per core.
 dlock_client* open_zookeeper(const std::string& url, const dlock::ClientConfig& options) {
   const dlock::zk::ZkUrl parsed = dlock::zk::parse_zk_url(url);
-  auto client = std::make_shared<dlock::Client>(
-      dlock::zk_client_config(options, parsed),
-      [parsed](const dlock::ClientConfig& config, dlock::ClientStats&, bool) {
-        return std::make_unique<dlock::ZkClientSession>(parsed, config);
-      });
+  auto client =
+      std::make_shared<dlock::Client>(dlock::zk_client_config(options, parsed),
+                                      [parsed](const dlock::ClientConfig& config, dlock::ClientStats&, bool) {
+                                        return std::make_unique<dlock::ZkClientSession>(parsed, config);
+                                      });
   return new dlock_client{client, std::make_unique<dlock::ZkBackend>(client)};
 }
 

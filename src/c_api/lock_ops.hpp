@@ -28,7 +28,8 @@ inline const LockResource& plain_lock(const dlock_lock* lock, const char* operat
   const auto* plain = dynamic_cast<const LockResource*>(lock->ops->held().get());
   if (plain == nullptr) {
     const std::string backend = lock->client->core()->session().scheme();
-    if (backend != "redis") throw UnsupportedError(std::string(operation) + ": the " + backend + " backend does not serve it");
+    if (backend != "redis")
+      throw UnsupportedError(std::string(operation) + ": the " + backend + " backend does not serve it");
     throw UnsupportedError(std::string(operation) + ": '" + lock->ops->name() + "' is not a reentrant lock");
   }
   return *plain;

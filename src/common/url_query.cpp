@@ -43,8 +43,8 @@ int64_t url_integer(const std::string& text, int64_t min, int64_t max, const std
     value = value * 10 + (c - '0');
   }
   if (value < min || value > max) {
-    throw InvalidArgument("url: " + what + " must be in [" + std::to_string(min) + ", " + std::to_string(max) +
-                          "], got " + text);
+    throw InvalidArgument("url: " + what + " must be in [" + std::to_string(min) + ", " +
+                          std::to_string(max) + "], got " + text);
   }
   return value;
 }

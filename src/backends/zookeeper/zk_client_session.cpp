@@ -21,7 +21,7 @@ zk::SessionOptions session_options(const zk::ZkUrl& url, const ClientConfig& con
 ZkClientSession::ZkClientSession(const zk::ZkUrl& url, const ClientConfig& config)
     : server_(url.server()),
       session_(session_options(url, config), [this](zk::SessionState state) { on_state_change(state); }),
-      keeper_(session_) {}
+      keeper_([this]() -> zk::ZkSession& { return session_; }) {}
 
 int64_t ZkClientSession::watchdog_lease_ms(int64_t /*configured*/) const {
   return int64_t{session_.negotiated_timeout_ms()} * 2 / 3;

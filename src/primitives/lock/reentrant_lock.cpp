@@ -114,10 +114,10 @@ std::optional<uint64_t> ReentrantLock::reenter(uint64_t owner) {
 
 void ReentrantLock::check_lease(int64_t lease_ms) const {
   if (lease_ms < 0 || ops_->fixed_leases()) return;
-  throw UnsupportedError("lease_ms: the " + std::string(ops_->backend()) + " backend holds '" + name() +
-                         "' for as long as its session lives, not for a fixed lease; lease_ms must be -1 "
-                         "(the watchdog), not " +
-                         std::to_string(lease_ms));
+  throw InvalidArgument("lease_ms: the " + std::string(ops_->backend()) + " backend holds '" + name() +
+                        "' for as long as its session lives, not for a fixed lease; lease_ms must be -1 "
+                        "(the watchdog), not " +
+                        std::to_string(lease_ms));
 }
 
 std::optional<uint64_t> ReentrantLock::acquire(const AcquireRequest& request) {

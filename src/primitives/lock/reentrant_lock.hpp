@@ -15,7 +15,7 @@ namespace dlock {
 
 struct AcquireRequest {
   uint64_t owner = 0;
-  int64_t wait_ms = 0;    // 0 one attempt, -1 forever
+  int64_t wait_ms = 0;  // 0 one attempt, -1 forever
   // With wait_ms 0: the first attempt of a wait the caller starts next, so it
   // respects the waiters' turn as the wait's attempts do (a plain single
   // attempt barges).
@@ -68,7 +68,7 @@ class ReentrantLock {
   // The steps of an acquire, taken by AcquireProcess.
   friend class AcquireProcess;
   // Refuses a fixed lease (lease_ms >= 0) on a backend without them
-  // (LockOps::fixed_leases) with UnsupportedError, before any round trip.
+  // (LockOps::fixed_leases) with InvalidArgument, before any round trip.
   void check_lease(int64_t lease_ms) const;
   // After an attempt that failed once it may have reached the server: its
   // release, a pending request withdrawn in the background, outranks it
