@@ -199,6 +199,10 @@ Hold ReentrantLock::deliver_found_by_release(Hold hold, Clock::time_point sent_a
 void ReentrantLock::release_keeping(uint64_t owner, int64_t keep_ms) {
   core_.throw_if_closed();
   if (!ops_->keeps()) {
+    if (!ops_->fixed_leases()) {
+      throw UnsupportedError("release_keeping: the " + std::string(ops_->backend()) + " backend holds '" +
+                             name() + "' for as long as its session lives; it cannot keep it unrenewed");
+    }
     throw UnsupportedError("release_keeping: '" + name() +
                            "' is not a reentrant lock; only a lock's hold can be kept");
   }
