@@ -175,8 +175,13 @@ DLOCK_API void dlock_client_options_init(dlock_client_options *opts);
  *   rediss://[user[:password]@]host[:port][/db][?options]   (TLS)
  *   redis-sentinel://[user[:password]@]host[:port][,host[:port]...][/db][?options]#master
  *   rediss-sentinel://...   (Sentinel with TLS to the sentinels and the master)
- * zookeeper://, postgresql:// (or postgres://) and mysql:// name the backends
- * planned beside Redis, which this build does not have: DLOCK_E_UNSUPPORTED.
+ *   zookeeper://host[:port][,host[:port]...][/chroot][?options]
+ *       (ZooKeeper, in Curator's layouts; docs/zookeeper.md: options
+ *       session_timeout_ms, connect_timeout_ms, command_timeout_ms,
+ *       auth=digest:user:password; a fixed lease_ms is DLOCK_E_INVALID there)
+ * postgresql:// (or postgres://) and mysql:// name the backends planned beside
+ * these, which this build does not have: DLOCK_E_UNSUPPORTED; so does
+ * zookeeper:// in a build without the ZooKeeper C client.
  * Sentinel: the sentinels (default port 26379) are asked in turn for the
  * master named after '#'; the userinfo is the master's credentials, the
  * sentinels' are the query options sentinel_user= and sentinel_password=.
@@ -203,9 +208,9 @@ DLOCK_API void dlock_client_options_init(dlock_client_options *opts);
  * DLOCK_E_CONNECTION: Redis unreachable; a TLS handshake that failed or a
  * server certificate that did not verify (the message says why).
  * DLOCK_E_AUTH: credentials refused.
- * DLOCK_E_UNSUPPORTED: rediss:// in a build without TLS; a zookeeper://,
- * postgresql://, postgres:// or mysql:// url (dlock_last_error() names the
- * backend this build does not have).
+ * DLOCK_E_UNSUPPORTED: rediss:// in a build without TLS; a postgresql://,
+ * postgres:// or mysql:// url, or zookeeper:// in a build without it
+ * (dlock_last_error() names the backend this build does not have).
  */
 DLOCK_API int dlock_client_open(const char *url, const dlock_client_options *opts,
                                 dlock_client **out);

@@ -14,8 +14,16 @@
 
 #include "backends/zookeeper/zk_call.hpp"
 #include "backends/zookeeper/zk_session.hpp"
+#include "support/child_process.hpp"
+#include "support/fenced_store.hpp"
 #include "support/lost_recorder.hpp"
+#include "support/monotonic_clock.hpp"
 #include "support/redis_server.hpp"
+#include "support/safety_checker.hpp"
+#include "support/section_log.hpp"
+#include "support/temp_dir.hpp"
+#include "support/text_file.hpp"
+#include "support/wait_until.hpp"
 #include "support/zk_ensemble.hpp"
 
 namespace {
@@ -226,6 +234,133 @@ TEST_F(ZkClient, BadUrlsNameWhatIsWrong) {
   EXPECT_NE(std::string(dlock_last_error()).find("session_timeout_ms"), std::string::npos)
       << dlock_last_error();
   EXPECT_EQ(client, nullptr);
+}
+
+// A MultiLock over a lock on ZooKeeper and one on Redis: all or none, across
+// backends; a member held elsewhere keeps the whole group waiting, and its
+// release lets the group in.
+TEST_F(ZkClient, AMultiLockSpansZooKeeperAndRedis) {
+  dlock_test::RedisServer redis;
+  dlock_client* zk = open();
+  dlock_client* on_redis = nullptr;
+  ASSERT_EQ(dlock_client_open(redis.url().c_str(), nullptr, &on_redis), DLOCK_OK) << dlock_last_error();
+  clients_.push_back(on_redis);
+  dlock_lock* members[] = {lock(zk, "/group/zk-member"), lock(on_redis, "group-redis-member")};
+  dlock_multilock* group = nullptr;
+  ASSERT_EQ(dlock_multilock_new(members, 2, &group), DLOCK_OK) << dlock_last_error();
+
+  // The ZooKeeper member is held by another client: the group is refused and
+  // leaves the Redis member free.
+  dlock_client* other = open();
+  dlock_lock* blocker = lock(other, "/group/zk-member");
+  ASSERT_EQ(dlock_lock_acquire(blocker, 0, -1, nullptr), DLOCK_OK);
+  EXPECT_EQ(dlock_multilock_acquire(group, 0, -1), DLOCK_NOT_ACQUIRED);
+  int locked = -1;
+  ASSERT_EQ(dlock_lock_is_locked(members[1], &locked), DLOCK_OK);
+  EXPECT_EQ(locked, 0);
+
+  // A waiting group is let in by the member's release.
+  std::atomic<int> status{1000};
+  std::thread waiting([&] {
+    const int result = dlock_multilock_acquire(group, 10000, -1);
+    status = result;
+    if (result == DLOCK_OK) {
+      int both = 0;
+      dlock_lock_is_locked(members[1], &both);
+      EXPECT_EQ(both, 1);
+      EXPECT_EQ(dlock_multilock_release(group), DLOCK_OK);
+    }
+  });
+  std::this_thread::sleep_for(milliseconds(300));
+  EXPECT_EQ(status.load(), 1000) << "granted while a member was held";
+  ASSERT_EQ(dlock_lock_release(blocker), DLOCK_OK);
+  waiting.join();
+  EXPECT_EQ(status.load(), DLOCK_OK) << dlock_last_error();
+  EXPECT_TRUE(eventually([&] { return children("/group/zk-member").empty(); }));
+  dlock_multilock_free(group);
+}
+
+// Curator's InterProcessMutex (tests/interop/curator/CuratorMutexLoop.java, a
+// JVM) and dlock locks through the C ABI contend on one path: judged by the
+// safety checker over both sides' sections and a fenced store, with hand-offs
+// both ways. Skipped without Curator's jars (DLOCK_TEST_CURATOR_CLASSPATH).
+TEST_F(ZkClient, CuratorAndTheCApiNeverHoldTogether) {
+  const char* classpath = std::getenv("DLOCK_TEST_CURATOR_CLASSPATH");
+  if (classpath == nullptr || *classpath == '\0') GTEST_SKIP() << "DLOCK_TEST_CURATOR_CLASSPATH is not set";
+  constexpr int curator_cycles = 20;
+  constexpr int dlock_threads = 2;
+  constexpr int dlock_cycles = 20;
+  const std::string path = "/interop/c-api";
+  dlock_test::TempDir dir;
+  const dlock_test::FencedStore store(dir.file("store"));
+  const std::string sections_path = dir.file("sections");
+  const std::string out = dir.file("curator.out");
+  dlock_test::ChildProcess curator({"java", "-cp", classpath, DLOCK_CURATOR_MUTEX_LOOP, server_->connect_string(),
+                                    path, std::to_string(curator_cycles), "5", sections_path, "mutex"},
+                                   out);
+  ASSERT_TRUE(dlock_test::wait_until(
+      [&] { return dlock_test::read_text_file(out).find("ready") != std::string::npos; }, milliseconds(30000)))
+      << dlock_test::read_text_file(out);
+  std::atomic<int> failures{0};
+  {
+    dlock_test::SectionLog log(sections_path);
+    std::vector<std::thread> workers;
+    for (int t = 0; t < dlock_threads; ++t) {
+      workers.emplace_back([&, t] {
+        dlock_client* client = nullptr;
+        dlock_lock* handle = nullptr;
+        if (dlock_client_open(url().c_str(), nullptr, &client) != DLOCK_OK ||
+            dlock_lock_new(client, path.c_str(), &handle) != DLOCK_OK) {
+          ++failures;
+          dlock_client_close(client);
+          return;
+        }
+        for (int i = 0; i < dlock_cycles; ++i) {
+          uint64_t token = 0;
+          if (dlock_lock_acquire(handle, 20000, -1, &token) != DLOCK_OK) {
+            ++failures;
+            break;
+          }
+          dlock_test::Section section;
+          section.token = token;
+          section.owner = "dlock" + std::to_string(t);
+          section.start_ns = dlock_test::monotonic_ns();
+          const long long value = store.read();
+          std::this_thread::sleep_for(milliseconds(5));
+          section.write_accepted = store.write(token, value + 1);
+          section.end_ns = dlock_test::monotonic_ns();
+          log.append(section);
+          section.release_status = dlock_lock_release(handle);
+          if (section.release_status != DLOCK_OK) ++failures;
+        }
+        dlock_lock_free(handle);
+        dlock_client_close(client);
+      });
+    }
+    for (std::thread& worker : workers) worker.join();
+  }
+  const std::optional<int> curator_status = curator.wait_for(milliseconds(60000));
+  ASSERT_TRUE(curator_status.has_value()) << "Curator's loop did not end";
+  EXPECT_EQ(dlock_test::describe_wait_status(*curator_status), dlock_test::describe_wait_status(0));
+  ASSERT_EQ(failures.load(), 0);
+
+  std::vector<dlock_test::Section> sections = dlock_test::SectionLog::read(sections_path);
+  const dlock_test::SafetyReport report = dlock_test::check_sections(sections);
+  EXPECT_TRUE(report.clean()) << report.summary();
+  EXPECT_EQ(report.sections, static_cast<std::size_t>(curator_cycles + dlock_threads * dlock_cycles));
+  std::sort(sections.begin(), sections.end(),
+            [](const auto& a, const auto& b) { return a.start_ns < b.start_ns; });
+  int to_dlock = 0;
+  int to_curator = 0;
+  for (std::size_t i = 1; i < sections.size(); ++i) {
+    const bool was_curator = sections[i - 1].owner == "curator";
+    const bool is_curator = sections[i].owner == "curator";
+    if (was_curator && !is_curator) ++to_dlock;
+    if (!was_curator && is_curator) ++to_curator;
+  }
+  EXPECT_GE(to_dlock, 1);
+  EXPECT_GE(to_curator, 1);
+  EXPECT_EQ(store.state().stale_rejections, 0);
 }
 
 }  // namespace

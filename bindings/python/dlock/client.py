@@ -57,8 +57,10 @@ class Client:
     Cluster: ``redis://host:port[,host:port...]`` naming any nodes as seeds; a server in Cluster
     mode switches the client to it by itself (keys routed by slot, sharded pub/sub on Redis 7).
 
-    ``zookeeper://``, ``postgresql://`` (``postgres://``) and ``mysql://`` name backends this
-    build does not have: :class:`UnsupportedError` naming the backend.
+    ZooKeeper: ``zookeeper://host:port[,host:port...][/chroot][?session_timeout_ms=N]``, locks in
+    Curator's layouts held for the session's life (``lease`` must be None; docs/zookeeper.md).
+    ``postgresql://`` (``postgres://``) and ``mysql://`` name backends this build does not have:
+    :class:`UnsupportedError` naming the backend.
 
     Usable as a context manager; :meth:`close` is idempotent. A client made before
     ``os.fork()`` works in the child, which gets connections and an identity of its own.
@@ -244,7 +246,7 @@ class Client:
     def backend(self) -> str:
         """The backend that serves this client, as its URL's scheme chose it: ``"redis"``
         (``redis://``, ``rediss://``, ``redis-sentinel://``, ``rediss-sentinel://``,
-        ``unix://``). Still answers once the client is closed."""
+        ``unix://``) or ``"zookeeper"``. Still answers once the client is closed."""
         return self._native.backend
 
     def __enter__(self) -> Client:

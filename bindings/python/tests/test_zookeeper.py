@@ -43,12 +43,12 @@ def test_a_lock_is_reentrant_fenced_and_excludes_another_client(
         mine = zk_client.lock(path)
         theirs = other.lock(path)
         with mine:
-            first = mine.fencing_token()
+            first = mine.fencing_token
             with mine:  # re-entry: the same hold
-                assert mine.fencing_token() == first
+                assert mine.fencing_token == first
             assert not theirs.acquire(blocking=False)
         assert theirs.acquire(timeout=5)
-        assert theirs.fencing_token() > first
+        assert theirs.fencing_token > first
         theirs.release()
 
 
@@ -57,13 +57,13 @@ def test_a_waiting_thread_is_granted_when_the_holder_releases(
     with dlock.Client(zookeeper.url) as other:
         holder = zk_client.lock(path)
         holder.acquire()
-        held = holder.fencing_token()
+        held = holder.fencing_token
         granted: list[tuple[int, float]] = []
 
         def wait() -> None:
             waiter = other.lock(path)
             with waiter:
-                granted.append((waiter.fencing_token(), time.monotonic()))
+                granted.append((waiter.fencing_token, time.monotonic()))
 
         thread = threading.Thread(target=wait)
         thread.start()

@@ -66,11 +66,14 @@ public final class DLockClient implements AutoCloseable {
    *     {@code unix:///path/to/redis.sock[?db=N&options]}; options are
    *     {@code connect_timeout_ms}, {@code command_timeout_ms},
    *     {@code watchdog_timeout_ms} (lease kept alive by the watchdog, default
-   *     30000) and {@code pool_size}
-   * @throws DLockException INVALID for a malformed URL, CONNECTION when Redis is
-   *     unreachable, AUTH when it refuses the credentials, UNSUPPORTED for a
-   *     {@code zookeeper://}, {@code postgresql://} ({@code postgres://}) or
-   *     {@code mysql://} URL: backends this build does not have
+   *     30000) and {@code pool_size}; or
+   *     {@code zookeeper://host:port[,host:port...][/chroot][?session_timeout_ms=N]}:
+   *     locks in Curator's layouts, held for the session's life (no fixed
+   *     leases; docs/zookeeper.md)
+   * @throws DLockException INVALID for a malformed URL, CONNECTION when the
+   *     server is unreachable, AUTH when it refuses the credentials, UNSUPPORTED
+   *     for a {@code postgresql://} ({@code postgres://}) or {@code mysql://}
+   *     URL: backends this build does not have
    */
   public static DLockClient connect(String url) {
     Objects.requireNonNull(url, "url");
