@@ -25,24 +25,16 @@
 #include "support/text_file.hpp"
 #include "support/wait_until.hpp"
 #include "support/zk_ensemble.hpp"
+#include "support/zk_one_node_suite.hpp"
 
 namespace {
 
-using dlock_test::ZkEnsemble;
 using std::chrono::milliseconds;
 using Clock = std::chrono::steady_clock;
 
-class ZkClient : public ::testing::Test {
+class ZkClient : public dlock_test::ZkOneNodeSuite {
  protected:
-  static void SetUpTestSuite() { server_ = new dlock_test::ZkEnsemble({1}); }
-  static void TearDownTestSuite() {
-    delete server_;
-    server_ = nullptr;
-  }
-
-  static std::string url(const std::string& suffix = "") {
-    return "zookeeper://" + server_->connect_string() + suffix;
-  }
+  static std::string url(const std::string& suffix = "") { return "zookeeper://" + hosts() + suffix; }
 
   dlock_client* open(const std::string& with = "") {
     dlock_client* client = nullptr;
@@ -61,7 +53,7 @@ class ZkClient : public ::testing::Test {
   dlock::zk::ZkSession& observer() {
     if (!observer_) {
       dlock::zk::SessionOptions options;
-      options.hosts = server_->connect_string();
+      options.hosts = hosts();
       observer_ = std::make_unique<dlock::zk::ZkSession>(options);
     }
     return *observer_;
@@ -85,12 +77,10 @@ class ZkClient : public ::testing::Test {
     for (dlock_client* client : clients_) dlock_client_close(client);
   }
 
-  static ZkEnsemble* server_;
   std::vector<dlock_client*> clients_;
   std::vector<dlock_lock*> locks_;
   std::unique_ptr<dlock::zk::ZkSession> observer_;
 };
-ZkEnsemble* ZkClient::server_ = nullptr;
 
 TEST_F(ZkClient, OpensAndNamesItsBackend) {
   dlock_client* client = open();
@@ -295,11 +285,12 @@ TEST_F(ZkClient, CuratorAndTheCApiNeverHoldTogether) {
   const dlock_test::FencedStore store(dir.file("store"));
   const std::string sections_path = dir.file("sections");
   const std::string out = dir.file("curator.out");
-  dlock_test::ChildProcess curator({"java", "-cp", classpath, DLOCK_CURATOR_MUTEX_LOOP, server_->connect_string(),
-                                    path, std::to_string(curator_cycles), "5", sections_path, "mutex"},
+  dlock_test::ChildProcess curator({"java", "-cp", classpath, DLOCK_CURATOR_MUTEX_LOOP, hosts(), path,
+                                    std::to_string(curator_cycles), "5", sections_path, "mutex"},
                                    out);
   ASSERT_TRUE(dlock_test::wait_until(
-      [&] { return dlock_test::read_text_file(out).find("ready") != std::string::npos; }, milliseconds(30000)))
+      [&] { return dlock_test::read_text_file(out).find("ready") != std::string::npos; },
+      milliseconds(30000)))
       << dlock_test::read_text_file(out);
   std::atomic<int> failures{0};
   {

@@ -24,6 +24,7 @@
 #include "tcp_proxy.hpp"
 #include "wait_until.hpp"
 #include "zk_ensemble.hpp"
+#include "zk_one_node_suite.hpp"
 
 namespace dlock_test {
 namespace {
@@ -64,17 +65,7 @@ std::size_t children_count(ZkSession& session, const std::string& path) {
   return dlock::zk::get_children(session, path).children.size();
 }
 
-class ZkLockOpsOneNode : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() { server_ = new ZkEnsemble({1}); }
-  static void TearDownTestSuite() {
-    delete server_;
-    server_ = nullptr;
-  }
-  static std::string hosts() { return server_->connect_string(); }
-  static ZkEnsemble* server_;
-};
-ZkEnsemble* ZkLockOpsOneNode::server_ = nullptr;
+class ZkLockOpsOneNode : public dlock_test::ZkOneNodeSuite {};
 
 TEST_F(ZkLockOpsOneNode, GrantIsOurNodeFoundAgainByItsLocatorAndCzxid) {
   auto session = session_on(hosts());

@@ -41,6 +41,7 @@
 #include "text_file.hpp"
 #include "wait_until.hpp"
 #include "zk_ensemble.hpp"
+#include "zk_one_node_suite.hpp"
 
 namespace dlock_test {
 namespace {
@@ -121,17 +122,7 @@ bool get_children_count_is(ZkSession& session, const std::string& path, std::siz
   return dlock::zk::get_children(session, path).children.size() == count;
 }
 
-class ZkMutexOneNode : public ::testing::Test {
- protected:
-  static void SetUpTestSuite() { server_ = new ZkEnsemble({1}); }
-  static void TearDownTestSuite() {
-    delete server_;
-    server_ = nullptr;
-  }
-  static std::string hosts() { return server_->connect_string(); }
-  static ZkEnsemble* server_;
-};
-ZkEnsemble* ZkMutexOneNode::server_ = nullptr;
+class ZkMutexOneNode : public dlock_test::ZkOneNodeSuite {};
 
 TEST_F(ZkMutexOneNode, SessionNegotiatesItsTimeoutAndRecordsContact) {
   std::atomic<int> changes{0};

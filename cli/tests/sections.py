@@ -1,5 +1,6 @@
 """Critical sections as COMMAND records them, and the check that none overlap."""
 import os
+import subprocess
 import sys
 import time
 
@@ -18,6 +19,21 @@ def find_violations(sections):
         if after[2] <= before[2]:
             problems.append(f"token did not rise: {before} then {after}")
     return problems
+
+
+def contend(dlock, env, name, log, runners, runs_each, timeout=120):
+    """`runners` shell loops at once, each `runs_each` dlock runs on `name` recording their
+    sections in `log`, so that they contend throughout; their exit codes."""
+    loop = (f'for i in $(seq {runs_each}); do '
+            f'"$0" run {name} -- "{sys.executable}" "{RECORDER}" "{log}" 0.05 || exit 1; done')
+    started = [subprocess.Popen(["sh", "-c", loop, dlock], env=env) for _ in range(runners)]
+    try:
+        return [runner.wait(timeout=timeout) for runner in started]
+    finally:
+        for runner in started:
+            if runner.poll() is None:
+                runner.kill()
+                runner.wait()
 
 
 def read_log(path):

@@ -2,14 +2,13 @@
 judged by the same checker as on Redis, against a real ZooKeeper server."""
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
 import unittest
 from pathlib import Path
 
 from dlock_case import DLOCK
-from sections import RECORDER, find_violations, read_log
+from sections import contend, find_violations, read_log
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests" / "support"))
 from zookeeper_server import ZooKeeperServer, classpath  # noqa: E402
@@ -35,13 +34,7 @@ class ZooKeeperRuns(unittest.TestCase):
 
     def test_concurrent_runs_never_overlap(self):
         log = os.path.join(self.work_dir, "sections")
-        loop = (f'for i in $(seq {RUNS_EACH}); do '
-                f'"$0" run /jobs/report -- "{sys.executable}" "{RECORDER}" "{log}" 0.05 || exit 1; done')
-        runners = [subprocess.Popen(["sh", "-c", loop, DLOCK], env=self.env) for _ in range(RUNNERS)]
-        for runner in runners:
-            self.addCleanup(lambda r=runner: r.poll() is None and r.kill())
-        for runner in runners:
-            self.assertEqual(runner.wait(timeout=120), 0)
+        self.assertEqual(contend(DLOCK, self.env, "/jobs/report", log, RUNNERS, RUNS_EACH), [0] * RUNNERS)
         sections = read_log(log)
         self.assertEqual(len(sections), RUNNERS * RUNS_EACH)
         self.assertEqual(find_violations(sections), [])
