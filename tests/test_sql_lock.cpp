@@ -176,6 +176,30 @@ TEST_P(SqlLock, ReleaseAfterTheLeaseEndedIsLostAndTheNextHolderKeepsIt) {
   next.release();
 }
 
+// A release that keeps the name (3.3's release_keeping, `dlock run
+// --hold-after-success`): the lease runs on for `keep` from the release, the
+// releaser no longer holds, and the name is free once it ends.
+TEST_P(SqlLock, ReleaseKeepingLeavesTheNameLockedForKeep) {
+  auto a = connect();
+  auto b = connect();
+  LeaseLock job(*a, *dialect_, "kept", owner_of(kClient, 1));
+  LeaseLock next(*b, *dialect_, "kept", owner_of(kOtherClient, 1));
+  ASSERT_TRUE(job.try_acquire(seconds(30)).granted);
+  const auto released_at = std::chrono::steady_clock::now();
+  job.release(milliseconds(1500));
+  EXPECT_FALSE(job.held());
+  const LeaseAttempt refused = next.try_acquire(seconds(30));
+  EXPECT_FALSE(refused.granted);
+  EXPECT_GT(refused.holder_lease_left, milliseconds(1000));
+  EXPECT_LE(refused.holder_lease_left, milliseconds(1500));
+  ASSERT_TRUE(next.acquire(seconds(30), seconds(10)));
+  const auto waited = std::chrono::steady_clock::now() - released_at;
+  EXPECT_GE(waited, milliseconds(1300));
+  EXPECT_LT(waited, milliseconds(3000));
+  EXPECT_GT(next.token(), job.token());
+  next.release();
+}
+
 // One statement renews every live hold of the client and names them; another
 // client's hold, a stale token and a hold whose lease ended are not renewed
 // (the ended one is never resurrected).
