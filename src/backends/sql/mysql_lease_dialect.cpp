@@ -87,34 +87,17 @@ class MysqlLeaseDialect : public LeaseDialect {
     return attempt;
   }
 
-  // The update, then (same round trip) the holds whose lease now reaches
-  // past half the new one: those the update extended.
   std::vector<std::uint64_t> renew(SqlConnection& connection, const std::string& client_id,
                                    const std::vector<LeaseHold>& holds,
                                    std::chrono::milliseconds lease) const override {
     if (holds.empty()) return {};
-    std::string pairs;
-    std::vector<SqlParam> pair_params;
+    std::vector<std::pair<SqlParam, SqlParam>> keys;
     for (const LeaseHold& hold : holds) {
-      pairs += pairs.empty() ? "(?, ?)" : ", (?, ?)";
-      pair_params.push_back(SqlParam::bytes(hold.name));
-      pair_params.push_back(SqlParam::text(std::to_string(hold.token)));
+      keys.emplace_back(SqlParam::bytes(hold.name), SqlParam::text(std::to_string(hold.token)));
     }
-    const std::string ours = client_id + ":";
-    const std::string match =
-        " WHERE (name, token) IN (" + pairs + ") AND LEFT(owner, CHAR_LENGTH(?)) = ? AND lease_until > ";
-    std::vector<SqlParam> params{mysql_microseconds(lease)};
-    for (int statement = 0; statement < 2; ++statement) {
-      params.insert(params.end(), pair_params.begin(), pair_params.end());
-      params.push_back(SqlParam::text(ours));
-      params.push_back(SqlParam::text(ours));
-    }
-    params.push_back(mysql_microseconds(lease / 2));
-    const SqlResult kept = connection.execute(
-        "UPDATE " + table() + " SET lease_until = UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND" + match +
-            "UTC_TIMESTAMP(6); SELECT token FROM " + table() + match +
-            "UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND",
-        params);
+    const SqlResult kept =
+        mysql_renew(connection, {table(), "token", "owner", "lease_until", "UTC_TIMESTAMP(6)", "token"}, keys,
+                    client_id + ":", lease);
     return first_column_unsigned(kept, connection);
   }
 
@@ -133,6 +116,33 @@ class MysqlLeaseDialect : public LeaseDialect {
 
 SqlParam mysql_microseconds(std::chrono::milliseconds value) {
   return SqlParam::text(std::to_string(value.count() * 1000));
+}
+
+SqlResult mysql_renew(SqlConnection& connection, const MysqlRenewal& renewal,
+                      const std::vector<std::pair<SqlParam, SqlParam>>& keys, const std::string& owner_prefix,
+                      std::chrono::milliseconds lease) {
+  std::string key_list;
+  std::vector<SqlParam> key_params;
+  for (const auto& key : keys) {
+    key_list += key_list.empty() ? "(?, ?)" : ", (?, ?)";
+    key_params.push_back(key.first);
+    key_params.push_back(key.second);
+  }
+  const std::string match = " WHERE (name, " + renewal.grant_column + ") IN (" + key_list + ") AND LEFT(" +
+                            renewal.owner_column + ", CHAR_LENGTH(?)) = ? AND " + renewal.until_column +
+                            " > ";
+  std::vector<SqlParam> params{mysql_microseconds(lease)};
+  for (int statement = 0; statement < 2; ++statement) {
+    params.insert(params.end(), key_params.begin(), key_params.end());
+    params.push_back(SqlParam::text(owner_prefix));
+    params.push_back(SqlParam::text(owner_prefix));
+  }
+  params.push_back(mysql_microseconds(lease / 2));
+  return connection.execute("UPDATE " + renewal.table + " SET " + renewal.until_column +
+                                " = TIMESTAMPADD(MICROSECOND, ?, " + renewal.now + ")" + match + renewal.now +
+                                "; SELECT " + renewal.returned + " FROM " + renewal.table + match +
+                                "TIMESTAMPADD(MICROSECOND, ?, " + renewal.now + ")",
+                            params);
 }
 
 std::unique_ptr<LeaseDialect> mysql_lease_dialect(const std::string& table) {

@@ -95,34 +95,16 @@ class MysqlShedLockDialect : public ShedLockDialect {
     return attempt;
   }
 
-  // ShedLock's extend for every hold of the client, then (same round trip)
-  // the holds whose lock_until now reaches past half the new lease: those
-  // the update extended.
+  // ShedLock's extend for every hold of the client at once.
   std::vector<std::uint64_t> renew(SqlConnection& connection, const std::string& client_id,
                                    const std::vector<LeaseHold>& holds,
                                    std::chrono::milliseconds lease) const override {
     if (holds.empty()) return {};
-    std::string pairs;
-    std::vector<SqlParam> pair_params;
-    for (const LeaseHold& hold : holds) {
-      pairs += pairs.empty() ? "(?, ?)" : ", (?, ?)";
-      pair_params.push_back(name_param(hold.name));
-      pair_params.push_back(SqlParam::text(hold.grant));
-    }
-    const SqlParam ours = SqlParam::text(stored_owner(client_id + ":"));
-    const std::string match = " WHERE (name, locked_at) IN (" + pairs +
-                              ") AND LEFT(locked_by, CHAR_LENGTH(?)) = ? AND lock_until > ";
-    std::vector<SqlParam> params{mysql_microseconds(lease)};
-    for (int statement = 0; statement < 2; ++statement) {
-      params.insert(params.end(), pair_params.begin(), pair_params.end());
-      params.push_back(ours);
-      params.push_back(ours);
-    }
-    params.push_back(mysql_microseconds(lease / 2));
-    const SqlResult kept = connection.execute("UPDATE shedlock SET lock_until = " + kLockAtMostFor + match +
-                                                  kNow + "; SELECT name, locked_at FROM shedlock" + match +
-                                                  "TIMESTAMPADD(MICROSECOND, ?, " + kNow + ")",
-                                              params);
+    std::vector<std::pair<SqlParam, SqlParam>> keys;
+    for (const LeaseHold& hold : holds) keys.emplace_back(name_param(hold.name), SqlParam::text(hold.grant));
+    const SqlResult kept =
+        mysql_renew(connection, {table(), "locked_at", "locked_by", "lock_until", kNow, "name, locked_at"},
+                    keys, stored_owner(client_id + ":"), lease);
     return renewed_tokens(holds, kept);
   }
 
