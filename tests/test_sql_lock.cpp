@@ -34,6 +34,7 @@
 #include "redis_server.hpp"  // pick_free_port
 #include "safety_checker.hpp"
 #include "section_log.hpp"
+#include "sql_test_params.hpp"
 #include "sql_test_server.hpp"
 #include "temp_dir.hpp"
 
@@ -654,23 +655,8 @@ TEST_F(SqlWakePg, ListenerConnectionEndedStillWakesTheWaiter) {
 }
 #endif
 
-// The servers whose client library this build has (the library needs one).
-std::vector<SqlServerKind> built_servers() {
-  std::vector<SqlServerKind> kinds;
-#if DLOCK_SQL_WITH_POSTGRESQL
-  kinds.push_back(SqlServerKind::postgresql);
-#endif
-#if DLOCK_SQL_WITH_MYSQL
-  kinds.push_back(SqlServerKind::mariadb);
-#endif
-  return kinds;
-}
-
-const auto kServerName = [](const ::testing::TestParamInfo<SqlServerKind>& info) {
-  return std::string(kind_name(info.param));
-};
-INSTANTIATE_TEST_SUITE_P(Servers, SqlLock, ::testing::ValuesIn(built_servers()), kServerName);
-INSTANTIATE_TEST_SUITE_P(Servers, SqlSession, ::testing::ValuesIn(built_servers()), kServerName);
+INSTANTIATE_TEST_SUITE_P(Servers, SqlLock, ::testing::ValuesIn(built_sql_servers()), sql_server_name);
+INSTANTIATE_TEST_SUITE_P(Servers, SqlSession, ::testing::ValuesIn(built_sql_servers()), sql_server_name);
 
 }  // namespace
 }  // namespace dlock_test

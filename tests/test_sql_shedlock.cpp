@@ -30,6 +30,7 @@
 #include "program_output.hpp"
 #include "safety_checker.hpp"
 #include "section_log.hpp"
+#include "sql_test_params.hpp"
 #include "sql_test_server.hpp"
 #include "temp_dir.hpp"
 #include "text_file.hpp"
@@ -436,22 +437,8 @@ TEST_P(ShedLockInterop, CanaryDifferentNamesAreFlaggedAsOverlapping) {
   EXPECT_TRUE(run.dlock_only.clean()) << run.dlock_only.summary();
 }
 
-std::vector<SqlServerKind> built_servers() {
-  std::vector<SqlServerKind> kinds;
-#if DLOCK_SQL_WITH_POSTGRESQL
-  kinds.push_back(SqlServerKind::postgresql);
-#endif
-#if DLOCK_SQL_WITH_MYSQL
-  kinds.push_back(SqlServerKind::mariadb);
-#endif
-  return kinds;
-}
-
-const auto kServerName = [](const ::testing::TestParamInfo<SqlServerKind>& info) {
-  return std::string(kind_name(info.param));
-};
-INSTANTIATE_TEST_SUITE_P(Servers, ShedLockTable, ::testing::ValuesIn(built_servers()), kServerName);
-INSTANTIATE_TEST_SUITE_P(Servers, ShedLockInterop, ::testing::ValuesIn(built_servers()), kServerName);
+INSTANTIATE_TEST_SUITE_P(Servers, ShedLockTable, ::testing::ValuesIn(built_sql_servers()), sql_server_name);
+INSTANTIATE_TEST_SUITE_P(Servers, ShedLockInterop, ::testing::ValuesIn(built_sql_servers()), sql_server_name);
 
 }  // namespace
 }  // namespace dlock_test
