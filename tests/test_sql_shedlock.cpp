@@ -171,10 +171,18 @@ TEST_P(ShedLockTable, NamesOver64CharactersOrNotUtf8AreInvalidArguments) {
   LeaseLock longest(*a, *dialect_, std::string(64, 'x'), owner_of(kClient, 1));
   ASSERT_TRUE(longest.try_acquire(seconds(10)).granted);
   longest.release();
+  // 64 characters, 128 bytes: characters count, as in VARCHAR(64).
+  std::string polish;
+  for (int i = 0; i < 64; ++i) polish += "\xc5\xbc";
+  LeaseLock wide(*a, *dialect_, polish, owner_of(kClient, 1));
+  ASSERT_TRUE(wide.try_acquire(seconds(10)).granted);
+  EXPECT_TRUE(dialect_->lease_left(*a, polish).has_value());
+  wide.release();
+  EXPECT_THROW(LeaseLock(*a, *dialect_, polish + "x", owner_of(kClient, 1)), dlock::InvalidArgument);
   LeaseLock quoted(*a, *dialect_, "it's; DROP TABLE shedlock", owner_of(kClient, 1));
   ASSERT_TRUE(quoted.try_acquire(seconds(10)).granted);
   quoted.release();
-  EXPECT_EQ(query("SELECT COUNT(*) FROM shedlock"), "2");
+  EXPECT_EQ(query("SELECT COUNT(*) FROM shedlock"), "3");
 }
 
 // ShedLock's extend for every hold of the client at once; a hold whose lease

@@ -55,7 +55,10 @@ class MysqlShedLockDialect : public ShedLockDialect {
     std::vector<std::string> statements{
         "CREATE TABLE IF NOT EXISTS shedlock(name VARCHAR(64) NOT NULL, lock_until TIMESTAMP(3) NOT NULL,"
         " locked_at TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP(3), locked_by VARCHAR(255) NOT NULL,"
-        " PRIMARY KEY (name))"};
+        " PRIMARY KEY (name))"
+        // ShedLock's statement names no character set; a latin1 server default
+        // would refuse most UTF-8 names ("illegal mix of collations").
+        " DEFAULT CHARSET=utf8mb4"};
     for (std::string& statement : token_schema(SqlDialect::mysql)) statements.push_back(std::move(statement));
     return statements;
   }
