@@ -84,9 +84,9 @@ class LeaseDialect {
  protected:
   // The statements that differ between servers in text only. Each takes the
   // name first (release: as release_params() says); withdraw then the stored
-  // owner; release and withdraw's SqlResult::affected
-  // counts the rows ended; lease_left returns the whole milliseconds left of
-  // a live lease, no row otherwise.
+  // owner. Release and withdraw's SqlResult::affected counts the rows ended;
+  // lease_left returns the whole milliseconds left of a live lease, no row
+  // otherwise.
   struct RowStatements {
     std::string lease_left;
     std::string release;
