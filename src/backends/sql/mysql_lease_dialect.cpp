@@ -54,11 +54,7 @@ class MysqlLeaseDialect : public LeaseDialect {
   }
 
   bool schema_exists(SqlConnection& connection) const override {
-    const SqlResult found = connection.execute(
-        "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name IN "
-        "(?, ?)",
-        {SqlParam::text(table()), SqlParam::text(token_source(SqlDialect::mysql))});
-    return unsigned_of(found.rows.at(0).at(0), connection) == 2;
+    return table_and_token_exist(connection, SqlDialect::mysql, table());
   }
 
   std::string grant(const std::string& user) const override {

@@ -66,10 +66,7 @@ class PgShedLockDialect : public ShedLockDialect {
   }
 
   bool schema_exists(SqlConnection& connection) const override {
-    const SqlResult found =
-        connection.execute("SELECT to_regclass($1) IS NOT NULL AND to_regclass($2) IS NOT NULL",
-                           {SqlParam::text(table()), SqlParam::text(token_source(SqlDialect::postgresql))});
-    return boolean_of(found.rows.at(0).at(0), connection);
+    return table_and_token_exist(connection, SqlDialect::postgresql, table());
   }
 
   std::string grant(const std::string& user) const override {

@@ -1,5 +1,7 @@
 #include "backends/sql/sql_token.hpp"
 
+#include "backends/sql/sql_values.hpp"
+
 namespace dlock {
 namespace sql {
 
@@ -13,6 +15,20 @@ std::vector<std::string> token_schema(SqlDialect dialect) {
       "CREATE TABLE IF NOT EXISTS dlock_token (id TINYINT PRIMARY KEY, v BIGINT UNSIGNED NOT NULL)"
       " ENGINE=InnoDB",
       "INSERT IGNORE INTO dlock_token VALUES (1, 0)"};
+}
+
+bool table_and_token_exist(SqlConnection& connection, SqlDialect dialect, const std::string& table) {
+  const std::vector<SqlParam> names{SqlParam::text(table), SqlParam::text(token_source(dialect))};
+  if (dialect == SqlDialect::postgresql) {
+    const SqlResult found =
+        connection.execute("SELECT to_regclass($1) IS NOT NULL AND to_regclass($2) IS NOT NULL", names);
+    return boolean_of(found.rows.at(0).at(0), connection);
+  }
+  const SqlResult found = connection.execute(
+      "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name IN (?, "
+      "?)",
+      names);
+  return unsigned_of(found.rows.at(0).at(0), connection) == 2;
 }
 
 std::string token_grant(SqlDialect dialect, const std::string& user) {

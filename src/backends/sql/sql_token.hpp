@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "backends/sql/sql_connection.hpp"
 #include "backends/sql/sql_url.hpp"
 
 namespace dlock {
@@ -16,6 +17,9 @@ namespace sql {
 const char* token_source(SqlDialect dialect);
 // CREATE ... IF NOT EXISTS statements for it, in order.
 std::vector<std::string> token_schema(SqlDialect dialect);
+// Whether `table` and the token's source both exist, creating nothing: what
+// a layout's schema_exists() asks.
+bool table_and_token_exist(SqlConnection& connection, SqlDialect dialect, const std::string& table);
 // The GRANT statement that lets `user` draw tokens.
 std::string token_grant(SqlDialect dialect, const std::string& user);
 
