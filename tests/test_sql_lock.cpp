@@ -20,6 +20,8 @@
 
 #include "backends/sql/lease_dialect.hpp"
 #include "backends/sql/lease_lock.hpp"
+#include "backends/sql/session_dialect.hpp"
+#include "backends/sql/session_lock.hpp"
 #if DLOCK_SQL_WITH_POSTGRESQL
 #include "backends/sql/pg_listener.hpp"
 #include "pg_server.hpp"
@@ -32,6 +34,7 @@
 #include "redis_server.hpp"  // pick_free_port
 #include "safety_checker.hpp"
 #include "section_log.hpp"
+#include "sql_test_params.hpp"
 #include "sql_test_server.hpp"
 #include "temp_dir.hpp"
 
@@ -107,8 +110,12 @@ TEST(SqlUrl, BadUrlsAreInvalidArguments) {
                           "mysql://u:%zz@127.0.0.1/db", "mysql://@:3306/db"}) {
     EXPECT_THROW(dlock::sql::parse_sql_url(url), dlock::InvalidArgument) << url;
   }
-  EXPECT_EQ(dlock::sql::parse_sql_url("mysql://127.0.0.1/db?mode=lease").table, "dlock_locks");
-  EXPECT_THROW(dlock::sql::parse_sql_url("postgresql://127.0.0.1/db?mode=session"), dlock::UnsupportedError);
+  EXPECT_EQ(dlock::sql::parse_sql_url("mysql://127.0.0.1/db?mode=lease").mode, dlock::sql::SqlMode::lease);
+  EXPECT_EQ(dlock::sql::parse_sql_url("mysql://127.0.0.1/db").mode, dlock::sql::SqlMode::lease);
+  EXPECT_EQ(dlock::sql::parse_sql_url("postgresql://127.0.0.1/db?mode=session").mode,
+            dlock::sql::SqlMode::session);
+  EXPECT_THROW(dlock::sql::parse_sql_url("postgresql://127.0.0.1/db?mode=session&table=shedlock"),
+               dlock::InvalidArgument);
 }
 
 TEST_P(SqlLock, GrantsRefusesAndReleasesWithRisingTokens) {
@@ -167,6 +174,30 @@ TEST_P(SqlLock, ReleaseAfterTheLeaseEndedIsLostAndTheNextHolderKeepsIt) {
   const auto left = dialect_->lease_left(*b, "short");
   ASSERT_TRUE(left.has_value());
   EXPECT_GT(*left, seconds(8));
+  next.release();
+}
+
+// A release that keeps the name (3.3's release_keeping, `dlock run
+// --hold-after-success`): the lease runs on for `keep` from the release, the
+// releaser no longer holds, and the name is free once it ends.
+TEST_P(SqlLock, ReleaseKeepingLeavesTheNameLockedForKeep) {
+  auto a = connect();
+  auto b = connect();
+  LeaseLock job(*a, *dialect_, "kept", owner_of(kClient, 1));
+  LeaseLock next(*b, *dialect_, "kept", owner_of(kOtherClient, 1));
+  ASSERT_TRUE(job.try_acquire(seconds(30)).granted);
+  const auto released_at = std::chrono::steady_clock::now();
+  job.release(milliseconds(1500));
+  EXPECT_FALSE(job.held());
+  const LeaseAttempt refused = next.try_acquire(seconds(30));
+  EXPECT_FALSE(refused.granted);
+  EXPECT_GT(refused.holder_lease_left, milliseconds(1000));
+  EXPECT_LE(refused.holder_lease_left, milliseconds(1500));
+  ASSERT_TRUE(next.acquire(seconds(30), seconds(10)));
+  const auto waited = std::chrono::steady_clock::now() - released_at;
+  EXPECT_GE(waited, milliseconds(1300));
+  EXPECT_LT(waited, milliseconds(3000));
+  EXPECT_GT(next.token(), job.token());
   next.release();
 }
 
@@ -443,6 +474,118 @@ TEST_P(SqlLock, MissingSchemaTheUserMayNotCreateIsAnAuthErrorNamingTheStatements
   }
 }
 
+// Session mode (docs/design/backends.md 3.4): each hold pins its own
+// connection, the server's session lock is the hold, and the session ending
+// frees the name and is the loss.
+class SqlSession : public SqlLock {
+ protected:
+  std::unique_ptr<dlock::sql::SessionLock> session_lock(const std::string& name,
+                                                        const std::string& table = "dlock_locks") {
+    sessions_.push_back(dlock::sql::session_dialect(dialect_kind(), table));
+    return std::make_unique<dlock::sql::SessionLock>(connect(), *sessions_.back(), name);
+  }
+  const dlock::sql::SessionDialect& session_dialect() {
+    if (sessions_.empty()) sessions_.push_back(dlock::sql::session_dialect(dialect_kind(), "dlock_locks"));
+    return *sessions_.front();
+  }
+
+  std::vector<std::unique_ptr<dlock::sql::SessionDialect>> sessions_;
+};
+
+TEST_P(SqlSession, GrantsRefusesAndReleasesWithRisingTokens) {
+  auto first = session_lock("session-job");
+  auto second = session_lock("session-job");
+  ASSERT_TRUE(first->try_acquire());
+  EXPECT_GT(first->token(), 0u);
+  EXPECT_FALSE(second->try_acquire());
+  EXPECT_FALSE(second->held());
+  auto probe = connect();
+  EXPECT_TRUE(session_dialect().locked(*probe, "session-job"));
+  first->release();
+  EXPECT_FALSE(session_dialect().locked(*probe, "session-job"));
+  ASSERT_TRUE(second->try_acquire());
+  EXPECT_GT(second->token(), first->token());
+  EXPECT_THROW(first->release(), dlock::NotOwnerError);
+  second->release();
+  // Released means free for anyone, the first holder included, with a newer token.
+  ASSERT_TRUE(first->try_acquire());
+  EXPECT_GT(first->token(), second->token());
+  first->release();
+}
+
+// Two owners of one client: each hold has its own pinned connection, so the
+// server's per-session re-entry never lets the second owner in; the first
+// owner's waiting peer gets the name once it is released.
+TEST_P(SqlSession, TwoOwnersOfOneClientExcludeEachOther) {
+  auto owner1 = session_lock("session-shared");
+  auto owner2 = session_lock("session-shared");
+  ASSERT_TRUE(owner1->acquire(seconds(5)));
+  EXPECT_NE(owner1->session_id(), 0u);
+  std::atomic<bool> granted{false};
+  std::thread waiter([&] { granted = owner2->acquire(seconds(10)); });
+  std::this_thread::sleep_for(milliseconds(500));
+  EXPECT_FALSE(granted.load());
+  owner1->release();
+  waiter.join();
+  EXPECT_TRUE(granted.load());
+  EXPECT_GT(owner2->token(), owner1->token());
+  EXPECT_NE(owner2->session_id(), owner1->session_id());
+  owner2->release();
+}
+
+// The server ends the holder's session: the loss is seen on the pinned
+// socket at once (not at a period's end), the name is free for another
+// owner, and the late release reports the loss. A live session is not lost.
+TEST_P(SqlSession, HoldersConnectionKilledFreesTheNameAndTheLossIsDetected) {
+  auto holder = session_lock("session-killed");
+  auto other = session_lock("session-killed");
+  ASSERT_TRUE(holder->try_acquire());
+  EXPECT_FALSE(holder->lost(milliseconds(300)));
+  EXPECT_FALSE(other->try_acquire());
+
+  std::atomic<std::int64_t> lost_ns{0};
+  std::thread watcher([&] {
+    if (holder->lost(seconds(20))) lost_ns = monotonic_ns();
+  });
+  std::this_thread::sleep_for(milliseconds(200));
+  const std::int64_t killed_ns = monotonic_ns();
+  server_->kill_session(holder->session_id());
+  watcher.join();
+  ASSERT_NE(lost_ns.load(), 0) << "the loss was not detected";
+  EXPECT_LT(ms_between(killed_ns, lost_ns.load()), 3000);
+  EXPECT_TRUE(holder->lost());
+
+  ASSERT_TRUE(other->acquire(seconds(5)));
+  EXPECT_GT(other->token(), holder->token());
+  EXPECT_THROW(holder->release(), dlock::LostError);
+  other->release();
+}
+
+// Keys come from the table and the name, any bytes: distinct names (binary
+// ones included) and one name under two tables are different locks.
+TEST_P(SqlSession, NamesAndTablesAreDistinctKeys) {
+  const std::vector<std::string> names{"n",
+                                       std::string(1024, 'x'),
+                                       std::string("\0", 1),
+                                       std::string("\0\0", 2),
+                                       "\xff\xfe\x80 not UTF-8",
+                                       "'; SELECT RELEASE_ALL_LOCKS(); --"};
+  std::vector<std::unique_ptr<dlock::sql::SessionLock>> held;
+  for (const std::string& name : names) {
+    held.push_back(session_lock(name));
+    ASSERT_TRUE(held.back()->try_acquire()) << name.size() << " bytes";
+  }
+  for (const std::string& name : names) {
+    EXPECT_FALSE(session_lock(name)->try_acquire()) << name.size() << " bytes";
+  }
+  auto other_table = session_lock("n", "other_locks");
+  EXPECT_TRUE(other_table->try_acquire());
+  other_table->release();
+  for (auto& lock : held) lock->release();
+  EXPECT_THROW(session_lock(""), dlock::InvalidArgument);
+  EXPECT_THROW(session_lock(std::string(1025, 'x')), dlock::InvalidArgument);
+}
+
 #if DLOCK_SQL_WITH_POSTGRESQL
 // PostgreSQL waiters wake on the release's NOTIFY (pg_listener): a waiter that
 // watches waits for a notification or the holder's lease end (30 s here), never
@@ -512,22 +655,8 @@ TEST_F(SqlWakePg, ListenerConnectionEndedStillWakesTheWaiter) {
 }
 #endif
 
-// The servers whose client library this build has (the library needs one).
-std::vector<SqlServerKind> built_servers() {
-  std::vector<SqlServerKind> kinds;
-#if DLOCK_SQL_WITH_POSTGRESQL
-  kinds.push_back(SqlServerKind::postgresql);
-#endif
-#if DLOCK_SQL_WITH_MYSQL
-  kinds.push_back(SqlServerKind::mariadb);
-#endif
-  return kinds;
-}
-
-INSTANTIATE_TEST_SUITE_P(Servers, SqlLock, ::testing::ValuesIn(built_servers()),
-                         [](const ::testing::TestParamInfo<SqlServerKind>& info) {
-                           return std::string(kind_name(info.param));
-                         });
+INSTANTIATE_TEST_SUITE_P(Servers, SqlLock, ::testing::ValuesIn(built_sql_servers()), sql_server_name);
+INSTANTIATE_TEST_SUITE_P(Servers, SqlSession, ::testing::ValuesIn(built_sql_servers()), sql_server_name);
 
 }  // namespace
 }  // namespace dlock_test

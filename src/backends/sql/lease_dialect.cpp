@@ -2,32 +2,41 @@
 
 #include "backends/sql/mysql_lease_dialect.hpp"
 #include "backends/sql/pg_lease_dialect.hpp"
+#include "backends/sql/shedlock_dialect.hpp"
 #include "backends/sql/sql_values.hpp"
+#include "common/error.hpp"
 
 namespace dlock {
 namespace sql {
 
+void LeaseDialect::check_name(const std::string& name) const {
+  if (name.empty() || name.size() > 1024) {
+    throw InvalidArgument("name: a lock name is 1 to 1024 bytes, not " + std::to_string(name.size()));
+  }
+}
+
 std::optional<std::chrono::milliseconds> LeaseDialect::lease_left(SqlConnection& connection,
                                                                   const std::string& name) const {
-  const SqlResult found = connection.execute(statements_.lease_left, {SqlParam::bytes(name)});
+  const SqlResult found = connection.execute(statements_.lease_left, {name_param(name)});
   if (found.rows.empty()) return std::nullopt;
   return std::chrono::milliseconds(integer_of(found.rows.front().at(0), connection));
 }
 
 std::uint64_t LeaseDialect::release(SqlConnection& connection, const std::string& name,
-                                    const std::string& owner, std::uint64_t token) const {
-  return connection
-      .execute(statements_.release,
-               {SqlParam::bytes(name), SqlParam::text(owner), SqlParam::text(std::to_string(token))})
+                                    const std::string& owner, const std::string& grant,
+                                    std::chrono::milliseconds keep) const {
+  return connection.execute(statements_.release, release_params(name, stored_owner(owner), grant, keep))
       .affected;
 }
 
 std::uint64_t LeaseDialect::withdraw(SqlConnection& connection, const std::string& name,
                                      const std::string& owner) const {
-  return connection.execute(statements_.withdraw, {SqlParam::bytes(name), SqlParam::text(owner)}).affected;
+  return connection.execute(statements_.withdraw, {name_param(name), SqlParam::text(stored_owner(owner))})
+      .affected;
 }
 
 std::unique_ptr<LeaseDialect> lease_dialect(SqlDialect dialect, const std::string& table) {
+  if (table == kShedLockTable) return shedlock_dialect(dialect);
   return dialect == SqlDialect::postgresql ? pg_lease_dialect(table) : mysql_lease_dialect(table);
 }
 

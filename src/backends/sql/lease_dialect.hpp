@@ -1,7 +1,8 @@
-// The lease-mode lock's statements on one lock table (docs/design/backends.md
-// 3.1-3.3), one implementation per server kind: pg_lease_dialect.cpp and
-// mysql_lease_dialect.cpp. Every lease is by the server's clock; a name is
-// 1 to 1,024 bytes, any bytes; an owner is "<client-uuid>:<owner>".
+// The lease-mode lock's statements on one table, one implementation per
+// server kind and table layout: dlock's lock table (docs/design/backends.md
+// 3.1-3.3: pg_lease_dialect.cpp, mysql_lease_dialect.cpp) and ShedLock's
+// (3.6: shedlock_dialect.hpp). Every lease is by the server's clock; an
+// owner is "<client-uuid>:<owner>".
 //
 // A released row stays, its lease ended, rather than being deleted: every
 // grant but a name's first then takes the row over under its row lock, with
@@ -23,8 +24,11 @@ namespace sql {
 
 struct LeaseAttempt {
   bool granted = false;
-  std::uint64_t token = 0;  // granted: ours; refused: the holder's
-  std::string holder;       // refused: the holder's owner field; empty when no row was seen
+  std::uint64_t token = 0;  // granted: ours; refused: the holder's (0 when the layout keeps none)
+  // What release and renewal match besides the owner, so they act on this
+  // grant only: the token's text (lock table), locked_at (ShedLock's table).
+  std::string grant;
+  std::string holder;  // refused: the holder's owner field; empty when no row was seen
   // Refused: the holder's lease left by the server's clock. Neither granted
   // nor a holder: the row went between the two looks; try again at once.
   std::chrono::milliseconds holder_lease_left{0};
@@ -33,6 +37,7 @@ struct LeaseAttempt {
 struct LeaseHold {
   std::string name;
   std::uint64_t token = 0;
+  std::string grant;  // LeaseAttempt::grant (ShedLock's table matches it; the lock table, the token)
 };
 
 class LeaseDialect {
@@ -46,6 +51,9 @@ class LeaseDialect {
   virtual bool schema_exists(SqlConnection& connection) const = 0;
   // The GRANT statement that lets `user` use the lock.
   virtual std::string grant(const std::string& user) const = 0;
+  // Throws InvalidArgument naming `name` when the table cannot hold it (the
+  // lock table: 1 to 1,024 bytes, any bytes).
+  virtual void check_name(const std::string& name) const;
 
   // One statement (one round trip): inserts our row, or takes over a row
   // whose lease ended, with a new token; else reports the row as it is.
@@ -54,9 +62,13 @@ class LeaseDialect {
   // snapshot saw it, older than the grant that refused us).
   virtual LeaseAttempt acquire(SqlConnection& connection, const std::string& name, const std::string& owner,
                                std::chrono::milliseconds lease) const = 0;
-  // Ends the row's lease when it is still (name, owner, token) and live; the rows ended (0 or 1).
+  // Ends the row's lease when it is still (name, owner, grant) and live; the
+  // rows ended (0 or 1). With `keep`, the row stays locked that much longer:
+  // from now on the lock table (3.3's release_keeping), from the grant on
+  // ShedLock's (its lockAtLeastFor, what `dlock run --hold-after-success` uses).
   std::uint64_t release(SqlConnection& connection, const std::string& name, const std::string& owner,
-                        std::uint64_t token) const;
+                        const std::string& grant,
+                        std::chrono::milliseconds keep = std::chrono::milliseconds(0)) const;
   // Ends the owner's live row of that name, whatever its token (an acquire whose answer was lost).
   std::uint64_t withdraw(SqlConnection& connection, const std::string& name, const std::string& owner) const;
   // One statement for all: extends each hold of the client `client_id` whose
@@ -71,9 +83,10 @@ class LeaseDialect {
 
  protected:
   // The statements that differ between servers in text only. Each takes the
-  // name first; release and withdraw then the owner (and release the token),
-  // and their SqlResult::affected counts the rows ended; lease_left returns
-  // the whole milliseconds left of a live lease, no row otherwise.
+  // name first (release: as release_params() says); withdraw then the stored
+  // owner. Release and withdraw's SqlResult::affected counts the rows ended;
+  // lease_left returns the whole milliseconds left of a live lease, no row
+  // otherwise.
   struct RowStatements {
     std::string lease_left;
     std::string release;
@@ -83,12 +96,23 @@ class LeaseDialect {
   LeaseDialect(std::string table, RowStatements statements)
       : table_(std::move(table)), statements_(std::move(statements)) {}
 
+  // A name as a statement parameter: bytes (the lock table), text (ShedLock's).
+  virtual SqlParam name_param(const std::string& name) const { return SqlParam::bytes(name); }
+  // The owner as the table stores it (ShedLock's locked_by adds the host).
+  virtual std::string stored_owner(const std::string& owner) const { return owner; }
+  // The release statement's parameters in the order its text takes them
+  // (MySQL's '?' are positional).
+  virtual std::vector<SqlParam> release_params(const std::string& name, const std::string& stored_owner,
+                                               const std::string& grant,
+                                               std::chrono::milliseconds keep) const = 0;
+
  private:
   std::string table_;
   RowStatements statements_;
 };
 
-// The statements of `dialect`'s servers on `table` (SqlUrl::table, already checked).
+// The statements of `dialect`'s servers on `table` (SqlUrl::table, already
+// checked): ShedLock's layout for the table named "shedlock", else dlock's.
 std::unique_ptr<LeaseDialect> lease_dialect(SqlDialect dialect, const std::string& table);
 
 }  // namespace sql

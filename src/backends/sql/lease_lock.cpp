@@ -14,9 +14,7 @@ using std::chrono::milliseconds;
 LeaseLock::LeaseLock(SqlConnection& connection, const LeaseDialect& dialect, std::string name,
                      std::string owner)
     : connection_(connection), dialect_(dialect), name_(std::move(name)), owner_(std::move(owner)) {
-  if (name_.empty() || name_.size() > kNameMax) {
-    throw InvalidArgument("a lock name is 1 to 1024 bytes, not " + std::to_string(name_.size()));
-  }
+  dialect_.check_name(name_);
 }
 
 void LeaseLock::writes_refused(const std::exception& refused, const char* operation) const {
@@ -42,6 +40,7 @@ LeaseAttempt LeaseLock::try_acquire(milliseconds lease) {
   if (attempt.granted) {
     held_ = true;
     token_ = attempt.token;
+    grant_ = attempt.grant;
   }
   return attempt;
 }
@@ -84,17 +83,17 @@ bool LeaseLock::acquire(milliseconds lease, milliseconds wait, LeaseWakeups* wak
   }
 }
 
-void LeaseLock::release() {
+void LeaseLock::release(milliseconds keep) {
   if (!held_) throw NotOwnerError("release of " + dialect_.table() + " row not held by " + owner_);
   held_ = false;
   std::uint64_t deleted = 0;
   try {
     try {
-      deleted = dialect_.release(connection_, name_, owner_, token_);
+      deleted = dialect_.release(connection_, name_, owner_, grant_, keep);
     } catch (const ConnectionError&) {
       // Sent before the hold's validity ended, so the row could change hands
       // only after that send ended it: nothing to end now is released.
-      dialect_.release(connection_, name_, owner_, token_);
+      dialect_.release(connection_, name_, owner_, grant_, keep);
       return;
     }
   } catch (const AuthError& refused) {

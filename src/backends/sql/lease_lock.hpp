@@ -23,9 +23,8 @@ namespace sql {
 
 class LeaseLock {
  public:
-  static constexpr std::size_t kNameMax = 1024;
-
-  // Throws InvalidArgument for a name of 0 or more than 1,024 bytes.
+  // Throws InvalidArgument naming `name` for a name the dialect's table
+  // cannot hold (LeaseDialect::check_name).
   LeaseLock(SqlConnection& connection, const LeaseDialect& dialect, std::string name, std::string owner);
 
   // One attempt. Throws ConnectionError (then the answer may have been lost:
@@ -40,15 +39,18 @@ class LeaseLock {
   // withdraws it. Returns whether granted.
   bool acquire(std::chrono::milliseconds lease, std::chrono::milliseconds wait,
                LeaseWakeups* wakeups = nullptr);
-  // Ends our row's lease. Throws LostError when it was not ours any more (its
-  // lease ended, whether or not someone took it since). A broken connection
-  // is retried once, and nothing to end on that retry means the first send ended it.
-  void release();
+  // Ends our row's lease, or with `keep` leaves the name locked that much
+  // longer (LeaseDialect::release: `dlock run --hold-after-success`). Throws
+  // LostError when it was not ours any more (its lease ended, whether or not
+  // someone took it since). A broken connection is retried once, and nothing
+  // to end on that retry means the first send ended it.
+  void release(std::chrono::milliseconds keep = std::chrono::milliseconds(0));
   // Ends our row's lease whatever its token (an acquire whose answer was lost); best effort.
   void withdraw() noexcept;
 
   bool held() const { return held_; }
   std::uint64_t token() const { return token_; }
+  const std::string& grant() const { return grant_; }  // LeaseAttempt::grant
   const std::string& name() const { return name_; }
 
  private:
@@ -60,6 +62,7 @@ class LeaseLock {
   std::string owner_;
   bool held_ = false;
   std::uint64_t token_ = 0;
+  std::string grant_;
 };
 
 }  // namespace sql

@@ -69,6 +69,7 @@ class MysqlConnection : public SqlConnection {
   }
 
   std::uint64_t session_id() const override { return handle_ ? mysql_thread_id(handle_.get()) : 0; }
+  int socket() const override { return handle_ ? static_cast<int>(mysql_get_socket(handle_.get())) : -1; }
   const std::string& server() const override { return server_; }
   const std::string& user() const override { return url_.user; }
 

@@ -6,17 +6,12 @@
 
 #include <algorithm>
 
+#include "backends/sql/sql_token.hpp"
 #include "backends/sql/sql_values.hpp"
 
 namespace dlock {
 namespace sql {
 namespace {
-
-constexpr const char* kTokenTable = "dlock_token";
-
-std::string microseconds(std::chrono::milliseconds duration) {
-  return std::to_string(duration.count() * 1000);
-}
 
 class MysqlLeaseDialect : public LeaseDialect {
  public:
@@ -25,7 +20,7 @@ class MysqlLeaseDialect : public LeaseDialect {
             table, {"SELECT CEILING(TIMESTAMPDIFF(MICROSECOND, UTC_TIMESTAMP(6), lease_until) / 1000) FROM " +
                         table + " WHERE name = ? AND lease_until > UTC_TIMESTAMP(6)",
                     "UPDATE " + table +
-                        " SET lease_until = UTC_TIMESTAMP(6)"
+                        " SET lease_until = UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND"
                         " WHERE name = ? AND owner = ? AND token = ? AND lease_until > UTC_TIMESTAMP(6)",
                     "UPDATE " + table +
                         " SET lease_until = UTC_TIMESTAMP(6)"
@@ -37,11 +32,7 @@ class MysqlLeaseDialect : public LeaseDialect {
         // last one (a token taken before a later grant's cannot go below
         // it); then the row as it now is.
         acquire_(
-            std::string("UPDATE ") + kTokenTable +
-            " SET v = LAST_INSERT_ID(GREATEST(v + 1, CAST(UNIX_TIMESTAMP(NOW(6)) * 1000000 AS UNSIGNED)))"
-            " WHERE id = 1;"
-            " INSERT INTO " +
-            table +
+            mysql_next_token("TRUE") + "; INSERT INTO " + table +
             " (name, owner, lease_until, token)"
             " VALUES (?, ?, UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND, LAST_INSERT_ID())"
             " ON DUPLICATE KEY UPDATE"
@@ -53,39 +44,34 @@ class MysqlLeaseDialect : public LeaseDialect {
             table + " WHERE name = ?") {}
 
   std::vector<std::string> schema() const override {
-    return {
+    std::vector<std::string> statements{
         "CREATE TABLE IF NOT EXISTS " + table() +
-            " (name VARBINARY(1024) NOT NULL PRIMARY KEY, owner VARCHAR(128) CHARACTER SET ascii NOT NULL,"
-            " lease_until DATETIME(6) NOT NULL, token BIGINT UNSIGNED NOT NULL, note VARCHAR(255) NULL)"
-            " ENGINE=InnoDB",
-        std::string("CREATE TABLE IF NOT EXISTS ") + kTokenTable +
-            " (id TINYINT PRIMARY KEY, v BIGINT UNSIGNED NOT NULL) ENGINE=InnoDB",
-        std::string("INSERT IGNORE INTO ") + kTokenTable + " VALUES (1, 0)"};
+        " (name VARBINARY(1024) NOT NULL PRIMARY KEY, owner VARCHAR(128) CHARACTER SET ascii NOT NULL,"
+        " lease_until DATETIME(6) NOT NULL, token BIGINT UNSIGNED NOT NULL, note VARCHAR(255) NULL)"
+        " ENGINE=InnoDB"};
+    for (std::string& statement : token_schema(SqlDialect::mysql)) statements.push_back(std::move(statement));
+    return statements;
   }
 
   bool schema_exists(SqlConnection& connection) const override {
-    const SqlResult found = connection.execute(
-        "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name IN "
-        "(?, ?)",
-        {SqlParam::text(table()), SqlParam::text(kTokenTable)});
-    return unsigned_of(found.rows.at(0).at(0), connection) == 2;
+    return table_and_token_exist(connection, SqlDialect::mysql, table());
   }
 
   std::string grant(const std::string& user) const override {
-    return "GRANT SELECT, INSERT, UPDATE, DELETE ON " + table() + " TO '" + user +
-           "'; GRANT SELECT, UPDATE ON " + kTokenTable + " TO '" + user + "'";
+    return "GRANT SELECT, INSERT, UPDATE, DELETE ON " + table() + " TO '" + user + "'; " +
+           token_grant(SqlDialect::mysql, user);
   }
 
   LeaseAttempt acquire(SqlConnection& connection, const std::string& name, const std::string& owner,
                        std::chrono::milliseconds lease) const override {
-    const SqlResult result =
-        connection.execute(acquire_, {SqlParam::bytes(name), SqlParam::text(owner),
-                                      SqlParam::text(microseconds(lease)), SqlParam::bytes(name)});
+    const SqlResult result = connection.execute(acquire_, {SqlParam::bytes(name), SqlParam::text(owner),
+                                                           mysql_microseconds(lease), SqlParam::bytes(name)});
     LeaseAttempt attempt;
     if (result.rows.empty()) return attempt;
     const SqlRow& row = result.rows.front();
     const std::string holder = row.at(0).value_or("");
     attempt.token = unsigned_of(row.at(1), connection);
+    attempt.grant = std::to_string(attempt.token);
     // ROW_COUNT() of the insert: 1 inserted, 2 taken over, 0 left as it was.
     attempt.granted = holder == owner && integer_of(row.at(3), connection) > 0;
     if (!attempt.granted) {
@@ -97,35 +83,25 @@ class MysqlLeaseDialect : public LeaseDialect {
     return attempt;
   }
 
-  // The update, then (same round trip) the holds whose lease now reaches
-  // past half the new one: those the update extended.
   std::vector<std::uint64_t> renew(SqlConnection& connection, const std::string& client_id,
                                    const std::vector<LeaseHold>& holds,
                                    std::chrono::milliseconds lease) const override {
     if (holds.empty()) return {};
-    std::string pairs;
-    std::vector<SqlParam> pair_params;
+    std::vector<std::pair<SqlParam, SqlParam>> keys;
     for (const LeaseHold& hold : holds) {
-      pairs += pairs.empty() ? "(?, ?)" : ", (?, ?)";
-      pair_params.push_back(SqlParam::bytes(hold.name));
-      pair_params.push_back(SqlParam::text(std::to_string(hold.token)));
+      keys.emplace_back(SqlParam::bytes(hold.name), SqlParam::text(std::to_string(hold.token)));
     }
-    const std::string ours = client_id + ":";
-    const std::string match =
-        " WHERE (name, token) IN (" + pairs + ") AND LEFT(owner, CHAR_LENGTH(?)) = ? AND lease_until > ";
-    std::vector<SqlParam> params{SqlParam::text(microseconds(lease))};
-    for (int statement = 0; statement < 2; ++statement) {
-      params.insert(params.end(), pair_params.begin(), pair_params.end());
-      params.push_back(SqlParam::text(ours));
-      params.push_back(SqlParam::text(ours));
-    }
-    params.push_back(SqlParam::text(microseconds(lease / 2)));
-    const SqlResult kept = connection.execute(
-        "UPDATE " + table() + " SET lease_until = UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND" + match +
-            "UTC_TIMESTAMP(6); SELECT token FROM " + table() + match +
-            "UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND",
-        params);
+    const SqlResult kept =
+        mysql_renew(connection, {table(), "token", "owner", "lease_until", "UTC_TIMESTAMP(6)", "token"}, keys,
+                    client_id + ":", lease);
     return first_column_unsigned(kept, connection);
+  }
+
+ protected:
+  std::vector<SqlParam> release_params(const std::string& name, const std::string& owner,
+                                       const std::string& grant,
+                                       std::chrono::milliseconds keep) const override {
+    return {mysql_microseconds(keep), SqlParam::bytes(name), SqlParam::text(owner), SqlParam::text(grant)};
   }
 
  private:
@@ -133,6 +109,37 @@ class MysqlLeaseDialect : public LeaseDialect {
 };
 
 }  // namespace
+
+SqlParam mysql_microseconds(std::chrono::milliseconds value) {
+  return SqlParam::text(std::to_string(value.count() * 1000));
+}
+
+SqlResult mysql_renew(SqlConnection& connection, const MysqlRenewal& renewal,
+                      const std::vector<std::pair<SqlParam, SqlParam>>& keys, const std::string& owner_prefix,
+                      std::chrono::milliseconds lease) {
+  std::string key_list;
+  std::vector<SqlParam> key_params;
+  for (const auto& key : keys) {
+    key_list += key_list.empty() ? "(?, ?)" : ", (?, ?)";
+    key_params.push_back(key.first);
+    key_params.push_back(key.second);
+  }
+  const std::string match = " WHERE (name, " + renewal.grant_column + ") IN (" + key_list + ") AND LEFT(" +
+                            renewal.owner_column + ", CHAR_LENGTH(?)) = ? AND " + renewal.until_column +
+                            " > ";
+  std::vector<SqlParam> params{mysql_microseconds(lease)};
+  for (int statement = 0; statement < 2; ++statement) {
+    params.insert(params.end(), key_params.begin(), key_params.end());
+    params.push_back(SqlParam::text(owner_prefix));
+    params.push_back(SqlParam::text(owner_prefix));
+  }
+  params.push_back(mysql_microseconds(lease / 2));
+  return connection.execute("UPDATE " + renewal.table + " SET " + renewal.until_column +
+                                " = TIMESTAMPADD(MICROSECOND, ?, " + renewal.now + ")" + match + renewal.now +
+                                "; SELECT " + renewal.returned + " FROM " + renewal.table + match +
+                                "TIMESTAMPADD(MICROSECOND, ?, " + renewal.now + ")",
+                            params);
+}
 
 std::unique_ptr<LeaseDialect> mysql_lease_dialect(const std::string& table) {
   return std::make_unique<MysqlLeaseDialect>(table);

@@ -16,8 +16,6 @@ namespace sql {
 // received (after LISTEN): what pg_listener polls.
 class PgNotifyingConnection : public SqlConnection {
  public:
-  // The socket to poll for input; -1 when not connected.
-  virtual int socket() const = 0;
   // Reads whatever arrived, without blocking, and returns the channels
   // notified since the last call (one entry per notification). Throws
   // ConnectionError when the connection broke (the next execute() reopens it).

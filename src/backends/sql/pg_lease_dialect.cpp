@@ -1,19 +1,15 @@
 // The lease-mode statements on PostgreSQL 12+ (docs/design/backends.md 3.1,
-// 3.3). The token is nextval() of dlock_token_seq alone: a sequence never goes
-// back, not even after a crash (it logs values ahead); the design's floor of
-// server time (3.2) could lower it under concurrent grants (risk 9) and waits
-// for the lead's choice.
+// 3.3), the token from sql_token.
 #include "backends/sql/pg_lease_dialect.hpp"
 
 #include <algorithm>
 
+#include "backends/sql/sql_token.hpp"
 #include "backends/sql/sql_values.hpp"
 
 namespace dlock {
 namespace sql {
 namespace {
-
-constexpr const char* kSequence = "dlock_token_seq";
 
 class PgLeaseDialect : public LeaseDialect {
  public:
@@ -23,7 +19,7 @@ class PgLeaseDialect : public LeaseDialect {
             {"SELECT ceil(extract(epoch FROM lease_until - clock_timestamp()) * 1000)::bigint FROM " + table +
                  " WHERE name = $1 AND lease_until > clock_timestamp()",
              "WITH r AS (UPDATE " + table +
-                 " SET lease_until = clock_timestamp()"
+                 " SET lease_until = clock_timestamp() + cast($4 as interval)"
                  " WHERE name = $1 AND owner = $2 AND token = $3::bigint AND lease_until > clock_timestamp()"
                  " RETURNING 1) SELECT pg_notify(" +
                  pg_release_channel(table, "$1") + ", '') FROM r",
@@ -37,9 +33,9 @@ class PgLeaseDialect : public LeaseDialect {
             " INSERT INTO " +
             table +
             " AS l (name, owner, lease_until, token)"
-            " VALUES ($1, $2, clock_timestamp() + $3::bigint * interval '1 millisecond', nextval('" +
-            kSequence +
-            "'))"
+            " VALUES ($1, $2, clock_timestamp() + $3::bigint * interval '1 millisecond', " +
+            pg_next_token() +
+            ")"
             " ON CONFLICT (name) DO UPDATE SET owner = EXCLUDED.owner, lease_until = EXCLUDED.lease_until,"
             " token = GREATEST(EXCLUDED.token, l.token + 1) WHERE l.lease_until <= clock_timestamp()"
             " RETURNING l.token)"
@@ -56,22 +52,21 @@ class PgLeaseDialect : public LeaseDialect {
                " AND left(owner, length($4)) = $4 AND lease_until > clock_timestamp() RETURNING token") {}
 
   std::vector<std::string> schema() const override {
-    return {std::string("CREATE SEQUENCE IF NOT EXISTS ") + kSequence + " AS bigint",
-            "CREATE TABLE IF NOT EXISTS " + table() +
-                " (name bytea PRIMARY KEY CHECK (octet_length(name) BETWEEN 1 AND 1024),"
-                " owner text NOT NULL, lease_until timestamptz NOT NULL, token bigint NOT NULL, note text)"};
+    std::vector<std::string> statements = token_schema(SqlDialect::postgresql);
+    statements.push_back(
+        "CREATE TABLE IF NOT EXISTS " + table() +
+        " (name bytea PRIMARY KEY CHECK (octet_length(name) BETWEEN 1 AND 1024),"
+        " owner text NOT NULL, lease_until timestamptz NOT NULL, token bigint NOT NULL, note text)");
+    return statements;
   }
 
   bool schema_exists(SqlConnection& connection) const override {
-    const SqlResult found =
-        connection.execute("SELECT to_regclass($1) IS NOT NULL AND to_regclass($2) IS NOT NULL",
-                           {SqlParam::text(table()), SqlParam::text(kSequence)});
-    return boolean_of(found.rows.at(0).at(0), connection);
+    return table_and_token_exist(connection, SqlDialect::postgresql, table());
   }
 
   std::string grant(const std::string& user) const override {
-    return "GRANT SELECT, INSERT, UPDATE, DELETE ON " + table() + " TO \"" + user +
-           "\"; GRANT USAGE ON SEQUENCE " + kSequence + " TO \"" + user + "\"";
+    return "GRANT SELECT, INSERT, UPDATE, DELETE ON " + table() + " TO \"" + user + "\"; " +
+           token_grant(SqlDialect::postgresql, user);
   }
 
   LeaseAttempt acquire(SqlConnection& connection, const std::string& name, const std::string& owner,
@@ -83,6 +78,7 @@ class PgLeaseDialect : public LeaseDialect {
     const SqlRow& row = result.rows.front();
     attempt.granted = boolean_of(row.at(0), connection);
     attempt.token = unsigned_of(row.at(1), connection);
+    attempt.grant = std::to_string(attempt.token);
     if (!attempt.granted) {
       attempt.holder = row.at(2).value_or("");
       attempt.holder_lease_left =
@@ -107,6 +103,13 @@ class PgLeaseDialect : public LeaseDialect {
     return first_column_unsigned(kept, connection);
   }
 
+ protected:
+  std::vector<SqlParam> release_params(const std::string& name, const std::string& owner,
+                                       const std::string& grant,
+                                       std::chrono::milliseconds keep) const override {
+    return {SqlParam::bytes(name), SqlParam::text(owner), SqlParam::text(grant), pg_interval(keep)};
+  }
+
  private:
   std::string acquire_;
   std::string renew_;
@@ -116,6 +119,10 @@ class PgLeaseDialect : public LeaseDialect {
 
 std::string pg_release_channel(const std::string& table, const std::string& name_param) {
   return "'dlock_' || md5(convert_to('" + table + "', 'UTF8') || '\\x00'::bytea || " + name_param + ")";
+}
+
+SqlParam pg_interval(std::chrono::milliseconds value) {
+  return SqlParam::text(std::to_string(value.count()) + " milliseconds");
 }
 
 std::unique_ptr<LeaseDialect> pg_lease_dialect(const std::string& table) {

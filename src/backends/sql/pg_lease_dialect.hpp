@@ -1,5 +1,6 @@
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <string>
 
@@ -16,6 +17,9 @@ std::unique_ptr<LeaseDialect> pg_lease_dialect(const std::string& table);
 // bytea parameter `name_param` ("$1"): 'dlock_' || md5(table NUL name), 38
 // characters, under PostgreSQL's 63.
 std::string pg_release_channel(const std::string& table, const std::string& name_param);
+
+// A duration as `cast($n as interval)` takes it, as ShedLock sends it: "N milliseconds".
+SqlParam pg_interval(std::chrono::milliseconds value);
 
 }  // namespace sql
 }  // namespace dlock

@@ -59,6 +59,9 @@ class SqlConnection {
   virtual const std::string& server() const = 0;
   // The user the connection logs in as (for GRANT statements in messages).
   virtual const std::string& user() const = 0;
+  // The socket to poll for input (a pinned session's loss, NOTIFY messages);
+  // -1 when not connected.
+  virtual int socket() const = 0;
 };
 
 // Opens a connection of the URL's dialect (pg_connection.hpp, mysql_connection.hpp);

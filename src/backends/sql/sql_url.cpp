@@ -38,9 +38,13 @@ void apply_option(SqlUrl& parsed, const std::string& key, const std::string& val
     }
     parsed.table = value;
   } else if (key == "mode") {
-    if (value == "session")
-      throw UnsupportedError("mode=session: not built yet (docs/design/backends.md 3.4)");
-    if (value != "lease") throw InvalidArgument("mode=" + value + ": lease or session");
+    if (value == "session") {
+      parsed.mode = SqlMode::session;
+    } else if (value == "lease") {
+      parsed.mode = SqlMode::lease;
+    } else {
+      throw InvalidArgument("mode=" + value + ": lease or session");
+    }
   } else if (key == "connect_timeout_ms") {
     parsed.connect_timeout = positive_ms(key, value);
   } else if (key == "io_timeout_ms") {
@@ -112,6 +116,9 @@ SqlUrl parse_sql_url(const std::string& url) {
     apply_option(parsed, pair.substr(0, equals),
                  percent_decode(pair.substr(equals + 1), pair.substr(0, equals)));
     start = end + 1;
+  }
+  if (parsed.mode == SqlMode::session && parsed.table == "shedlock") {
+    throw InvalidArgument("mode=session with table=shedlock: ShedLock's rows are leases (mode=lease)");
   }
   return parsed;
 }

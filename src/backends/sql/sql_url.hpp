@@ -1,10 +1,10 @@
 // postgresql://user:pw@host:port/db?options and mysql://... (the project's
 // specification, section 12), parsed into what the SQL connections and
 // statements need. Options: table=T (default dlock_locks; letters, digits and
-// '_', 63 at most, not starting with a digit), mode=lease (the default and,
-// so far, the only mode built: mode=session is UnsupportedError),
-// connect_timeout_ms (default 5000), io_timeout_ms (default 10000: one round
-// trip). Other options are refused.
+// '_', 63 at most, not starting with a digit; "shedlock" is ShedLock's
+// layout), mode=lease (the default: a row with a lease by the server's clock)
+// or mode=session (the hold is its pinned connection's session), connect_timeout_ms (default 5000),
+// io_timeout_ms (default 10000: one round trip). Other options are refused.
 #pragma once
 
 #include <chrono>
@@ -14,6 +14,7 @@ namespace dlock {
 namespace sql {
 
 enum class SqlDialect { postgresql, mysql };
+enum class SqlMode { lease, session };
 
 struct SqlUrl {
   SqlDialect dialect = SqlDialect::postgresql;
@@ -23,6 +24,7 @@ struct SqlUrl {
   std::string password;
   std::string database;
   std::string table = "dlock_locks";
+  SqlMode mode = SqlMode::lease;
   std::chrono::milliseconds connect_timeout{5000};
   std::chrono::milliseconds io_timeout{10000};
 
