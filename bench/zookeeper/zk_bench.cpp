@@ -1,5 +1,5 @@
-// zk_bench: dlock's ZooKeeper mutex (Curator's InterProcessMutex layout,
-// src/backends/zookeeper) beside Curator's own InterProcessMutex on the same
+// zk_bench: dlock on zookeeper:// through the C ABI (the lock in Curator's
+// InterProcessMutex layout) beside Curator's own InterProcessMutex on the same
 // ensemble in the same run, and beside dlock on Redis (issue 23's targets:
 // uncontended >= 2x Curator, hand-off p50 <= Curator's). It starts a one-node
 // ZooKeeper and a Redis on loopback itself; Curator runs from source with the
@@ -21,8 +21,6 @@
 #include <thread>
 #include <vector>
 
-#include "backends/zookeeper/zk_mutex.hpp"
-#include "backends/zookeeper/zk_session.hpp"
 #include "child_process.hpp"
 #include "dlock.h"
 #include "grant_log.hpp"
@@ -58,15 +56,6 @@ struct Options {
   int run_ms = 3000;
 };
 
-std::unique_ptr<dlock::zk::ZkSession> open_session(const std::string& hosts) {
-  dlock::zk::SessionOptions options;
-  options.hosts = hosts;
-  options.session_timeout_ms = dlock_test::ZkEnsemble::max_session_timeout_ms;
-  options.connect_timeout = std::chrono::seconds(10);
-  options.command_timeout = std::chrono::seconds(10);
-  return std::make_unique<dlock::zk::ZkSession>(options);
-}
-
 // One acquire+release pair of a contender, and how it connects: dlock on
 // ZooKeeper or on Redis (Curator runs in its own JVM).
 class Pairs {
@@ -76,30 +65,16 @@ class Pairs {
   virtual void release() = 0;
 };
 
-class ZkPairs : public Pairs {
+// dlock through the C ABI, on the backend `url` names.
+class ClientPairs : public Pairs {
  public:
-  ZkPairs(const std::string& hosts, std::string path) : session_(open_session(hosts)), path_(std::move(path)) {}
-  void acquire() override {
-    mutex_ = std::make_unique<dlock::zk::ZkMutex>(*session_, path_);
-    if (!mutex_->acquire(std::chrono::seconds(30))) throw std::runtime_error("ZkMutex: no grant in 30 s");
-  }
-  void release() override { mutex_->release(); }
-
- private:
-  std::unique_ptr<dlock::zk::ZkSession> session_;
-  std::string path_;
-  std::unique_ptr<dlock::zk::ZkMutex> mutex_;
-};
-
-class RedisPairs : public Pairs {
- public:
-  RedisPairs(const std::string& url, const std::string& name) {
+  ClientPairs(const std::string& url, const std::string& name) {
     if (dlock_client_open(url.c_str(), nullptr, &client_) != DLOCK_OK ||
         dlock_lock_new(client_, name.c_str(), &lock_) != DLOCK_OK) {
-      throw std::runtime_error(std::string("dlock on Redis: ") + dlock_last_error());
+      throw std::runtime_error("dlock on " + url + ": " + dlock_last_error());
     }
   }
-  ~RedisPairs() override {
+  ~ClientPairs() override {
     dlock_lock_free(lock_);
     dlock_client_close(client_);
   }
@@ -249,16 +224,17 @@ int run(const Options& options) {
   dlock_test::RedisServer redis;
   dlock_test::TempDir dir;
   const std::string hosts = zk.connect_string();
+  const std::string zk_url = "zookeeper://" + hosts;
   std::cout << "zk_bench: ZooKeeper (one node) at " << hosts << ", Redis at " << redis.url() << "; "
             << options.processes << " contending processes, " << options.run_ms << " ms per run\n";
   Report report;
 
   report.section("1. Uncontended acquire+release, one client, after " + std::to_string(warmup_ms) + " ms warm-up");
   const double zk_pairs = pairs_per_second(
-      [&] { return std::make_unique<ZkPairs>(hosts, "/bench/uncontended-dlock"); }, options.run_ms);
+      [&] { return std::make_unique<ClientPairs>(zk_url, "/bench/uncontended-dlock"); }, options.run_ms);
   const double curator_pairs = curator_pairs_per_second(options, hosts, dir.path());
   const double redis_pairs =
-      pairs_per_second([&] { return std::make_unique<RedisPairs>(redis.url(), "uncontended"); }, options.run_ms);
+      pairs_per_second([&] { return std::make_unique<ClientPairs>(redis.url(), "uncontended"); }, options.run_ms);
   const double zk_x_curator = zk_pairs / curator_pairs;
   report.row({"pairs/s on ZooKeeper", grouped(static_cast<int64_t>(zk_pairs)),
               grouped(static_cast<int64_t>(curator_pairs)) + " Curator InterProcessMutex",
@@ -270,14 +246,14 @@ int run(const Options& options) {
   report.section("2. Contended hand-off, " + std::to_string(options.processes) +
                  " processes on one lock, nothing held between acquire and release");
   int64_t before = packets_received(zk);
-  const auto zk_logs = run_dlock_contenders([&] { return std::make_unique<ZkPairs>(hosts, "/bench/contended-dlock"); },
+  const auto zk_logs = run_dlock_contenders([&] { return std::make_unique<ClientPairs>(zk_url, "/bench/contended-dlock"); },
                                             options.processes, options.run_ms, dir.path(), "dlock-zk");
   const Contended on_zk = judge(zk_logs, packets_received(zk) - before);
   before = packets_received(zk);
   const auto curator_logs = run_curator_contenders(options, hosts, "/bench/contended-curator", dir.path());
   const Contended on_curator = judge(curator_logs, packets_received(zk) - before);
   const auto redis_logs =
-      run_dlock_contenders([&] { return std::make_unique<RedisPairs>(redis.url(), "contended"); },
+      run_dlock_contenders([&] { return std::make_unique<ClientPairs>(redis.url(), "contended"); },
                            options.processes, options.run_ms, dir.path(), "dlock-redis");
   const Contended on_redis = judge(redis_logs, 0);
 
@@ -310,7 +286,7 @@ int run(const Options& options) {
               grouped(on_curator.handoffs.same_owner_again) + ", dlock on Redis " +
               grouped(on_redis.handoffs.same_owner_again));
   report.note("requests per grant = zk_packets_received (mntr) over the run / grants, sessions' pings included; "
-              "dlock's ZooKeeper mutex is src/backends/zookeeper/zk_mutex (not yet behind the C API)");
+              "dlock on either server is a client through the C ABI (dlock_lock_acquire/release)");
   report.print(std::cout);
   return report.missed() == 0 ? 0 : 2;
 }

@@ -30,7 +30,7 @@ class ZooKeeperClientTest {
       long token = mine.getFencingToken();
       mine.lock();
       assertEquals(token, mine.getFencingToken());
-      assertFalse(Threads.onOtherThread(theirs::tryLock));
+      assertFalse(Threads.onOtherThread(() -> theirs.tryLock()));
       mine.unlock();
       mine.unlock();
       long next = Threads.onOtherThread(() -> {
