@@ -7,13 +7,16 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstdint>
+#include <future>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "backends/zookeeper/zk_call.hpp"
 #include "backends/zookeeper/zk_session.hpp"
+#include "support/background_acquire.hpp"
 #include "support/child_process.hpp"
 #include "support/fenced_store.hpp"
 #include "support/lost_recorder.hpp"
@@ -24,6 +27,7 @@
 #include "support/temp_dir.hpp"
 #include "support/text_file.hpp"
 #include "support/wait_until.hpp"
+#include "support/worker_launcher.hpp"
 #include "support/zk_ensemble.hpp"
 #include "support/zk_one_node_suite.hpp"
 
@@ -224,6 +228,63 @@ TEST_F(ZkClient, BadUrlsNameWhatIsWrong) {
   EXPECT_NE(std::string(dlock_last_error()).find("session_timeout_ms"), std::string::npos)
       << dlock_last_error();
   EXPECT_EQ(client, nullptr);
+}
+
+// A holder process killed with SIGKILL: its node goes with its session, which
+// the server ends a session timeout after it last heard from it; the waiter,
+// woken by its watch, is granted then, with a larger token.
+TEST_F(ZkClient, AKilledHoldersNodeGoesWithItsSessionAndTheWaiterGetsTheLock) {
+  constexpr int64_t session_ms = 1500;
+  const std::string session = "?session_timeout_ms=" + std::to_string(session_ms);
+  dlock_test::TempDir dir;
+  const auto holder = dlock_test::start_hold_worker(
+      {url(session), "/faults/killed", dir.file("store"), "", "", 60000, {}}, dir.file("holder.out"));
+  const uint64_t holder_token = dlock_test::wait_until_acquired(dir.file("holder.out"));
+  dlock_lock* waiting = lock(open(session), "/faults/killed");
+  auto waiter = dlock_test::acquire_in_background(waiting, 2, -1, -1);
+  std::this_thread::sleep_for(milliseconds(500));
+  ASSERT_EQ(waiter.wait_for(milliseconds(0)), std::future_status::timeout) << "granted while held";
+  const int64_t killed_ns = dlock_test::monotonic_ns();
+  holder->kill_and_reap();
+  ASSERT_EQ(waiter.wait_for(milliseconds(session_ms + 5000)), std::future_status::ready);
+  const dlock_test::AcquireOutcome outcome = waiter.get();
+  ASSERT_EQ(outcome.status, DLOCK_OK) << dlock_last_error();
+  EXPECT_GT(outcome.token, holder_token);
+  // Not before the server could end the dead session (its own clock, a tick's slack).
+  EXPECT_GE((outcome.returned_ns - killed_ns) / 1000000, session_ms - 500);
+}
+
+// A holder stopped (SIGSTOP) past its session timeout: another client is
+// granted with a larger token; resumed, the holder's write is refused by the
+// fenced store, its release is DLOCK_E_LOST and its callback told it once.
+TEST_F(ZkClient, AHolderPausedPastItsSessionIsToldAndFencedOff) {
+  constexpr int64_t session_ms = 1500;
+  const std::string session = "?session_timeout_ms=" + std::to_string(session_ms);
+  dlock_test::TempDir dir;
+  const auto holder = dlock_test::start_hold_worker(
+      {url(session), "/faults/paused", dir.file("store"), "", "", 300, {}}, dir.file("holder.out"));
+  const uint64_t paused_token = dlock_test::wait_until_acquired(dir.file("holder.out"));
+  holder->signal(SIGSTOP);
+  const int64_t stopped_ms = dlock_test::monotonic_ms();
+
+  dlock_lock* next = lock(open(session), "/faults/paused");
+  const dlock_test::FencedStore store(dir.file("store"));
+  uint64_t token = 0;
+  ASSERT_EQ(dlock_lock_acquire(next, 4 * session_ms, -1, &token), DLOCK_OK) << dlock_last_error();
+  EXPECT_GT(token, paused_token);
+  EXPECT_TRUE(store.write(token, store.read() + 1));
+
+  std::this_thread::sleep_for(
+      milliseconds(std::max<int64_t>(0, stopped_ms + 2 * session_ms - dlock_test::monotonic_ms())));
+  holder->signal(SIGCONT);
+  const auto report = [&](const std::string& key) {
+    return dlock_test::wait_for_output(dir.file("holder.out"), key, milliseconds(10000))
+        .value_or("<nothing>");
+  };
+  EXPECT_EQ(report("write"), "stale") << "the store accepted the paused holder's stale token";
+  EXPECT_EQ(report("release"), std::to_string(DLOCK_E_LOST));
+  EXPECT_EQ(report("lost_callbacks"), "1");
+  EXPECT_EQ(dlock_lock_release(next), DLOCK_OK);
 }
 
 // A MultiLock over a lock on ZooKeeper and one on Redis: all or none, across

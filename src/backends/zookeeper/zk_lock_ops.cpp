@@ -64,8 +64,12 @@ int64_t release_node(zk::ZkSession& session, const std::string& node, uint64_t c
                      const std::string& request_id, ZkDeletesInDoubt& in_doubt,
                      std::chrono::milliseconds latch) {
   const std::int64_t session_id = session.session_id();
+  // An expired session's nodes are gone: the server deleted them (or our
+  // delete in doubt did, first).
+  const auto gone = [&] { return in_doubt.take(request_id, session_id) ? 1 : 0; };
+  if (session.state() == zk::SessionState::expired) return gone();
   const zk::StatResult found = zk::exists(session, node);
-  if (found.rc == ZNONODE) return in_doubt.take(request_id, session_id) ? 1 : 0;
+  if (found.rc == ZNONODE || found.rc == ZSESSIONEXPIRED) return gone();
   if (found.rc != ZOK) zk::raise_for(found.rc, "exists", node);
   if (static_cast<uint64_t>(found.stat.czxid) != czxid) {
     in_doubt.take(request_id, session_id);
