@@ -415,4 +415,50 @@ TEST_F(ZkClient, CuratorAndTheCApiNeverHoldTogether) {
   EXPECT_EQ(store.state().stale_rejections, 0);
 }
 
+// A 3-node ensemble whose leader is killed while a client holds a lock and
+// another waits: the holder keeps it (no loss told, no second holder while its
+// node lives), its release then goes through on the new leader, the waiter is
+// granted with a larger token.
+TEST(ZkClientThreeNodes, LeaderKilledWhileALockIsHeldAndAwaited) {
+  dlock_test::ZkEnsemble zk;
+  // A session outlives the election (the servers' maximum, 4 s).
+  const std::string url = "zookeeper://" + zk.connect_string() + "?session_timeout_ms=4000";
+  dlock_client* holder_client = nullptr;
+  dlock_client* waiter_client = nullptr;
+  ASSERT_EQ(dlock_client_open(url.c_str(), nullptr, &holder_client), DLOCK_OK) << dlock_last_error();
+  ASSERT_EQ(dlock_client_open(url.c_str(), nullptr, &waiter_client), DLOCK_OK) << dlock_last_error();
+  dlock_lock* held = nullptr;
+  dlock_lock* awaited = nullptr;
+  ASSERT_EQ(dlock_lock_new(holder_client, "/ha/lock", &held), DLOCK_OK);
+  ASSERT_EQ(dlock_lock_new(waiter_client, "/ha/lock", &awaited), DLOCK_OK);
+  dlock_test::LostRecorder lost;
+  ASSERT_EQ(lost.attach(held), DLOCK_OK);
+  uint64_t held_token = 0;
+  ASSERT_EQ(dlock_lock_acquire(held, 0, -1, &held_token), DLOCK_OK) << dlock_last_error();
+  auto waiter = dlock_test::acquire_in_background(awaited, 2, 30000, -1);
+  std::this_thread::sleep_for(milliseconds(300));
+
+  zk.kill9(zk.leader_index());
+  zk.leader_index(milliseconds(20000));
+  std::this_thread::sleep_for(milliseconds(1000));
+  EXPECT_EQ(waiter.wait_for(milliseconds(0)), std::future_status::timeout) << "granted while the holder held";
+  EXPECT_EQ(lost.calls(), 0) << "the election cost the holder its lock";
+  int release = DLOCK_E_INTERNAL;
+  ASSERT_TRUE(dlock_test::wait_until(
+      [&] {
+        release = dlock_lock_release(held);
+        return release != DLOCK_E_CONNECTION;
+      },
+      milliseconds(15000)));
+  EXPECT_EQ(release, DLOCK_OK) << dlock_last_error();
+  ASSERT_EQ(waiter.wait_for(milliseconds(15000)), std::future_status::ready);
+  const dlock_test::AcquireOutcome outcome = waiter.get();
+  EXPECT_EQ(outcome.status, DLOCK_OK);
+  EXPECT_GT(outcome.token, held_token);
+  dlock_lock_free(held);
+  dlock_lock_free(awaited);
+  dlock_client_close(holder_client);
+  dlock_client_close(waiter_client);
+}
+
 }  // namespace
