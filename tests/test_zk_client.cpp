@@ -3,6 +3,8 @@
 // a real ZooKeeper server the suite starts on a loopback port.
 #include <dlock.h>
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -285,6 +287,53 @@ TEST_F(ZkClient, AHolderPausedPastItsSessionIsToldAndFencedOff) {
   EXPECT_EQ(report("release"), std::to_string(DLOCK_E_LOST));
   EXPECT_EQ(report("lost_callbacks"), "1");
   EXPECT_EQ(dlock_lock_release(next), DLOCK_OK);
+}
+
+// Runs in a fork()ed child: 0, or the number of the first check that failed.
+int child_checks(dlock_client* client, dlock_lock* parents_lock) {
+  if (dlock_lock_acquire(parents_lock, 0, -1, nullptr) != DLOCK_NOT_ACQUIRED) return 1;
+  if (dlock_lock_release(parents_lock) != DLOCK_E_NOT_OWNER) return 2;
+  dlock_lock* own = nullptr;
+  if (dlock_lock_new(client, "/fork/child", &own) != DLOCK_OK) return 3;
+  if (dlock_lock_acquire(own, 0, -1, nullptr) != DLOCK_OK) return 4;
+  if (dlock_lock_release(own) != DLOCK_OK) return 5;
+  dlock_lock_free(own);
+  dlock_client_close(client);
+  return 0;
+}
+
+// A client opened before fork() works in the child on a session of its own,
+// and leaves the parent's session, and so its lock, alone (closing the
+// inherited session would have deleted the parent's node).
+TEST_F(ZkClient, AForkedChildUsesTheClientOnItsOwnSession) {
+#ifdef __SANITIZE_THREAD__
+  GTEST_SKIP() << "TSan cannot follow threads started in a child of a multithreaded fork";
+#endif
+  dlock_client* client = open();
+  dlock_lock* parents = lock(client, "/fork/parent");
+  ASSERT_EQ(dlock_lock_acquire(parents, 0, -1, nullptr), DLOCK_OK) << dlock_last_error();
+  const std::vector<std::string> before = children("/fork/parent");
+  ASSERT_EQ(before.size(), 1u);
+
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) _exit(child_checks(client, parents));
+  int status = 0;
+  const auto deadline = Clock::now() + milliseconds(20000);
+  while (waitpid(child, &status, WNOHANG) == 0) {
+    if (Clock::now() > deadline) {
+      kill(child, SIGKILL);
+      waitpid(child, &status, 0);
+      FAIL() << "the child hung";
+    }
+    std::this_thread::sleep_for(milliseconds(10));
+  }
+  ASSERT_TRUE(WIFEXITED(status)) << "the child died of signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "child check " << WEXITSTATUS(status) << " failed";
+  EXPECT_EQ(children("/fork/parent"), before) << "the child touched the parent's node";
+  EXPECT_TRUE(eventually([&] { return children("/fork/child").empty(); }));
+  EXPECT_EQ(dlock_lock_release(parents), DLOCK_OK) << dlock_last_error();
+  EXPECT_TRUE(children("/fork/parent").empty());
 }
 
 // A MultiLock over a lock on ZooKeeper and one on Redis: all or none, across
