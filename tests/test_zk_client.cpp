@@ -12,8 +12,10 @@
 #include <csignal>
 #include <cstdint>
 #include <future>
+#include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "backends/zookeeper/zk_call.hpp"
@@ -287,6 +289,73 @@ TEST_F(ZkClient, AHolderPausedPastItsSessionIsToldAndFencedOff) {
   EXPECT_EQ(report("release"), std::to_string(DLOCK_E_LOST));
   EXPECT_EQ(report("lost_callbacks"), "1");
   EXPECT_EQ(dlock_lock_release(next), DLOCK_OK);
+}
+
+// A thousand waiters on one lock, each an asynchronous acquire of the same
+// client (no thread each): they queue in the order they came, each release
+// grants the next, and the tokens only grow.
+TEST_F(ZkClient, AThousandWaitersAreGrantedInTheOrderTheyCame) {
+  constexpr int waiters = 1000;
+  dlock_client* client = open();
+  dlock_lock* handle = lock(client, "/crowd/lock");
+  ASSERT_EQ(dlock_lock_acquire_owner(handle, 0, 0, -1, nullptr, nullptr), DLOCK_OK) << dlock_last_error();
+
+  struct Grants {
+    dlock_lock* lock;
+    std::mutex mutex;
+    std::vector<std::pair<uint64_t, uint64_t>> order;  // (owner, token)
+    std::vector<int> failures;
+    std::atomic<int> done{0};
+  } grants{handle, {}, {}, {}, {}};
+  struct Waiter {
+    Grants* grants;
+    uint64_t owner;
+  };
+  std::vector<Waiter> contexts;
+  contexts.reserve(waiters);
+  for (int i = 1; i <= waiters; ++i) contexts.push_back({&grants, static_cast<uint64_t>(i)});
+  const dlock_done_fn granted = [](int status, uint64_t token, const char*, void* ctx) {
+    auto* waiter = static_cast<Waiter*>(ctx);
+    {
+      std::lock_guard<std::mutex> lock(waiter->grants->mutex);
+      if (status == DLOCK_OK) {
+        waiter->grants->order.emplace_back(waiter->owner, token);
+      } else {
+        waiter->grants->failures.push_back(status);
+      }
+    }
+    // Passes the lock on without waiting here (a callback must not block).
+    const dlock_done_fn released = [](int status, uint64_t, const char*, void* ctx) {
+      auto* waiter = static_cast<Waiter*>(ctx);
+      if (status != DLOCK_OK) {
+        std::lock_guard<std::mutex> lock(waiter->grants->mutex);
+        waiter->grants->failures.push_back(status);
+      }
+      ++waiter->grants->done;
+    };
+    if (status != DLOCK_OK ||
+        dlock_lock_release_async(waiter->grants->lock, waiter->owner, released, waiter) != DLOCK_OK) {
+      ++waiter->grants->done;
+    }
+  };
+  for (Waiter& waiter : contexts) {
+    ASSERT_EQ(dlock_lock_acquire_async(handle, waiter.owner, 120000, -1, nullptr, granted, &waiter),
+              DLOCK_OK);
+  }
+  // Every waiter's node is queued before the holder lets go.
+  ASSERT_TRUE(dlock_test::wait_until([&] { return children("/crowd/lock").size() == waiters + 1; },
+                                     milliseconds(60000)));
+  ASSERT_EQ(dlock_lock_release_owner(handle, 0), DLOCK_OK);
+  ASSERT_TRUE(dlock_test::wait_until([&] { return grants.done.load() == waiters; }, milliseconds(110000)))
+      << grants.done.load() << " of " << waiters << " were told";
+  std::lock_guard<std::mutex> lock(grants.mutex);
+  EXPECT_TRUE(grants.failures.empty()) << grants.failures.size() << " waits failed";
+  ASSERT_EQ(grants.order.size(), static_cast<std::size_t>(waiters));
+  for (std::size_t i = 0; i < grants.order.size(); ++i) {
+    EXPECT_EQ(grants.order[i].first, i + 1) << "grant " << i << " went out of turn";
+    if (i > 0) EXPECT_GT(grants.order[i].second, grants.order[i - 1].second) << "token " << i;
+  }
+  EXPECT_TRUE(eventually([&] { return children("/crowd/lock").empty(); }));
 }
 
 // Runs in a fork()ed child: 0, or the number of the first check that failed.
