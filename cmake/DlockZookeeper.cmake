@@ -6,9 +6,15 @@
 # Threads. DLOCK_HAVE_ZOOKEEPER says whether it was found and is wanted.
 #
 # DLOCK_WITH_ZOOKEEPER: AUTO (on when that client is in the prefix), ON (fail
-# without it) or OFF. Debian 12's libzookeeper-mt-dev is not looked for: every
-# artefact embeds the pinned client, as it embeds hiredis.
-set(DLOCK_WITH_ZOOKEEPER AUTO CACHE STRING
+# without it) or OFF; its default is the environment's DLOCK_WITH_ZOOKEEPER when
+# set (scripts/release.sh sets ON: no artefact is made without the backend).
+# Debian 12's libzookeeper-mt-dev is not looked for: every artefact embeds the
+# pinned client, as it embeds hiredis.
+set(dlock_zookeeper_default AUTO)
+if(DEFINED ENV{DLOCK_WITH_ZOOKEEPER})
+  set(dlock_zookeeper_default "$ENV{DLOCK_WITH_ZOOKEEPER}")
+endif()
+set(DLOCK_WITH_ZOOKEEPER ${dlock_zookeeper_default} CACHE STRING
   "ZooKeeper backend: AUTO (on when scripts/deps-zookeeper.sh's client is in DLOCK_DEPS_PREFIX), ON or OFF")
 set_property(CACHE DLOCK_WITH_ZOOKEEPER PROPERTY STRINGS AUTO ON OFF)
 string(TOUPPER "${DLOCK_WITH_ZOOKEEPER}" dlock_zookeeper_wanted)

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs each artefact scripts/release.sh put into OUT in a clean place and
-# takes a lock through it, against redis-servers started here:
+# takes a lock through it, against redis-servers and a ZooKeeper server started
+# here (the wheel, the jar and the .tar.gz take one on each: the ZooKeeper client
+# is inside them):
 #   wheel   each wheel with the CPython its tag names (scripts/release-lib.sh's
 #           target_python): where one runs here (pyenv, PATH), a fresh venv, no compiler
 #           on PATH, pip --only-binary; else Debian's in its own tree, under qemu for
@@ -15,7 +17,8 @@
 #           an RPM distribution provides are left unsatisfied, none newer than RHEL 8's
 #           (glibc 2.28) for a Zig build, than Fedora 36's for a system compiler's
 #   .tar.gz unpacked anywhere, its bin/dlock run from another directory (aarch64: under qemu)
-# Needs root (apt, chroot), python3, mvn, rpm, redis-server, openssl; for aarch64
+# Needs root (apt, chroot), python3, mvn, rpm, redis-server, openssl, Debian's
+# zookeeper (the server) and a JRE; for aarch64
 # artefacts mmdebstrap and qemu-user-static (installed when missing).
 # Usage: scripts/check-release.sh OUT
 set -euo pipefail
@@ -39,6 +42,10 @@ start_tls_redis "$work/redis"
 pids+=("$tls_redis_pid")
 plain_url="redis://127.0.0.1:$plain_port"
 tls_url="rediss://127.0.0.1:$tls_port?tls_ca=$tls_ca"
+# The tests' standalone ZooKeeper server, run as a program: it prints its URL.
+coproc zookeeper { exec python3 "$root/tests/support/zookeeper_server.py"; }
+pids+=("$zookeeper_PID")
+read -r zk_url <&"${zookeeper[0]}" || { echo "the ZooKeeper server did not start" >&2; exit 1; }
 
 # shellcheck source=release-lib.sh
 . "$root/scripts/release-lib.sh"
@@ -51,6 +58,10 @@ with dlock.Client(os.environ["DLOCK_URL"]) as client:
     with client.lock("check-wheel") as lock:
         assert lock.fencing_token > 0
         print(f"dlock {dlock.__version__} on CPython {platform.python_version()} {platform.machine()} over TLS: token {lock.fencing_token}")
+with dlock.Client(os.environ["DLOCK_ZK_URL"]) as client:
+    with client.lock("check-wheel") as lock:
+        assert lock.fencing_token > 0
+        print(f"and on ZooKeeper: token {lock.fencing_token}")
 '
 for wheel in "$out"/dlock_redis-"$version"-*manylinux*.whl; do
   name=$(basename "$wheel" .whl)
@@ -60,16 +71,17 @@ for wheel in "$out"/dlock_redis-"$version"-*manylinux*.whl; do
   python_version="3.${abi#cp3}"
   target_python "$wheel_arch" "$python_version" "$work/python-$wheel_arch-$python_version"
   if [[ "$python" != "$work"/* ]]; then
-    say "wheel $name: CPython $python_version ($python), a fresh venv without a compiler, a lock over TLS"
+    say "wheel $name: CPython $python_version ($python), a fresh venv without a compiler, a lock over TLS and one on ZooKeeper"
     venv="$work/venv-$name"
     "$python" -m venv "$venv"
     # PATH holds the venv alone: no cc, c++, cmake or make to fall back on.
     env -i HOME="$work" PATH="$venv/bin" "$venv/bin/pip" install -q --no-index --only-binary=:all: "$wheel"
-    env -i HOME="$work" PATH="$venv/bin" DLOCK_URL="$tls_url" "$venv/bin/python" -I -c "$check_wheel_py"
-    ldd "$venv"/lib/python3*/site-packages/dlock/_dlock*.so | grep -E "ssl|crypto|hiredis" |
-      grep -v "dlock_redis.libs" && { echo "the wheel's extension loads a system OpenSSL or hiredis" >&2; exit 1; }
+    env -i HOME="$work" PATH="$venv/bin" DLOCK_URL="$tls_url" DLOCK_ZK_URL="$zk_url" \
+      "$venv/bin/python" -I -c "$check_wheel_py"
+    ldd "$venv"/lib/python3*/site-packages/dlock/_dlock*.so | grep -E "ssl|crypto|hiredis|zookeeper" |
+      grep -v "dlock_redis.libs" && { echo "the wheel's extension loads a system OpenSSL, hiredis or ZooKeeper client" >&2; exit 1; }
   else
-    say "wheel $name: Debian's CPython $python_version in $tree, a lock over TLS"
+    say "wheel $name: Debian's CPython $python_version in $tree, a lock over TLS and one on ZooKeeper"
     # pip installs it only if the wheel's tags fit that platform and ABI.
     target="/opt/dlock-check/$name"
     rm -rf "${tree:?}/opt/dlock-check"
@@ -78,6 +90,7 @@ for wheel in "$out"/dlock_redis-"$version"-*manylinux*.whl; do
       --python-version "$python_version" --implementation cp --abi "$abi" --target "$tree$target" "$wheel"
     cp "$tls_ca" "$tree/opt/dlock-check/ca.crt"
     env -i DLOCK_CHECK_PATH="$target" DLOCK_URL="rediss://127.0.0.1:$tls_port?tls_ca=/opt/dlock-check/ca.crt" \
+      DLOCK_ZK_URL="$zk_url" \
       bash -c '. "$1"; shift; in_tree "$@"' - "$root/scripts/release-lib.sh" \
       "$tree" "/usr/bin/python$python_version" -I -c "$check_wheel_py"
   fi
@@ -100,6 +113,10 @@ token=$(mvn -B -q -Dstyle.color=never -f "$work/java-consumer/pom.xml" -Ddlock.v
   -Dexec.args="$plain_url" | sed -n 's/.*token \([0-9]*\)$/\1/p')
 [[ "$token" == "$(redis-cli -p "$plain_port" get 'redisson_lock_token:{check-jar}')" ]]
 echo "jar: token $token"
+token=$(mvn -B -q -Dstyle.color=never -f "$work/java-consumer/pom.xml" -Ddlock.version="$version" exec:java \
+  -Dexec.args="$zk_url" | sed -n 's/.*token \([0-9]*\)$/\1/p')
+[[ "$token" -gt 0 ]] || { echo "jar: no lock on ZooKeeper" >&2; exit 1; }
+echo "jar on ZooKeeper: token $token"
 if grep -q "META-INF/native/linux-aarch64/libdlock_jni.so" <<<"$jar_listing"; then
   say "jar: its linux-aarch64 library in Debian's arm64 JVM under qemu"
   debian_tree aarch64 bookworm
@@ -129,6 +146,10 @@ say "tarball: bin/dlock from anywhere, no LD_LIBRARY_PATH"
 tar -xzf "$out/dlock-$version-linux-$(uname -m).tar.gz" -C "$work"
 (cd / && env -u LD_LIBRARY_PATH DLOCK_URL="$plain_url" \
   "$work/dlock-$version-linux-$(uname -m)/bin/dlock" run check-tarball -- true)
+token=$(cd / && env -u LD_LIBRARY_PATH DLOCK_URL="$zk_url" \
+  "$work/dlock-$version-linux-$(uname -m)/bin/dlock" run check-tarball -- sh -c 'echo "$DLOCK_FENCING_TOKEN"')
+[[ "$token" -gt 0 ]] || { echo "tarball: no lock on ZooKeeper" >&2; exit 1; }
+echo "tarball on ZooKeeper: token $token"
 if [[ -f "$out/dlock-$version-linux-aarch64.tar.gz" ]]; then
   say "tarball (aarch64): bin/dlock under qemu in Debian's arm64 tree, from /"
   debian_tree aarch64 bookworm

@@ -17,12 +17,21 @@
 # zookeeper-jute jar of the same version; it is never kept in git.
 #
 # Needs a JDK (javac) and javacc: scripts/deps.sh all installs them.
-# Usage: scripts/deps-zookeeper.sh [PREFIX]   (default $DLOCK_DEPS_PREFIX or /opt/dlock-deps)
+# Usage: scripts/deps-zookeeper.sh [PREFIX [COMPILERS]]
+#   PREFIX      default $DLOCK_DEPS_PREFIX or /opt/dlock-deps
+#   COMPILERS   a directory with zig-cc, zig-c++, zig-ar and zig-ranlib
+#               (scripts/release-toolchain.sh's bin): the client is built with
+#               them, for their target, instead of with the system compiler
 set -euo pipefail
 
 # The Debian version pinned; the stamp names it, so a new pin builds anew.
 version=$(awk '$1 == "zookeeper" { print $2 }' "$(dirname "$0")/sources.lock")
 prefix="${1:-${DLOCK_DEPS_PREFIX:-/opt/dlock-deps}}"
+compilers=()
+if [[ -n "${2:-}" ]]; then
+  compilers=(-DCMAKE_C_COMPILER="$2/zig-cc" -DCMAKE_CXX_COMPILER="$2/zig-c++"
+    -DCMAKE_AR="$2/zig-ar" -DCMAKE_RANLIB="$2/zig-ranlib")
+fi
 install_dir="$prefix/zookeeper"
 stamp="$install_dir/.dlock-zookeeper-$version-mt-static"
 [[ -f "$stamp" ]] && exit 0
@@ -60,7 +69,7 @@ mkdir -p "$client/generated"
 # holder runs must not inherit the session's socket.
 cmake -S "$client" -B "$work/build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
   -DCMAKE_POSITION_INDEPENDENT_CODE=ON -DWANT_SYNCAPI=ON -DWANT_CPPUNIT=OFF \
-  -DWITH_CYRUS_SASL=OFF -DWITH_OPENSSL=OFF -DWANT_SOCK_CLOEXEC=ON >/dev/null
+  -DWITH_CYRUS_SASL=OFF -DWITH_OPENSSL=OFF -DWANT_SOCK_CLOEXEC=ON "${compilers[@]}" >/dev/null
 cmake --build "$work/build" --target zookeeper hashtable -j "${DLOCK_JOBS:-2}" >/dev/null
 
 # That build has no install rules: the layout of Debian's libzookeeper-mt-dev

@@ -2,21 +2,22 @@
 # The toolchain every glibc 2.28 artefact is built with (the manylinux_2_28
 # wheels, the jar's natives, the .rpm and the aarch64 packages): Zig (PyPI's
 # ziglang) targeting ARCH-linux-gnu.2.28, with OpenSSL and hiredis built for that
-# target as static archives, once per machine.
+# target as static archives, once per machine, and the ZooKeeper C client too.
 #   scripts/release-toolchain.sh ARCH BUILD_ROOT      (ARCH: x86_64 or aarch64)
 # leaves in BUILD_ROOT:
 #   tools/            a venv with ziglang, build, wheel, auditwheel, scikit-build-core, pybind11
 #   bin/zig-cc, zig-c++, zig-ar, zig-ranlib   the compilers for the target
-#   deps -> the target's OpenSSL and hiredis prefix (DLOCK_DEPS_PREFIX, default
-#           /opt/dlock-deps, under zig-ARCH-linux-gnu.2.28: a fresh clone, as CI's,
-#           reuses them)
+#   deps -> the target's OpenSSL, hiredis and ZooKeeper client prefix
+#           (DLOCK_DEPS_PREFIX, default /opt/dlock-deps, under
+#           zig-ARCH-linux-gnu.2.28: a fresh clone, as CI's, reuses them)
 # OpenSSL's and hiredis's sources are Debian's source packages pinned in
 # scripts/sources.lock (scripts/fetch-source.sh, cached in DEPS/src); a prefix
 # records which pin it was built from, and a new pin rebuilds it. OpenSSL's
 # OPENSSLDIR is /etc/ssl, where Debian, Ubuntu and SUSE keep the CA
 # certificates; SSL_CERT_FILE / SSL_CERT_DIR or tls_ca point it elsewhere
 # (e.g. /etc/pki/tls/cert.pem on RHEL).
-# Building OpenSSL takes 6 to 10 minutes on two cores, hiredis under one.
+# Building OpenSSL takes 6 to 10 minutes on two cores, hiredis under one, the
+# ZooKeeper client (scripts/deps-zookeeper.sh, which keeps its own stamp) one.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 [[ $# -eq 2 ]] || { echo "usage: scripts/release-toolchain.sh ARCH BUILD_ROOT" >&2; exit 64; }
@@ -73,3 +74,5 @@ if ! built hiredis; then
   cmake --install "$build_root/hiredis/build" >/dev/null
   pin_of hiredis >"$prefix/.dlock-hiredis"
 fi
+
+"$root/scripts/deps-zookeeper.sh" "$prefix" "$bin"

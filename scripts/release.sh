@@ -12,7 +12,8 @@
 # It starts from nothing: scripts/deps.sh installs what building needs, and the
 # third-party sources (scripts/sources.lock) are fetched, checked and built into
 # DLOCK_DEPS_PREFIX (default /opt/dlock-deps) the first time. Every artefact has
-# TLS (OpenSSL and hiredis_ssl inside): a build that would lack it stops.
+# TLS (OpenSSL and hiredis_ssl inside) and the ZooKeeper backend (its C client
+# inside): a build that would lack either stops.
 #
 # The wheel, the jar's natives, the .rpm and the .tar.gz are built with Zig for
 # glibc 2.28 (scripts/release-toolchain.sh; on a new machine OpenSSL's build adds
@@ -46,7 +47,7 @@ all=${DLOCK_RELEASE_ALL:-0}
 manylinux=${DLOCK_MANYLINUX:-1}
 [[ "$all" == 1 ]] && manylinux=1
 [[ "$all" == 1 ]] && export DLOCK_PYTHONS="${DLOCK_PYTHONS:-3.9 3.10 3.11 3.12 3.13}"
-export DLOCK_REQUIRE_TLS=1
+export DLOCK_REQUIRE_TLS=1 DLOCK_WITH_ZOOKEEPER=ON
 if [[ "$manylinux" == 1 ]]; then
   flavour_root="$build_root/glibc2.28"
 else

@@ -4,14 +4,20 @@ What the Python binding's and the dlock command's tests start ZooKeeper with,
 as tests/support/zk_ensemble.cpp does for the C++ tests (one node, the same
 settings): Debian's zookeeper package, or the classpath in
 $DLOCK_TEST_ZOOKEEPER_CLASSPATH.
+
+Run as a program (scripts/check-release.sh does), it starts one, prints its
+URL on a line of its own, and stops it when terminated (SIGTERM, SIGINT) or
+when its standard input closes.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 
@@ -102,3 +108,17 @@ class ZooKeeperServer:
 
     def __exit__(self, *exc_info: object) -> None:
         self.stop()
+
+
+def _serve_until_told() -> None:
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    with ZooKeeperServer() as server:
+        print(server.url, flush=True)
+        try:
+            sys.stdin.read()
+        except KeyboardInterrupt:
+            pass
+
+
+if __name__ == "__main__":
+    _serve_until_told()
