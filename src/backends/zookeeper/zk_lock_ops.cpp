@@ -60,9 +60,9 @@ std::vector<std::string> children_of(zk::ZkSession& session, const std::string& 
 // (A force release by another client in between reads as ours too.) The node
 // is checked first and deleted next: its path has our protected UUID, so
 // between the two only a delete of it can come, not another node on its path.
-int64_t release_node(zk::ZkSession& session, const std::string& node, uint64_t czxid,
-                     const std::string& request_id, ZkDeletesInDoubt& in_doubt,
-                     std::chrono::milliseconds latch) {
+int64_t release_node_once(zk::ZkSession& session, const std::string& node, uint64_t czxid,
+                          const std::string& request_id, ZkDeletesInDoubt& in_doubt,
+                          std::chrono::milliseconds latch) {
   const std::int64_t session_id = session.session_id();
   // An expired session's nodes are gone: the server deleted them (or our
   // delete in doubt did, first).
@@ -82,6 +82,25 @@ int64_t release_node(zk::ZkSession& session, const std::string& node, uint64_t c
   if (rc == ZOK) return 1;
   if (rc == ZNONODE) return ours ? 1 : 0;
   zk::raise_for(rc, "delete", node);
+}
+
+// release_node_once, with a broken connection waited out (up to the command
+// timeout) while the session may live: the reconnection says whether the node
+// is still ours to delete, or the session expired and took it (a paused
+// holder, resumed, releases into a connection its client has yet to give up).
+int64_t release_node(zk::ZkSession& session, const std::string& node, uint64_t czxid,
+                     const std::string& request_id, ZkDeletesInDoubt& in_doubt,
+                     std::chrono::milliseconds latch) {
+  const zk::Clock::time_point give_up_at = zk::Clock::now() + session.command_timeout();
+  for (;;) {
+    try {
+      return release_node_once(session, node, czxid, request_id, in_doubt, latch);
+    } catch (const ConnectionError&) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(give_up_at - zk::Clock::now());
+      const bool reconnected = left.count() > 0 && session.wait_connected(left);
+      if (!reconnected && session.state() != zk::SessionState::expired) throw;
+    }
+  }
 }
 
 // A withdrawal: deletes the children named with `prefix` (one at most: the
@@ -131,7 +150,7 @@ std::unique_ptr<LockWait> ZkLockOps::begin(const std::string& owner_field, int64
 }
 
 std::unique_ptr<WaitWatch> ZkLockOps::watch_releases(Waiter& waiter) {
-  return std::make_unique<ZkChildrenWatch>(session_(), path_, waiter);
+  return std::make_unique<ZkChildrenWatch>(session_(), path_, kind_, waiter);
 }
 
 bool ZkLockOps::release(const GrantRef& grant, const std::string& request_id, int64_t latch_ms) {
