@@ -2,59 +2,85 @@
 
 #include <zookeeper/zookeeper.h>
 
-#include <memory>
+#include <mutex>
+#include <vector>
 
 namespace dlock {
-namespace {
 
-// What the listing's answer needs to fall back to an exists watch: owned by
-// the answer's completion.
-struct Arming {
+// What a listing's answer needs; the waiter is cleared when the watch ends,
+// since an answer can come after that.
+struct ZkChildrenWatch::Listing {
   zhandle_t* handle;
   std::string path;
-  zk::WatchRegistry::Id id;
+  zk::MutexKind kind;
+  zk::WatchRegistry::Id id = 0;
+  std::mutex mutex;
+  Waiter* waiter;
 };
 
-void ignore_stat(int, const Stat*, const void*) {}
+namespace {
 
-void on_listed(int rc, const String_vector*, const Stat*, const void* data) {
-  const std::unique_ptr<const Arming> arming(static_cast<const Arming*>(data));
+using Listing = ZkChildrenWatch::Listing;
+
+void arm(const std::shared_ptr<Listing>& listing);
+
+// The exists watch's answer: the path came back before it was set (the watch
+// set is then a data watch, which no child sees), so list it again.
+void on_exists(int rc, const Stat*, const void* data) {
+  const std::unique_ptr<const std::shared_ptr<Listing>> owned(static_cast<const std::shared_ptr<Listing>*>(data));
+  if (rc == ZOK) arm(*owned);
+}
+
+void on_listed(int rc, const String_vector* children, const Stat*, const void* data) {
+  const std::unique_ptr<const std::shared_ptr<Listing>> owned(static_cast<const std::shared_ptr<Listing>*>(data));
+  Listing& listing = **owned;
   // No path, no child watch: wait for the path to come back (a new node's
   // container parent), which an exists watch sees.
   if (rc == ZNONODE) {
-    zoo_awexists(arming->handle, arming->path.c_str(), zk::WatchRegistry::watcher(),
-                 zk::WatchRegistry::context(arming->id), ignore_stat, nullptr);
+    auto again = std::make_unique<std::shared_ptr<Listing>>(*owned);
+    if (zoo_awexists(listing.handle, listing.path.c_str(), zk::WatchRegistry::watcher(),
+                     zk::WatchRegistry::context(listing.id), on_exists, again.get()) == ZOK) {
+      again.release();  // the completion owns it now
+    }
   }
+  // Trouble with the session (rc is neither) signals too: the waiter's try meets it.
+  if (rc == ZOK && !zk::grantable_now(std::vector<std::string>(children->data, children->data + children->count),
+                                      listing.kind))
+    return;
+  std::lock_guard<std::mutex> lock(listing.mutex);
+  if (listing.waiter != nullptr) listing.waiter->signal();
 }
 
-// Sets the child watch for `id` on `path`, without waiting: it runs on the
-// completion thread too, which must never block.
-void arm(zhandle_t* handle, const std::string& path, zk::WatchRegistry::Id id) {
-  if (handle == nullptr) return;
-  auto arming = std::make_unique<Arming>(Arming{handle, path, id});
-  if (zoo_awget_children2(handle, path.c_str(), zk::WatchRegistry::watcher(), zk::WatchRegistry::context(id),
-                          on_listed, arming.get()) == ZOK) {
-    arming.release();  // the completion owns it now
+// Lists the children and sets the child watch, without waiting: it runs on
+// the completion thread too, which must never block.
+void arm(const std::shared_ptr<Listing>& listing) {
+  if (listing->handle == nullptr) return;
+  auto data = std::make_unique<std::shared_ptr<Listing>>(listing);
+  if (zoo_awget_children2(listing->handle, listing->path.c_str(), zk::WatchRegistry::watcher(),
+                          zk::WatchRegistry::context(listing->id), on_listed, data.get()) == ZOK) {
+    data.release();  // the completion owns it now
   }
 }
 
 }  // namespace
 
-ZkChildrenWatch::ZkChildrenWatch(zk::ZkSession& session, std::string path, Waiter& waiter)
+ZkChildrenWatch::ZkChildrenWatch(zk::ZkSession& session, std::string path, zk::MutexKind kind, Waiter& waiter)
     : session_(session), path_(std::move(path)) {
-  auto id = std::make_shared<zk::WatchRegistry::Id>(0);
+  listing_ = std::make_shared<Listing>();
+  listing_->handle = session_.handle();
+  listing_->path = path_;
+  listing_->kind = kind;
+  listing_->waiter = &waiter;
   // The id is set before the first arm: the registry's lock orders it before any firing.
-  id_ = zk::WatchRegistry::add_repeating([handle = session_.handle(), path = path_, &waiter, id] {
-    waiter.signal();
-    arm(handle, path, *id);
-  });
-  *id = id_;
-  arm(session_.handle(), path_, id_);
-  waiter.signal();
+  id_ = zk::WatchRegistry::add_repeating([listing = listing_] { arm(listing); });
+  listing_->id = id_;
+  arm(listing_);  // its answer signals if the lock is open already
 }
 
 ZkChildrenWatch::~ZkChildrenWatch() {
   zk::drop_watch(session_, path_, ZWATCHTYPE_ANY, id_);  // a child watch, or an exists watch
+  std::lock_guard<std::mutex> lock(listing_->mutex);
+  listing_->waiter = nullptr;
 }
 
 }  // namespace dlock

@@ -1,13 +1,19 @@
-// What a group's member that refused waits on (LockOps::watch_releases): every
-// change among a lock path's children (a node deleted: a release; a node
-// created: a new waiter, a cheap re-check). ZooKeeper's watches fire once, so
-// this one sets itself again each time it fires, from the completion thread,
-// asynchronously; while the path is missing (its container parent was
-// deleted with the last node) it waits for the path to be created instead.
+// What a group's member that refused waits on (LockOps::watch_releases): the
+// lock path's children, listed on each change. The waiter is signalled when a
+// listing shows the lock open to it (no node at all; for a read side, no write
+// node), not on every change: a refused try makes and deletes a node of its
+// own, and the tries of the waiters each change woke would wake the others
+// again, each try's node refusing the rest (a storm of tries at the speed of a
+// round trip, in which none may be granted). ZooKeeper's watches fire once, so
+// the child watch is set again each time it fires, from the completion thread,
+// asynchronously; while the path is missing (its container parent was deleted
+// with the last node) it waits for the path to be created instead.
 #pragma once
 
+#include <memory>
 #include <string>
 
+#include "backends/zookeeper/zk_mutex.hpp"
 #include "backends/zookeeper/zk_session.hpp"
 #include "backends/zookeeper/zk_watches.hpp"
 #include "core/wait_watch.hpp"
@@ -17,16 +23,21 @@ namespace dlock {
 
 class ZkChildrenWatch final : public WaitWatch {
  public:
-  // Signals `waiter` on each change of `path`'s children, and once at the
-  // start (the change may have come before the watch was set).
-  ZkChildrenWatch(zk::ZkSession& session, std::string path, Waiter& waiter);
+  // Signals `waiter` whenever a listing of `path`'s children shows the lock
+  // open to a node of `kind` (or fails), the first listing included: the
+  // holder may have gone before the watch was set.
+  ZkChildrenWatch(zk::ZkSession& session, std::string path, zk::MutexKind kind, Waiter& waiter);
   ~ZkChildrenWatch() override;
   ZkChildrenWatch(const ZkChildrenWatch&) = delete;
   ZkChildrenWatch& operator=(const ZkChildrenWatch&) = delete;
 
+  // What the listings' answers share with this watch (zk_children_watch.cpp).
+  struct Listing;
+
  private:
   zk::ZkSession& session_;
   const std::string path_;
+  std::shared_ptr<Listing> listing_;
   zk::WatchRegistry::Id id_ = 0;
 };
 

@@ -45,6 +45,13 @@ std::string sort_key(const std::string& child, MutexKind kind) {
   return after_last(after_last(child, read_marker), write_marker);
 }
 
+bool grantable_now(const std::vector<std::string>& children, MutexKind kind) {
+  if (kind != MutexKind::read) return children.empty();
+  return std::none_of(children.begin(), children.end(), [](const std::string& child) {
+    return child.find(write_marker) != std::string::npos;
+  });
+}
+
 ZkMutex::ZkMutex(ZkSession& session, std::string lock_path, MutexKind kind, std::string node_data)
     : session_(session),
       lock_path_(std::move(lock_path)),

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "backends/zookeeper/zk_session.hpp"
 #include "backends/zookeeper/zk_wait.hpp"
@@ -89,6 +90,11 @@ class ZkMutex : public ZkWait {
 // (InterProcessReadWriteLock's SortingLockInternalsDriver); the whole name
 // without a marker.
 std::string sort_key(const std::string& child, MutexKind kind = MutexKind::mutex);
+
+// Whether a node of `kind` made now under a lock path with these children
+// would be granted at once: for the mutex and the write side, when there are
+// none; for the read side, when none of them is a write node.
+bool grantable_now(const std::vector<std::string>& children, MutexKind kind);
 
 }  // namespace zk
 }  // namespace dlock
