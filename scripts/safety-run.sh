@@ -2,7 +2,8 @@
 # The published safety run: every primitive (lock, fair lock, read-write lock,
 # semaphore, leased permits, latch, MultiLock, RedLock) under every fault
 # (holder kill -9 and SIGSTOP, CLIENT KILL storms, restarts with and without
-# persistence, Sentinel and Cluster failovers with and without sync_replicas),
+# persistence, Sentinel and Cluster failovers with and without sync_replicas;
+# on a ZooKeeper ensemble, holder kill -9 and SIGSTOP and the leader's kill -9),
 # judged by an independent checker over the sections the workers logged
 # (tests/safety). See docs/reliability.md.
 #

@@ -15,6 +15,9 @@ using std::chrono::seconds;
 // it with an error, and the replica gives up the sync and retries: the
 // replication link stays down while every client of the master is untouched.
 constexpr const char* kCutPassword = "safety-run-cut";
+// A ZooKeeper session as long as the other deployments' watchdog leases
+// (phase_run's kWatchdogMs): a killed or paused holder's node goes within it.
+constexpr int kZkSessionTimeoutMs = 2000;
 
 dlock_test::RedisServerConfig standalone_config(bool appendonly) {
   dlock_test::RedisServerConfig config;
@@ -48,6 +51,9 @@ Deployment::Deployment(dlock_test::SentinelCluster& sentinel)
 Deployment::Deployment(dlock_test::RedisCluster& cluster)
     : topology_(Topology::cluster), cluster_(&cluster) {}
 
+Deployment::Deployment(dlock_test::ZkEnsemble& ensemble)
+    : topology_(Topology::zookeeper), ensemble_(&ensemble) {}
+
 std::string Deployment::url(bool sync) const {
   const std::string query = sync ? "?sync_replicas=1" : "";
   switch (topology_) {
@@ -55,6 +61,9 @@ std::string Deployment::url(bool sync) const {
       return sentinel_->url(query);
     case Topology::cluster:
       return cluster_->url(query);
+    case Topology::zookeeper:
+      return "zookeeper://" + ensemble_->connect_string() +
+             "?session_timeout_ms=" + std::to_string(kZkSessionTimeoutMs);
     case Topology::standalone:
       break;
   }
@@ -111,6 +120,13 @@ void Deployment::fail_over() {
   } else {
     cluster_->restart_node(target_port_);  // back as a replica of the master that took its slots
   }
+}
+
+void Deployment::kill_leader() {
+  const std::size_t leader = ensemble_->leader_index();
+  ensemble_->kill9(leader);
+  ensemble_->leader_index(seconds(30));  // the survivors elect one
+  ensemble_->restart(leader);
 }
 
 dlock_test::RedisServer& Deployment::node(int port) {

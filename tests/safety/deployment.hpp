@@ -1,6 +1,6 @@
 // The servers a fault phase runs against, and the server-side faults
 // themselves: a restart of the primary, a CLIENT KILL, a failover to a
-// replica that missed the last grants.
+// replica that missed the last grants, a ZooKeeper leader killed.
 #pragma once
 
 #include <memory>
@@ -11,6 +11,7 @@
 #include "redis_cluster.hpp"
 #include "redis_server.hpp"
 #include "sentinel_cluster.hpp"
+#include "zk_ensemble.hpp"
 
 namespace dlock_safety {
 
@@ -24,6 +25,8 @@ class Deployment {
   // without sync_replicas.
   explicit Deployment(dlock_test::SentinelCluster& sentinel);
   explicit Deployment(dlock_test::RedisCluster& cluster);
+  // A 3-node ZooKeeper ensemble, shared by the ZooKeeper phases.
+  explicit Deployment(dlock_test::ZkEnsemble& ensemble);
 
   // The URL the workers open; `sync` adds ?sync_replicas=1.
   std::string url(bool sync) const;
@@ -45,12 +48,16 @@ class Deployment {
   // Cluster: SIGKILL of the master), then the set-up healed: the old master
   // back as a replica, every replica streaming.
   void fail_over();
+  // kill -9 of the ensemble's leader; once another is elected, the killed
+  // node is started again and rejoins as a follower.
+  void kill_leader();
 
  private:
   Topology topology_;
   std::vector<std::unique_ptr<dlock_test::RedisServer>> servers_;  // standalone
   dlock_test::SentinelCluster* sentinel_ = nullptr;
   dlock_test::RedisCluster* cluster_ = nullptr;
+  dlock_test::ZkEnsemble* ensemble_ = nullptr;
   dlock_test::RedisServer& node(int port);  // a replicated set-up's node
 
   int target_port_ = 0;            // the master cut_replication() cut off

@@ -111,6 +111,7 @@ int run(const Options& options) {
   std::vector<CellResult> results;
   std::unique_ptr<dlock_test::SentinelCluster> sentinel;
   std::unique_ptr<dlock_test::RedisCluster> cluster;
+  std::unique_ptr<dlock_test::ZkEnsemble> ensemble;
   std::vector<std::string> phase_errors;  // a phase that could not run is reported, and fails the run
   for (Fault fault : options.faults) {
     std::fprintf(stderr, "safety-run: %s\n", fault_name(fault).c_str());
@@ -127,6 +128,10 @@ int run(const Options& options) {
         case Topology::cluster:
           if (!cluster) cluster = std::make_unique<dlock_test::RedisCluster>();
           deployment = std::make_unique<Deployment>(*cluster);
+          break;
+        case Topology::zookeeper:
+          if (!ensemble) ensemble = std::make_unique<dlock_test::ZkEnsemble>();
+          deployment = std::make_unique<Deployment>(*ensemble);
           break;
       }
       for (CellResult& result : run_phase(fault, *deployment, options.primitives, settings)) {

@@ -163,7 +163,7 @@ void inject(Fault fault, std::vector<Participant>& participants, Deployment& dep
     }
     return;
   }
-  const bool failover = topology_of(fault) != Topology::standalone;
+  const bool failover = topology_of(fault) == Topology::sentinel || topology_of(fault) == Topology::cluster;
   if (failover) deployment.cut_replication();
   Victims victims = start_victims(participants, deployment, fault, settings, repeat);
   // With sync_replicas no grant can complete while replication is cut: the
@@ -171,12 +171,17 @@ void inject(Fault fault, std::vector<Participant>& participants, Deployment& dep
   await_sections(victims, uses_sync_replicas(fault) ? milliseconds(2000) : milliseconds(10000));
   switch (fault) {
     case Fault::holder_kill9:
+    case Fault::zk_holder_kill9:
       for (auto& victim : victims.processes) victim->kill_and_reap();
       return;
     case Fault::holder_sigstop:
+    case Fault::zk_holder_sigstop:
       signal_all(victims, SIGSTOP);
-      std::this_thread::sleep_for(milliseconds(kWatchdogMs * 5 / 2));  // the lease lapses meanwhile
+      std::this_thread::sleep_for(milliseconds(kWatchdogMs * 5 / 2));  // the lease (session) lapses meanwhile
       signal_all(victims, SIGCONT);
+      break;
+    case Fault::zk_leader_kill:
+      deployment.kill_leader();
       break;
     case Fault::restart_appendonly:
     case Fault::restart_no_persistence:

@@ -14,7 +14,11 @@ const std::vector<Fault>& all_faults() {
   static const std::vector<Fault> faults = {
       Fault::holder_kill9,           Fault::holder_sigstop,         Fault::client_kill_storm,
       Fault::restart_appendonly,     Fault::restart_no_persistence, Fault::sentinel_failover,
-      Fault::sentinel_failover_sync, Fault::cluster_failover,       Fault::cluster_failover_sync};
+      Fault::sentinel_failover_sync, Fault::cluster_failover,       Fault::cluster_failover_sync,
+#ifdef DLOCK_SAFETY_ZOOKEEPER
+      Fault::zk_holder_kill9,        Fault::zk_holder_sigstop,      Fault::zk_leader_kill,
+#endif
+  };
   return faults;
 }
 
@@ -62,6 +66,12 @@ std::string fault_name(Fault fault) {
       return "cluster-failover";
     case Fault::cluster_failover_sync:
       return "cluster-failover-sync";
+    case Fault::zk_holder_kill9:
+      return "zk-holder-kill9";
+    case Fault::zk_holder_sigstop:
+      return "zk-holder-sigstop";
+    case Fault::zk_leader_kill:
+      return "zk-leader-kill";
   }
   return "?";
 }
@@ -74,6 +84,10 @@ Topology topology_of(Fault fault) {
     case Fault::cluster_failover:
     case Fault::cluster_failover_sync:
       return Topology::cluster;
+    case Fault::zk_holder_kill9:
+    case Fault::zk_holder_sigstop:
+    case Fault::zk_leader_kill:
+      return Topology::zookeeper;
     default:
       return Topology::standalone;
   }
@@ -90,9 +104,29 @@ bool is_lock_family(Primitive primitive) {
          primitive == Primitive::rwlock || primitive == Primitive::multilock || primitive == Primitive::election;
 }
 
+// ZooKeeper: consensus, and the session in place of a lease. What it does not
+// serve (SPEC section 12) is not run.
+Expectation zookeeper_expectation(Primitive primitive, Fault fault) {
+  switch (primitive) {
+    case Primitive::lock:
+    case Primitive::fair_lock:
+    case Primitive::rwlock:
+    case Primitive::multilock:
+      break;
+    default:
+      return {Claim::not_applicable, "not run on ZooKeeper"};
+  }
+  if (fault != Fault::zk_holder_sigstop) return {Claim::safe, ""};
+  if (primitive == Primitive::multilock)
+    return {Claim::known_unsafe, "a paused holder's session expires; the C API's MultiLock returns no token"};
+  return {Claim::safe_with_fencing,
+          "a pause longer than the session: only the fencing token (the node's czxid) stops the stale write"};
+}
+
 }  // namespace
 
 Expectation expectation(Primitive primitive, Fault fault) {
+  if (topology_of(fault) == Topology::zookeeper) return zookeeper_expectation(primitive, fault);
   const bool failover = topology_of(fault) != Topology::standalone;
   if (primitive == Primitive::redlock && failover) {
     return {Claim::not_applicable, "RedLock runs over independent masters, not over replicas"};
@@ -146,10 +180,13 @@ int victim_section_ms(Fault fault) {
       return 8000;  // a sentinel failover takes a few seconds
     case Topology::cluster:
       return 8000;
+    case Topology::zookeeper:
+      if (fault == Fault::zk_leader_kill) return 8000;  // a new leader is elected in a few seconds
+      break;
     case Topology::standalone:
       break;
   }
-  return fault == Fault::holder_sigstop ? 200 : 1500;
+  return fault == Fault::holder_sigstop || fault == Fault::zk_holder_sigstop ? 200 : 1500;
 }
 
 }  // namespace dlock_safety

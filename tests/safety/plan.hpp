@@ -19,11 +19,16 @@ enum class Fault {
   sentinel_failover_sync,
   cluster_failover,
   cluster_failover_sync,
+  // On a 3-node ZooKeeper ensemble (a build with the ZooKeeper backend only):
+  zk_holder_kill9,
+  zk_holder_sigstop,  // paused past its session: expired, the next holder granted
+  zk_leader_kill,     // kill -9 of the ensemble's leader, then its restart
 };
 
-enum class Topology { standalone, sentinel, cluster };
+enum class Topology { standalone, sentinel, cluster, zookeeper };
 
 const std::vector<Primitive>& all_primitives();
+// Every fault this build can run: the ZooKeeper ones only with that backend.
 const std::vector<Fault>& all_faults();
 std::string primitive_name(Primitive primitive);  // "lock", "fair-lock", ...
 std::string fault_name(Fault fault);              // "holder-kill9", ...
