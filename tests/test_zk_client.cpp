@@ -222,6 +222,32 @@ TEST_F(ZkClient, AChrootThatDoesNotExistIsInvalid) {
   EXPECT_EQ(client, nullptr);
 }
 
+// A lock path under a node only its creator may write (ZooKeeper's "auth"
+// ACL): a client without the creator's credentials, or with a wrong password,
+// is refused with DLOCK_E_AUTH naming the path (and not the password), and
+// leaves no node; the creator's credentials in the URL are granted the lock.
+TEST_F(ZkClient, APathTheClientMayNotWriteIsAnAuthErrorNamingIt) {
+  dlock::zk::SessionOptions options;
+  options.hosts = hosts();
+  options.digest_credentials = "carol:Pa55-right";
+  dlock::zk::ZkSession carol(options);
+  char created[64];
+  ASSERT_EQ(zoo_create(carol.handle(), "/owned", "", 0, &ZOO_CREATOR_ALL_ACL, 0, created, sizeof created), ZOK);
+  for (const std::string& refused : {std::string(), std::string("?auth=digest:carol:wrong-Pa55")}) {
+    dlock_lock* handle = lock(open(refused), "/owned/orders");
+    const auto start = Clock::now();
+    EXPECT_EQ(dlock_lock_acquire(handle, 10000, -1, nullptr), DLOCK_E_AUTH) << "with '" << refused << "'";
+    EXPECT_LT(Clock::now() - start, milliseconds(5000)) << "a refusal is not waited out";
+    const std::string error = dlock_last_error();
+    EXPECT_NE(error.find("/owned/orders"), std::string::npos) << error;
+    EXPECT_EQ(error.find("wrong-Pa55"), std::string::npos) << "a password in: " << error;
+    EXPECT_TRUE(dlock::zk::get_children(carol, "/owned").children.empty());
+  }
+  dlock_lock* handle = lock(open("?auth=digest:carol:Pa55-right"), "/owned/orders");
+  ASSERT_EQ(dlock_lock_acquire(handle, 2000, -1, nullptr), DLOCK_OK) << dlock_last_error();
+  EXPECT_EQ(dlock_lock_release(handle), DLOCK_OK);
+}
+
 TEST_F(ZkClient, BadUrlsNameWhatIsWrong) {
   dlock_client* client = nullptr;
   EXPECT_EQ(dlock_client_open("zookeeper://", nullptr, &client), DLOCK_E_INVALID);
