@@ -26,23 +26,6 @@ bool same_holder(const std::string& holder_id, const std::string& noted_id) {
          holder_id.compare(noted_id.size(), kept.size(), kept) == 0;
 }
 
-bool all_digits(const std::string& text) {
-  return !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
-}
-
-// A lock's holder fields are "<client id>:<owner id>" (Redisson's
-// "<uuid>:<thread id>"), a kept hold's with ":kept" after them, and their
-// values hold counts of at least 1: a hash with other fields is not a lock.
-bool is_lock_holder(const std::string& id, int64_t hold_count) {
-  static const std::string kept = ":kept";
-  std::string field = id;
-  if (field.size() > kept.size() && field.compare(field.size() - kept.size(), kept.size(), kept) == 0) {
-    field.resize(field.size() - kept.size());
-  }
-  const size_t colon = field.rfind(':');
-  return hold_count >= 1 && colon != std::string::npos && colon > 0 && all_digits(field.substr(colon + 1));
-}
-
 // "host=H pid=P" into the holder's host and pid; other words are ignored.
 void apply_note(const std::string& note, LockHolderStatus& holder) {
   std::istringstream words(note);
@@ -59,6 +42,7 @@ void read_note(dlock_lock* lock, const std::string& name, LockStatus& status) {
   const int read = dlock_lock_read_holder_note(lock, &raw_holder, &raw_note);
   const NoteText noted_holder(raw_holder, dlock_lock_holder_note_free);
   const NoteText note(raw_note, dlock_lock_holder_note_free);
+  if (read == DLOCK_E_UNSUPPORTED) return;  // a backend without notes: the holders' ids only
   if (read != DLOCK_OK) fail_with_status(read, "reading the holder note of '" + name + "'");
   if (!noted_holder) return;
   for (LockHolderStatus& holder : status.holders) {
@@ -105,10 +89,7 @@ void finish_inspect_options(Arguments& args, InspectOptions& options, const std:
 namespace {
 
 [[noreturn]] void fail_not_a_lock(const std::string& name) {
-  // The library's error for another type of key; none for a hash that is not a lock.
-  const std::string detail =
-      *dlock_last_error() ? dlock_last_error() : "a hash whose fields are not lock holders";
-  fail_with_status(DLOCK_E_PROTOCOL, "'" + name + "' is not a lock", detail);
+  fail_with_status(DLOCK_E_PROTOCOL, "'" + name + "' is not a lock", dlock_last_error());
 }
 
 }  // namespace
@@ -142,9 +123,7 @@ int try_read_status(dlock_lock* lock, const std::string& name, LockStatus& statu
     int64_t hold_count = 0;
     const int read = dlock_lock_holders_get(holders.get(), i, &id, &id_length, &hold_count);
     if (read != DLOCK_OK) fail_with_status(read, "reading the holders of '" + name + "'");
-    std::string holder_id(id, id_length);
-    if (!is_lock_holder(holder_id, hold_count)) return DLOCK_E_PROTOCOL;
-    status.holders.push_back({std::move(holder_id), hold_count, "", ""});
+    status.holders.push_back({std::string(id, id_length), hold_count, "", ""});
   }
   status.lease_ms = info.ttl_ms;
   if (info.has_last_token) status.last_token = std::to_string(info.last_token);

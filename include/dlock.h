@@ -503,9 +503,18 @@ DLOCK_API void dlock_lock_info_init(dlock_lock_info *info);
  * `holders_out` may be NULL; otherwise *holders_out is the caller's, freed with
  * dlock_lock_holders_free(), with info->holder_count entries (possibly none).
  *
+ * On ZooKeeper the holders are the nodes that hold the lock's path (the
+ * reentrant and fair lock's first node; a read-write lock's write node, or its
+ * readers), each with the owner id its node's data carries (a Curator node's:
+ * its client's address) and hold count 1 (re-entry is counted in the client);
+ * ttl_ms is -1 while held (the session keeps it) and the last token is the
+ * newest holder's node's creation zxid (none while not held).
+ *
  * DLOCK_OK; DLOCK_E_INVALID NULL lock or info, or info->size smaller than this
- * header's first dlock_lock_info; DLOCK_E_PROTOCOL the key is not a lock (no
- * holders handed out); DLOCK_E_CONNECTION; DLOCK_E_CLOSED.
+ * header's first dlock_lock_info; DLOCK_E_PROTOCOL the key is not a lock
+ * (another type, or a hash whose fields are not lock holders; no holders
+ * handed out); DLOCK_E_UNSUPPORTED another kind than a lock on Redis, or a
+ * backend that cannot inspect; DLOCK_E_CONNECTION; DLOCK_E_CLOSED.
  */
 DLOCK_API int dlock_lock_inspect(dlock_lock *lock, dlock_lock_info *info,
                                  dlock_lock_holders **holders_out);
@@ -558,7 +567,9 @@ typedef int (*dlock_lock_name_fn)(const char *name, size_t name_len, void *user_
  * missed. `each` runs on the calling thread after the scan, holding no
  * connection; names are valid during the call only. Check each name with
  * dlock_lock_inspect(): another hash under the prefix is reported as
- * DLOCK_E_PROTOCOL there.
+ * DLOCK_E_PROTOCOL there. On ZooKeeper: the names under /dlock (unescaped)
+ * whose path has a node now, held or awaited; a lock named by a path of the
+ * caller's ("/jobs/x") is not listed.
  *
  * DLOCK_E_INVALID NULL client, prefix or each, or a prefix longer than
  * DLOCK_NAME_MAX; DLOCK_E_CONNECTION; DLOCK_E_CLOSED.

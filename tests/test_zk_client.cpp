@@ -205,6 +205,87 @@ TEST_F(ZkClient, ANodeDeletedBehindTheHoldersBackIsReportedLost) {
   EXPECT_EQ(dlock_lock_release(handle), DLOCK_E_LOST);
 }
 
+// dlock_lock_inspect on ZooKeeper: the holders are the nodes that hold (with
+// the owner field their data carries), the waiters are not; no lease (-1);
+// the token is the holder's grant's. Both readers of a read-write lock hold.
+TEST_F(ZkClient, InspectionShowsTheHoldersAndTheirGrantsToken) {
+  dlock_client* holder_client = open();
+  dlock_lock* held = lock(holder_client, "/jobs/inspected");
+  dlock_lock* observed = lock(open(), "/jobs/inspected");
+  dlock_lock_info info;
+  dlock_lock_info_init(&info);
+  ASSERT_EQ(dlock_lock_inspect(observed, &info, nullptr), DLOCK_OK) << dlock_last_error();
+  EXPECT_EQ(info.ttl_ms, -2);
+  EXPECT_EQ(info.holder_count, 0u);
+  EXPECT_EQ(info.has_last_token, 0);
+
+  uint64_t token = 0;
+  ASSERT_EQ(dlock_lock_acquire_owner(held, 7, -1, -1, nullptr, &token), DLOCK_OK) << dlock_last_error();
+  auto waiter = dlock_test::acquire_in_background(lock(open(), "/jobs/inspected"), 8, 10000, -1);
+  ASSERT_TRUE(eventually([&] { return children("/jobs/inspected").size() == 2; }));
+  dlock_lock_holders* holders = nullptr;
+  ASSERT_EQ(dlock_lock_inspect(observed, &info, &holders), DLOCK_OK) << dlock_last_error();
+  EXPECT_EQ(info.ttl_ms, -1);
+  ASSERT_EQ(info.holder_count, 1u) << "the waiter is not a holder";
+  EXPECT_EQ(info.has_last_token, 1);
+  EXPECT_EQ(info.last_token, token);
+  const char* id = nullptr;
+  int64_t count = 0;
+  ASSERT_EQ(dlock_lock_holders_get(holders, 0, &id, nullptr, &count), DLOCK_OK);
+  const std::string holder_id(id);
+  EXPECT_EQ(holder_id.substr(holder_id.size() - 2), ":7") << holder_id;
+  EXPECT_EQ(count, 1);
+  dlock_lock_holders_free(holders);
+  ASSERT_EQ(dlock_lock_release_owner(held, 7), DLOCK_OK);
+  EXPECT_EQ(waiter.get().status, DLOCK_OK);
+
+  dlock_lock* first_reader = nullptr;
+  dlock_lock* second_reader = nullptr;
+  ASSERT_EQ(dlock_rwlock_read_lock(holder_client, "shared", &first_reader), DLOCK_OK);
+  ASSERT_EQ(dlock_rwlock_read_lock(open(), "shared", &second_reader), DLOCK_OK);
+  locks_.push_back(first_reader);
+  locks_.push_back(second_reader);
+  ASSERT_EQ(dlock_lock_acquire(first_reader, -1, -1, nullptr), DLOCK_OK);
+  ASSERT_EQ(dlock_lock_acquire(second_reader, -1, -1, nullptr), DLOCK_OK);
+  ASSERT_EQ(dlock_lock_inspect(first_reader, &info, nullptr), DLOCK_OK) << dlock_last_error();
+  EXPECT_EQ(info.holder_count, 2u);
+  EXPECT_EQ(dlock_lock_release(first_reader), DLOCK_OK);
+  EXPECT_EQ(dlock_lock_release(second_reader), DLOCK_OK);
+}
+
+// dlock_lock_list on ZooKeeper: the names under /dlock with a node now (held
+// or awaited), unescaped, under the prefix; a released lock's empty path is
+// not listed.
+TEST_F(ZkClient, ListingNamesTheLocksHeldUnderThePrefix) {
+  dlock_client* client = open();
+  const std::vector<std::string> names = {"listed/a", "listed b", "other"};
+  std::vector<dlock_lock*> handles;
+  for (const std::string& name : names) {
+    handles.push_back(lock(client, name));
+    ASSERT_EQ(dlock_lock_acquire(handles.back(), -1, -1, nullptr), DLOCK_OK) << dlock_last_error();
+  }
+  const auto listed = [&](const char* prefix) {
+    std::vector<std::string> found;
+    EXPECT_EQ(dlock_lock_list(
+                  client, prefix,
+                  [](const char* name, size_t length, void* out) {
+                    static_cast<std::vector<std::string>*>(out)->emplace_back(name, length);
+                    return 0;
+                  },
+                  &found),
+              DLOCK_OK)
+        << dlock_last_error();
+    std::sort(found.begin(), found.end());
+    return found;
+  };
+  EXPECT_EQ(listed("listed"), (std::vector<std::string>{"listed b", "listed/a"}));
+  ASSERT_EQ(dlock_lock_release(handles[1]), DLOCK_OK);
+  EXPECT_EQ(listed("listed"), (std::vector<std::string>{"listed/a"}));
+  EXPECT_EQ(listed(""), (std::vector<std::string>{"listed/a", "other"}));
+  EXPECT_EQ(dlock_lock_release(handles[0]), DLOCK_OK);
+  EXPECT_EQ(dlock_lock_release(handles[2]), DLOCK_OK);
+}
+
 TEST_F(ZkClient, AClosedPortIsAConnectionError) {
   dlock_client* client = nullptr;
   const std::string closed =

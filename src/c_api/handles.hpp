@@ -12,7 +12,7 @@
 #include "core/client.hpp"
 #include "core/lost_callback.hpp"
 #include "primitives/election/leader_observer.hpp"
-#include "primitives/lock/lock_inspection.hpp"
+#include "core/lock_inspection.hpp"
 #include "primitives/multi/multi_lock.hpp"
 #include "primitives/multi/red_lock.hpp"
 

@@ -7,7 +7,6 @@
 #include "c_api/handles.hpp"
 #include "c_api/lock_ops.hpp"
 #include "primitives/lock/attempt_counter.hpp"
-#include "primitives/lock/lock_inspection.hpp"
 
 namespace {
 
@@ -64,8 +63,8 @@ int dlock_lock_inspect(dlock_lock* lock, dlock_lock_info* info, dlock_lock_holde
                                    " is too small; initialise it with dlock_lock_info_init()");
     }
     return with_ops(lock, [&](dlock::ReentrantLock&, dlock::ClientCore& core) {
-      dlock::LockInspection inspection =
-          dlock::inspect_lock(core, dlock::c_api::plain_lock(lock, "inspect").keys);
+      core.throw_if_closed();
+      dlock::LockInspection inspection = lock->ops->inspect();
       auto holders = std::make_unique<dlock_lock_holders>();
       holders->holders = std::move(inspection.holders);
       info->ttl_ms = inspection.ttl_ms;

@@ -1,6 +1,4 @@
 // Listing locks and holder notes: what `dlock list` and `dlock status` show.
-#include "primitives/lock/lock_listing.hpp"
-
 #include <cstdlib>
 #include <cstring>
 #include <memory>
@@ -47,8 +45,8 @@ int dlock_lock_list(dlock_client* client, const char* prefix, dlock_lock_name_fn
     require(prefix, "prefix");
     if (each == nullptr) throw dlock::InvalidArgument("each: must not be NULL");
     const std::string wanted = bounded(prefix, DLOCK_NAME_MAX, "prefix");
-    std::shared_ptr<dlock::ClientCore> core = client->client->core();
-    const std::vector<std::string> names = dlock::list_lock_names(*core, wanted);
+    client->client->core()->throw_if_closed();
+    const std::vector<std::string> names = client->backend->list_locks(wanted);
     for (const std::string& name : names) {
       if (each(name.c_str(), name.size(), user_data) != 0) break;
     }

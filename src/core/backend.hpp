@@ -5,7 +5,9 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
+#include "common/error.hpp"
 #include "core/lock_ops.hpp"
 
 namespace dlock {
@@ -24,6 +26,11 @@ class Backend {
   // naming the backend for a kind it does not serve, InvalidArgument for a
   // name it refuses, ClosedError once the client is closed.
   virtual std::shared_ptr<LockOps> lock(const std::string& name, LockKind kind) = 0;
+  // The names of the locks that start with `prefix`, each once (what `dlock
+  // list` shows). Throws UnsupportedError where the backend cannot list them.
+  virtual std::vector<std::string> list_locks(const std::string& /*prefix*/) {
+    throw UnsupportedError(std::string("list locks: the ") + scheme() + " backend cannot list its locks");
+  }
 };
 
 }  // namespace dlock

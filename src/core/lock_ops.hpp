@@ -12,7 +12,9 @@
 #include <optional>
 #include <string>
 
+#include "common/error.hpp"
 #include "core/grant_ref.hpp"
+#include "core/lock_inspection.hpp"
 #include "core/pending_requests.hpp"
 #include "core/wait_watch.hpp"
 #include "core/waiter.hpp"
@@ -101,6 +103,12 @@ class LockOps {
   virtual bool is_locked() = 0;
   // The remaining lease, -2 when not held.
   virtual int64_t ttl_ms() = 0;
+  // Who holds it, in one consistent snapshot. Throws UnsupportedError where
+  // the kind or the backend has none; ProtocolError when the name holds
+  // something that is not a lock.
+  virtual LockInspection inspect() {
+    throw UnsupportedError("inspect '" + name() + "': the " + backend() + " backend cannot inspect this kind of lock");
+  }
 };
 
 }  // namespace dlock

@@ -1,6 +1,7 @@
 #include "backends/redis/redis_backend.hpp"
 
 #include "backends/redis/fair_lock_ops/fair_lock_resource.hpp"
+#include "backends/redis/lock_listing.hpp"
 #include "backends/redis/lock_ops/lock_resource.hpp"
 #include "backends/redis/redis_lock_ops.hpp"
 #include "backends/redis/rwlock_ops/rwlock_resource.hpp"
@@ -27,6 +28,10 @@ std::shared_ptr<const Lockable> resource_of(const std::string& name, LockKind ki
 
 std::shared_ptr<LockOps> RedisBackend::lock(const std::string& name, LockKind kind) {
   return std::make_shared<RedisLockOps>(client_, resource_of(name, kind, client_->core()->config()));
+}
+
+std::vector<std::string> RedisBackend::list_locks(const std::string& prefix) {
+  return list_lock_names(*client_->core(), prefix);
 }
 
 }  // namespace dlock

@@ -18,6 +18,8 @@ class RedisBackend final : public Backend {
   const char* scheme() const override { return "redis"; }
   // Serves every kind.
   std::shared_ptr<LockOps> lock(const std::string& name, LockKind kind) override;
+  // The hashes under `prefix`, found with SCAN (lock_listing.hpp).
+  std::vector<std::string> list_locks(const std::string& prefix) override;
 
  private:
   const std::shared_ptr<Client> client_;

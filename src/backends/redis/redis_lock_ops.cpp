@@ -1,6 +1,7 @@
 #include "backends/redis/redis_lock_ops.hpp"
 
 #include "backends/redis/channel_watch.hpp"
+#include "backends/redis/lock_ops/lock_inspection.hpp"
 #include "backends/redis/lock_ops/lock_resource.hpp"
 #include "backends/redis/redis_lock_wait.hpp"
 #include "backends/redis/redis_session.hpp"
@@ -81,6 +82,12 @@ int64_t RedisLockOps::ttl_ms() {
   return redis_session(*client_->core()).execute(resource_->name(), [&](Connection& connection) {
     return resource_->ttl_ms(connection);
   });
+}
+
+LockInspection RedisLockOps::inspect() {
+  const auto* lock = dynamic_cast<const LockResource*>(resource_.get());
+  if (lock == nullptr) return LockOps::inspect();
+  return inspect_lock(*client_->core(), lock->keys);
 }
 
 }  // namespace dlock

@@ -43,6 +43,8 @@ class RedisLockOps final : public LockOps {
   bool force_release() override;
   bool is_locked() override;
   int64_t ttl_ms() override;
+  // The reentrant lock's (inspect.lua); another kind's is unsupported.
+  LockInspection inspect() override;
 
  private:
   const std::shared_ptr<Client> client_;

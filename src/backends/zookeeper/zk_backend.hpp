@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/backend.hpp"
 #include "core/client.hpp"
@@ -18,6 +19,9 @@ class ZkBackend final : public Backend {
 
   const char* scheme() const override { return "zookeeper"; }
   std::shared_ptr<LockOps> lock(const std::string& name, LockKind kind) override;
+  // The names under /dlock (unescaped) that start with `prefix` and have a
+  // node now; a name that is a path of the caller's ("/...") is not listed.
+  std::vector<std::string> list_locks(const std::string& prefix) override;
 
  private:
   const std::shared_ptr<Client> client_;

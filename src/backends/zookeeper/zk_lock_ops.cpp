@@ -2,6 +2,7 @@
 
 #include <zookeeper/zookeeper.h>
 
+#include <algorithm>
 #include <future>
 #include <vector>
 
@@ -208,6 +209,24 @@ bool ZkLockOps::is_locked() {
 
 int64_t ZkLockOps::ttl_ms() {
   return is_locked() ? -1 : -2;
+}
+
+LockInspection ZkLockOps::inspect() {
+  zk::ZkSession& session = session_();
+  LockInspection inspection;
+  std::vector<std::future<zk::DataResult>> answers;
+  const std::vector<std::string> holders = zk::holders_among(children_of(session, path_), kind_);
+  for (const std::string& holder : holders) answers.push_back(zk::send_get(session, path_ + "/" + holder));
+  for (std::size_t i = 0; i < answers.size(); ++i) {
+    const zk::DataResult found = zk::await(session, answers[i], "getData", path_ + "/" + holders[i]);
+    if (found.rc == ZNONODE) continue;  // released since the listing
+    if (found.rc != ZOK) zk::raise_for(found.rc, "getData", path_ + "/" + holders[i]);
+    inspection.holders.push_back({found.data, 1});
+    const auto token = static_cast<uint64_t>(found.stat.czxid);
+    inspection.last_token = std::max(inspection.last_token.value_or(0), token);
+  }
+  if (!inspection.holders.empty()) inspection.ttl_ms = -1;
+  return inspection;
 }
 
 }  // namespace dlock

@@ -78,6 +78,12 @@ class ZkLockOps final : public LockOps {
   bool is_locked() override;
   // -1 while held (no lease), -2 when not.
   int64_t ttl_ms() override;
+  // The path's holders (holders_among: for a read-write lock, whichever side
+  // holds) with the owner field their nodes carry (a Curator node's data is
+  // its own: its client's address), hold count 1 (re-entry is counted in the
+  // client), and the newest holder's creation zxid as the last token: one
+  // listing, then the holders' data in one pipelined round trip.
+  LockInspection inspect() override;
 
  private:
   const SessionOf session_;

@@ -52,6 +52,16 @@ bool grantable_now(const std::vector<std::string>& children, MutexKind kind) {
   });
 }
 
+std::vector<std::string> holders_among(std::vector<std::string> children, MutexKind kind) {
+  std::stable_sort(children.begin(), children.end(), [kind](const std::string& a, const std::string& b) {
+    return sort_key(a, kind) < sort_key(b, kind);
+  });
+  if (children.empty()) return {};
+  const auto is_write = [](const std::string& child) { return child.find(write_marker) != std::string::npos; };
+  if (kind == MutexKind::mutex || is_write(children.front())) return {children.front()};
+  return {children.begin(), std::find_if(children.begin(), children.end(), is_write)};
+}
+
 ZkMutex::ZkMutex(ZkSession& session, std::string lock_path, MutexKind kind, std::string node_data)
     : session_(session),
       lock_path_(std::move(lock_path)),

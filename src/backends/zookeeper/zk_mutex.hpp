@@ -96,5 +96,10 @@ std::string sort_key(const std::string& child, MutexKind kind = MutexKind::mutex
 // none; for the read side, when none of them is a write node.
 bool grantable_now(const std::vector<std::string>& children, MutexKind kind);
 
+// The children of a lock path that hold it, in Curator's order: the first
+// node of a mutex; on a read-write lock's path the first node if it is a
+// write node, else the read nodes before the first write node.
+std::vector<std::string> holders_among(std::vector<std::string> children, MutexKind kind);
+
 }  // namespace zk
 }  // namespace dlock

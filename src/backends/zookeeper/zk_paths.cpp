@@ -97,6 +97,34 @@ std::string escape_component(const std::string& name) {
   return escaped;
 }
 
+std::optional<std::string> unescape_component(const std::string& component) {
+  if (component == "%2E") return std::string(".");
+  if (component == "%2E%2E") return std::string("..");
+  const auto digit = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  std::string name;
+  for (std::size_t i = 0; i < component.size(); ++i) {
+    const auto byte = static_cast<unsigned char>(component[i]);
+    if (unreserved(byte)) {
+      name += component[i];
+      continue;
+    }
+    if (component[i] != '%' || i + 2 >= component.size()) return std::nullopt;
+    const int high = digit(component[i + 1]);
+    const int low = digit(component[i + 2]);
+    if (high < 0 || low < 0) return std::nullopt;
+    const auto decoded = static_cast<unsigned char>(high * 16 + low);
+    if (unreserved(decoded)) return std::nullopt;  // escape_component leaves those as they are
+    name += static_cast<char>(decoded);
+    i += 2;
+  }
+  if (name.empty() || name == "." || name == "..") return std::nullopt;
+  return name;
+}
+
 std::string lock_path(const std::string& name) {
   if (name.empty() || name.size() > max_name_bytes) {
     throw InvalidArgument("lock name must be 1 to " + std::to_string(max_name_bytes) + " bytes, not " +

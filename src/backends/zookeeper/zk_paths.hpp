@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 
 namespace dlock {
@@ -25,6 +26,9 @@ void validate_path(const std::string& path);
 // One path component for any bytes: those outside [A-Za-z0-9._~-] become %XX,
 // and "." and ".." (which ZooKeeper refuses) become %2E and %2E%2E.
 std::string escape_component(const std::string& name);
+// The name escape_component() made `component` of; nullopt for a component it
+// cannot have made (a node under /dlock someone else created).
+std::optional<std::string> unescape_component(const std::string& component);
 
 }  // namespace zk
 }  // namespace dlock

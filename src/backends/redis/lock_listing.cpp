@@ -1,4 +1,4 @@
-#include "primitives/lock/lock_listing.hpp"
+#include "backends/redis/lock_listing.hpp"
 
 #include <unordered_set>
 
