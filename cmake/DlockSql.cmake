@@ -5,9 +5,9 @@
 # DLOCK_HAVE_MYSQL say whether each was found and is wanted.
 #
 # DLOCK_WITH_POSTGRESQL / DLOCK_WITH_MYSQL: AUTO (on when the library is
-# found), ON (fail without it) or OFF. Shared libraries for now: the backend is
-# linked into the tests only; how the artefacts embed them is an open question
-# (docs/design/backends.md 5, risk 2).
+# found), ON (fail without it) or OFF. Shared libraries for now: libdlock links
+# Debian's libpq5 / libmariadb3 as they are; how the artefacts embed them is an
+# open question (docs/design/backends.md 5, risk 2).
 find_package(PkgConfig QUIET)
 
 # dlock_find_sql_client(<switch> <pkg-config module> <imported target> <Debian package> <scheme>)
@@ -29,7 +29,7 @@ function(dlock_find_sql_client switch module target package scheme)
       set(have ON)
       add_library(${target} INTERFACE IMPORTED GLOBAL)
       target_link_libraries(${target} INTERFACE PkgConfig::dlock_pc_${switch})
-      message(STATUS "dlock: ${module} ${dlock_pc_${switch}_VERSION}: ${scheme} backend on (tests only, until the seam)")
+      message(STATUS "dlock: ${module} ${dlock_pc_${switch}_VERSION}: ${scheme} backend on (linked shared)")
     elseif(NOT wanted STREQUAL "AUTO")
       message(FATAL_ERROR "dlock: DLOCK_WITH_${switch}=${DLOCK_WITH_${switch}} but pkg-config finds no ${module}"
         " (Debian's ${package}; scripts/deps.sh all installs it)")
