@@ -227,6 +227,41 @@ TEST_P(SqlClient, ALeaseEndedBehindTheHoldersBackIsReportedLost) {
   EXPECT_EQ(dlock_lock_release(handle), DLOCK_E_LOST);
 }
 
+// A fixed lease is the row's own, by the server's clock: it ends without a
+// release, and is_locked and ttl read it there. Extending, keeping and a forced
+// release have no statement yet: each is refused naming the backend, and the
+// hold is untouched.
+TEST_P(SqlClient, AFixedLeaseEndsOnItsOwnAndWhatIsNotServedSaysSo) {
+  dlock_client* client = open();
+  dlock_lock* handle = lock(client, "fixed");
+  dlock_lock* other = lock(open(), "fixed");
+  uint64_t token = 0;
+  ASSERT_EQ(dlock_lock_acquire(handle, 0, 1500, &token), DLOCK_OK) << dlock_last_error();
+  int locked = 0;
+  ASSERT_EQ(dlock_lock_is_locked(other, &locked), DLOCK_OK) << dlock_last_error();
+  EXPECT_EQ(locked, 1);
+  int64_t ttl = 0;
+  ASSERT_EQ(dlock_lock_ttl(other, &ttl), DLOCK_OK) << dlock_last_error();
+  EXPECT_GT(ttl, 0);
+  EXPECT_LE(ttl, 1500);
+  const auto refused_naming_the_backend = [&](const char* call, int status) {
+    EXPECT_EQ(status, DLOCK_E_UNSUPPORTED) << call;
+    EXPECT_NE(std::string(dlock_last_error()).find(scheme()), std::string::npos)
+        << call << ": " << dlock_last_error();
+  };
+  refused_naming_the_backend("extend", dlock_lock_extend(handle, 5000));
+  refused_naming_the_backend("release_keeping", dlock_lock_release_keeping(handle, 5000));
+  refused_naming_the_backend("force_release", dlock_lock_force_release(other));
+  EXPECT_EQ(dlock_lock_acquire(other, 0, -1, nullptr), DLOCK_NOT_ACQUIRED);
+  // Granted to the other client once the lease ran out, nobody releasing it.
+  uint64_t next = 0;
+  ASSERT_EQ(dlock_lock_acquire(other, 10000, -1, &next), DLOCK_OK) << dlock_last_error();
+  EXPECT_GT(next, token);
+  EXPECT_EQ(dlock_lock_release(other), DLOCK_OK);
+  EXPECT_EQ(dlock_lock_ttl(other, &ttl), DLOCK_OK);
+  EXPECT_EQ(ttl, -2);
+}
+
 TEST_P(SqlClient, AFairLockIsUnsupportedNamingTheBackend) {
   dlock_client* client = open();
   dlock_lock* fair = nullptr;
