@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "support/async_completion.hpp"
 #include "support/background_acquire.hpp"
 #include "support/fenced_store.hpp"
 #include "support/lost_recorder.hpp"
@@ -176,6 +177,29 @@ TEST_P(SqlClient, AWaiterInAnotherClientIsGrantedSoonAfterTheRelease) {
   EXPECT_EQ(outcome.release_status, DLOCK_OK);
   const bool notified = postgresql() && !GetParam().shedlock;
   EXPECT_LT(elapsed_ms(released_ns, outcome.returned_ns), notified ? 500 : 2000);
+}
+
+// An asynchronous acquire waits on the client's async runner, on the same
+// engine: no thread of its own, completed once the holder releases.
+TEST_P(SqlClient, AnAsynchronousWaiterIsCompletedAfterTheRelease) {
+  dlock_lock* holder = lock(open(), "async");
+  dlock_lock* waiter = lock(open(), "async");
+  uint64_t held = 0;
+  ASSERT_EQ(dlock_lock_acquire(holder, 0, -1, &held), DLOCK_OK) << dlock_last_error();
+  Completion completion;
+  std::future<Outcome> done = completion.future();
+  ASSERT_EQ(dlock_lock_acquire_async(waiter, 7, 20000, -1, nullptr, Completion::on_done, &completion),
+            DLOCK_OK)
+      << dlock_last_error();
+  std::this_thread::sleep_for(milliseconds(1000));
+  ASSERT_EQ(done.wait_for(milliseconds(0)), std::future_status::timeout) << "completed while held";
+  ASSERT_EQ(dlock_lock_release(holder), DLOCK_OK) << dlock_last_error();
+  ASSERT_EQ(done.wait_for(milliseconds(10000)), std::future_status::ready);
+  const Outcome outcome = done.get();
+  ASSERT_EQ(outcome.status, DLOCK_OK) << outcome.message;
+  EXPECT_GT(outcome.token, held);
+  EXPECT_EQ(completion.calls(), 1);
+  EXPECT_EQ(dlock_lock_release_owner(waiter, 7), DLOCK_OK) << dlock_last_error();
 }
 
 // A holder process killed with SIGKILL releases nothing: its row stays
