@@ -254,10 +254,10 @@ TEST_P(SqlClient, ALeaseEndedBehindTheHoldersBackIsReportedLost) {
 }
 
 // A fixed lease is the row's own, by the server's clock: it ends without a
-// release, and is_locked and ttl read it there. Extending, keeping and a forced
-// release have no statement yet: each is refused naming the backend, and the
-// hold is untouched.
-TEST_P(SqlClient, AFixedLeaseEndsOnItsOwnAndWhatIsNotServedSaysSo) {
+// release, and is_locked and ttl read it there; extend sets what is left of
+// it. Keeping and a forced release have no statement yet: each is refused
+// naming the backend, and the hold is untouched.
+TEST_P(SqlClient, AFixedLeaseIsExtendedAndEndsOnItsOwnAndWhatIsNotServedSaysSo) {
   dlock_client* client = open();
   dlock_lock* handle = lock(client, "fixed");
   dlock_lock* other = lock(open(), "fixed");
@@ -275,10 +275,16 @@ TEST_P(SqlClient, AFixedLeaseEndsOnItsOwnAndWhatIsNotServedSaysSo) {
     EXPECT_NE(std::string(dlock_last_error()).find(scheme()), std::string::npos)
         << call << ": " << dlock_last_error();
   };
-  refused_naming_the_backend("extend", dlock_lock_extend(handle, 5000));
   refused_naming_the_backend("release_keeping", dlock_lock_release_keeping(handle, 5000));
   refused_naming_the_backend("force_release", dlock_lock_force_release(other));
   EXPECT_EQ(dlock_lock_acquire(other, 0, -1, nullptr), DLOCK_NOT_ACQUIRED);
+  // Extended to 4 s: still held past the first lease's end.
+  ASSERT_EQ(dlock_lock_extend(handle, 4000), DLOCK_OK) << dlock_last_error();
+  std::this_thread::sleep_for(milliseconds(2000));
+  EXPECT_EQ(dlock_lock_acquire(other, 0, -1, nullptr), DLOCK_NOT_ACQUIRED);
+  ASSERT_EQ(dlock_lock_ttl(other, &ttl), DLOCK_OK) << dlock_last_error();
+  EXPECT_GT(ttl, 0);
+  EXPECT_LE(ttl, 2100);
   // Granted to the other client once the lease ran out, nobody releasing it.
   uint64_t next = 0;
   ASSERT_EQ(dlock_lock_acquire(other, 10000, -1, &next), DLOCK_OK) << dlock_last_error();

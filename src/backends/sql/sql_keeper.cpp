@@ -9,15 +9,9 @@
 #include "core/held_resource.hpp"
 
 namespace dlock {
-namespace {
-
-// The client id an owner field "<client-uuid>:<owner>" starts with: what the
-// renewal matches every row of the client by.
 std::string client_of(const std::string& owner_field) {
   return owner_field.substr(0, owner_field.rfind(':'));
 }
-
-}  // namespace
 
 void SqlKeeper::renew(const std::vector<Hold>& due, Clock::time_point sent_at, Clock::time_point /*deadline*/,
                       const ReportSink& sink) {

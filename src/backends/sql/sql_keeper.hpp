@@ -6,11 +6,17 @@
 // (GrantRef::token) and its grant text (GrantRef::locator).
 #pragma once
 
+#include <string>
+
 #include "backends/sql/lease_dialect.hpp"
 #include "backends/sql/sql_pool.hpp"
 #include "core/hold_keeper.hpp"
 
 namespace dlock {
+
+// The client id an owner field "<client-uuid>:<owner>" starts with: what a
+// renewal (LeaseDialect::renew) matches every row of the client by.
+std::string client_of(const std::string& owner_field);
 
 class SqlKeeper final : public HoldKeeper {
  public:

@@ -1,6 +1,8 @@
 #include "backends/sql/sql_lock_ops.hpp"
 
+#include <algorithm>
 #include <atomic>
+#include <vector>
 
 #include "backends/sql/lease_steps.hpp"
 #include "backends/sql/sql_client_session.hpp"
@@ -79,8 +81,16 @@ void SqlLockOps::unsupported(const char* operation) const {
                          " backend does not serve it yet (issue 24)");
 }
 
-LockOps::Extension SqlLockOps::extend(const std::string& /*owner_field*/, int64_t /*lease_ms*/) {
-  unsupported("extend");
+LockOps::Extension SqlLockOps::extend(const GrantRef& grant, int64_t lease_ms) {
+  SqlClientSession& session = session_();
+  sql::SqlPool::Lease connection = session.pool().take();
+  Extension extension{};
+  extension.sent_at = Clock::now();
+  const std::vector<uint64_t> renewed =
+      session.dialect().renew(*connection, client_of(grant.owner_field),
+                              {{name_, grant.token, grant.locator}}, std::chrono::milliseconds(lease_ms));
+  extension.still_owned = std::find(renewed.begin(), renewed.end(), grant.token) != renewed.end();
+  return extension;
 }
 
 bool SqlLockOps::release_keeping(const std::string& /*owner_field*/, int64_t /*keep_ms*/) {

@@ -4,8 +4,9 @@
 // GrantRef::locator its grant text (LeaseAttempt::grant), which release and
 // renewal match so they act on this grant only. A lease is the row's, by the
 // server's clock: fixed leases are served; the watchdog's renewal is the
-// keeper's one statement (sql_keeper.hpp). Extending, keeping and a forced
-// release have no statement yet: UnsupportedError naming the backend.
+// keeper's one statement (sql_keeper.hpp), and extending is that statement
+// for one grant. Keeping and a forced release have no statement yet:
+// UnsupportedError naming the backend.
 #pragma once
 
 #include <functional>
@@ -46,7 +47,9 @@ class SqlLockOps final : public LockOps {
   // A retry after a send whose answer was lost, finding nothing to end,
   // answers "released" (lease_steps' end_lease).
   Settle settle_release(const GrantRef& grant, const std::string& request_id, int64_t latch_ms) override;
-  Extension extend(const std::string& owner_field, int64_t lease_ms) override;
+  // The keeper's renewal for this one grant (LeaseDialect::renew): a lease
+  // that ended is not brought back.
+  Extension extend(const GrantRef& grant, int64_t lease_ms) override;
   bool keeps() const override { return false; }
   bool release_keeping(const std::string& owner_field, int64_t keep_ms) override;
   bool force_release() override;

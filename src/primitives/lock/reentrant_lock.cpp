@@ -238,7 +238,7 @@ void ReentrantLock::extend(uint64_t owner, int64_t lease_ms) {
                           "' is kept alive by the watchdog; only a fixed lease is extended");
   }
   if (hold->lost) throw_ended_hold(*hold, "extend", name());
-  const auto [still_owned, sent_at] = ops_->extend(hold->grant.owner_field, lease_ms);
+  const auto [still_owned, sent_at] = ops_->extend(hold->grant, lease_ms);
   if (!still_owned) {
     if (auto notice = core_.holds().renewed(*hold, false, sent_at)) deliver(*notice);
     Hold ended = *hold;
