@@ -192,10 +192,13 @@ TEST_F(Observability, ARestartUnderAHeldLockLogsWarnings) {
   server().kill9();
   std::this_thread::sleep_for(milliseconds(kWatchdogMs / 2));
   server().restart();
-  // Without persistence the lock is gone: the next renewal finds it so.
+  // Without persistence the lock is gone: the next renewal finds it so. (The
+  // loss is counted before it is logged: wait for the record itself.)
   EXPECT_TRUE(
       wait_until([&] { return client_stats(held.client.get()).locks_lost == 1; }, milliseconds(3 * kWatchdogMs)));
-  EXPECT_TRUE(log.has(DLOCK_LOG_WARN, {"'observed'", "lost after"})) << log.dump();
+  EXPECT_TRUE(wait_until([&] { return log.has(DLOCK_LOG_WARN, {"'observed'", "lost after"}); },
+                         milliseconds(3 * kWatchdogMs)))
+      << log.dump();
   EXPECT_TRUE(log.has(DLOCK_LOG_WARN, {"lost the connection to " + server().url()})) << log.dump();
   EXPECT_TRUE(log.has(DLOCK_LOG_INFO, {"connected to " + server().url() + " again"})) << log.dump();
   EXPECT_GE(client_stats(held.client.get()).reconnects, 1u);

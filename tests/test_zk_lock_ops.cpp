@@ -391,6 +391,9 @@ TEST_F(ZkLockOpsOneNode, WaitRidesOutABrokenConnectionWhileTheSessionMayLive) {
   stranded->abandon();
   proxy.heal();
   EXPECT_TRUE(holder_ops->release(grant_of("h:2", held_again), "r", 10000));
+  // Healed, the client learns that the server expired the session, and settles
+  // the requests it had queued (the abandoned node's delete among them).
+  EXPECT_TRUE(wait_until([&] { return session->state() == dlock::zk::SessionState::expired; }, seconds(10)));
 }
 
 dlock::Hold hold_of(const std::string& field, const LockWait::Try& granted) {
@@ -458,6 +461,17 @@ TEST_F(ZkLockOpsOneNode, KeeperChecksEveryDueHoldInOneRoundTrip) {
   EXPECT_EQ(reports[0].unanswered.size(), due.size());
   ASSERT_TRUE(reports[0].failure);
   EXPECT_NE(reports[0].failure->find("did not answer"), std::string::npos) << *reports[0].failure;
+
+  // Healed, the renewals go through again (and the requests the partition
+  // left unanswered are settled by the client before the session closes).
+  EXPECT_TRUE(wait_until(
+      [&] {
+        reports.clear();
+        sent_at = std::chrono::steady_clock::now();
+        keeper.renew(due, sent_at, sent_at + seconds(5), sink);
+        return reports.size() == 1 && reports[0].went_through;
+      },
+      seconds(20)));
 }
 
 // A pending release is settled through the keeper by its own Settle.

@@ -48,7 +48,6 @@ class RedisSession final : public BackendSession {
   // Once, after begin_close().
   void close() override;
 
-  const ClientConfig& config() const { return config_; }
   Router& router() { return router_; }
   Subscriber& subscriber() { return subscriber_; }
   WaitHeartbeat& wait_heartbeat() { return wait_heartbeat_; }
