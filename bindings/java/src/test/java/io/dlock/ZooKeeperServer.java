@@ -8,9 +8,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -81,9 +79,7 @@ public final class ZooKeeperServer implements BeforeAllCallback, AfterAllCallbac
       process = null;
     }
     if (dir != null) {
-      try (Stream<Path> files = Files.walk(dir)) {
-        files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-      }
+      TestServers.deleteTree(dir);
     }
   }
 
