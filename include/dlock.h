@@ -235,6 +235,24 @@ DLOCK_API void dlock_client_close(dlock_client *client);
  */
 DLOCK_API const char *dlock_client_backend(const dlock_client *client);
 
+/**
+ * The statements the SQL backend of `url` runs to create what its locks use
+ * when missing (the token source and the lock table, or ShedLock's table for
+ * table=shedlock), in its server's flavour, one a line, each ending in ';':
+ * what `dlock schema` prints, for an administrator to run when the client's
+ * user may not create them. No connection is made. *script_out is
+ * NUL-terminated, freed with dlock_schema_free().
+ *
+ * DLOCK_E_INVALID: NULL url/script_out, a malformed url or option.
+ * DLOCK_E_UNSUPPORTED: a url of a backend without a schema (redis://,
+ * zookeeper://, ...), or of an SQL backend not in this build; the message
+ * names the backend.
+ */
+DLOCK_API int dlock_schema(const char *url, char **script_out);
+
+/** Frees a script of dlock_schema(); NULL is ignored. */
+DLOCK_API void dlock_schema_free(char *script);
+
 /* ---- Cancellation ---- */
 
 /**

@@ -128,6 +128,32 @@ TEST(ClientWithoutServer, OtherBackendsAreUnsupportedAndNamed) {
   EXPECT_EQ(std::string(dlock_last_error()).find("s3cret"), std::string::npos) << dlock_last_error();
 }
 
+// dlock_schema: an SQL url's statements, made without a server; other
+// backends' urls, and SQL ones in a build without them, refused naming the backend.
+TEST(ClientWithoutServer, SchemaPrintsAnSqlUrlsStatementsAndNamesOtherBackends) {
+  char* script = nullptr;
+  const char* const sql_url = "postgresql://app:s3cret@127.0.0.1:1/app?table=jobs";
+#if DLOCK_TEST_HAVE_POSTGRESQL
+  ASSERT_TRUE(status_is(dlock_schema(sql_url, &script), DLOCK_OK));
+  const std::string text(script);
+  dlock_schema_free(script);
+  EXPECT_NE(text.find("CREATE SEQUENCE IF NOT EXISTS dlock_token_seq"), std::string::npos) << text;
+  EXPECT_NE(text.find("CREATE TABLE IF NOT EXISTS jobs "), std::string::npos) << text;
+  EXPECT_EQ(text.find("s3cret"), std::string::npos) << text;
+#else
+  EXPECT_TRUE(status_is(dlock_schema(sql_url, &script), DLOCK_E_UNSUPPORTED));
+  EXPECT_EQ(script, nullptr);
+  EXPECT_EQ(std::string(dlock_last_error()), "url: the postgresql backend is not in this build of dlock");
+#endif
+  EXPECT_TRUE(status_is(dlock_schema("redis://127.0.0.1:6379", &script), DLOCK_E_UNSUPPORTED));
+  EXPECT_EQ(script, nullptr);
+  EXPECT_NE(std::string(dlock_last_error()).find("the redis backend has no schema"), std::string::npos)
+      << dlock_last_error();
+  EXPECT_TRUE(status_is(dlock_schema(nullptr, &script), DLOCK_E_INVALID));
+  EXPECT_TRUE(status_is(dlock_schema(sql_url, nullptr), DLOCK_E_INVALID));
+  dlock_schema_free(nullptr);
+}
+
 TEST_F(Client, ServerGoneDuringAWaitIsAConnectionErrorNotATimeout) {
   dlock_client_options options = default_options();
   options.connect_timeout_ms = 300;

@@ -127,6 +127,22 @@ TEST_P(SqlClient, OpensAndNamesItsBackend) {
   dlock_client_close(other);
 }
 
+// dlock_schema's script (dlock schema), run by the server's own client on a
+// fresh server, makes the table a client then locks on.
+TEST_P(SqlClient, TheSchemaItPrintsMakesTheTableTheClientLocksOn) {
+  char* script = nullptr;
+  ASSERT_EQ(dlock_schema(url().c_str(), &script), DLOCK_OK) << dlock_last_error();
+  const std::string statements(script);
+  dlock_schema_free(script);
+  server_->query(statements);
+  EXPECT_EQ(server_->query("SELECT count(*) FROM " + std::string(table())), "0");
+  dlock_lock* handle = lock(open(), "schema-made");
+  ASSERT_NE(handle, nullptr);
+  ASSERT_EQ(dlock_lock_acquire(handle, 0, -1, nullptr), DLOCK_OK) << dlock_last_error();
+  EXPECT_EQ(server_->query("SELECT count(*) FROM " + std::string(table())), "1");
+  EXPECT_EQ(dlock_lock_release(handle), DLOCK_OK);
+}
+
 TEST_P(SqlClient, ALockIsReenteredWithoutARoundTripRefusedToOthersAndFenced) {
   dlock_client* a = open();
   dlock_client* b = open();

@@ -1,6 +1,7 @@
 """dlock run on postgresql://, against a real PostgreSQL server the test starts: a second run on
 a held name waits for the first to end, and concurrent runs never overlap with rising tokens,
-judged by the same checker as on Redis."""
+judged by the same checker as on Redis; dlock schema's statements, run by an administrator, let
+a user who may not create tables lock."""
 import os
 import shutil
 import subprocess
@@ -69,6 +70,27 @@ class PostgresRuns(unittest.TestCase):
         sections = read_log(log)
         self.assertEqual(len(sections), RUNNERS * RUNS_EACH)
         self.assertEqual(find_violations(sections), [])
+
+    def test_the_schema_it_prints_lets_a_user_without_create_lock(self):
+        # PostgreSQL 15: only the owner creates in schema public.
+        self.postgres.query("CREATE ROLE app LOGIN")
+        # A table of its own: the other tests' runs created dlock_locks already.
+        env = dict(self.env, DLOCK_URL=self.postgres.url.replace("postgres@", "app@", 1) + "?table=app_locks")
+        refused = subprocess.run([DLOCK, "run", "job", "--", "true"], env=env, capture_output=True, text=True,
+                                 timeout=30)
+        self.assertNotEqual(refused.returncode, 0)
+        self.assertIn("CREATE TABLE IF NOT EXISTS app_locks", refused.stderr)  # the statements to run
+
+        printed = subprocess.run([DLOCK, "schema"], env=env, capture_output=True, text=True, timeout=30)
+        self.assertEqual((printed.returncode, printed.stderr), (0, ""))
+        self.postgres.query(printed.stdout)
+        self.postgres.query("GRANT SELECT, INSERT, UPDATE, DELETE ON app_locks TO app;"
+                            " GRANT USAGE, SELECT, UPDATE ON SEQUENCE dlock_token_seq TO app")
+        ran = subprocess.run([DLOCK, "run", "job", "--", "sh", "-c", 'echo "$DLOCK_FENCING_TOKEN"'], env=env,
+                             capture_output=True, text=True, timeout=30)
+        self.assertEqual(ran.returncode, 0, ran.stderr)
+        self.assertEqual(self.postgres.query("SELECT token FROM app_locks WHERE name = convert_to('job', 'UTF8')"),
+                         ran.stdout.strip())
 
 
 if __name__ == "__main__":
