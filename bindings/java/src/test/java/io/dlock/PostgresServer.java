@@ -8,8 +8,6 @@ import java.nio.file.attribute.UserPrincipal;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.extension.AfterAllCallback;
-import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
@@ -19,14 +17,10 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * refuses to run as root: as root, initdb and postgres run as the system user dlockpg through
  * setpriv. {@code @RegisterExtension static final PostgresServer postgres = new PostgresServer();}
  */
-public final class PostgresServer implements BeforeAllCallback, AfterAllCallback {
+public final class PostgresServer extends ServerExtension {
   static final String DEBIAN_BINDIR = "/usr/lib/postgresql/15/bin";
   static final String SYSTEM_USER = "dlockpg";
   static final String SUPERUSER = "postgres";
-
-  private Process process;
-  private Path dir;
-  private int port;
 
   /** Where initdb, postgres and psql are, or null when this machine has no PostgreSQL server. */
   static String bindir() {
@@ -76,7 +70,7 @@ public final class PostgresServer implements BeforeAllCallback, AfterAllCallback
         .redirectErrorStream(true).redirectOutput(dir.resolve("postgres.log").toFile()).start();
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
     while (System.nanoTime() < deadline && process.isAlive()) {
-      if (psql("SELECT 1").exitCode == 0) {
+      if (psql("SELECT 1").exitCode() == 0) {
         return;
       }
       Thread.sleep(100);
@@ -86,17 +80,11 @@ public final class PostgresServer implements BeforeAllCallback, AfterAllCallback
   }
 
   @Override
-  public void afterAll(ExtensionContext context) throws Exception {
-    if (process != null) {
-      // SIGQUIT: PostgreSQL's immediate shutdown, which ends its backends too (Java's destroy()
-      // sends SIGTERM, which waits for the clients).
-      new ProcessBuilder("kill", "-QUIT", String.valueOf(process.pid())).start().waitFor();
-      TestServers.awaitEnd(process);
-      process = null;
-    }
-    if (dir != null) {
-      TestServers.deleteTree(dir);
-    }
+  protected void end(Process running) throws IOException, InterruptedException {
+    // SIGQUIT: PostgreSQL's immediate shutdown, which ends its backends too (Java's destroy()
+    // sends SIGTERM, which waits for the clients).
+    new ProcessBuilder("kill", "-QUIT", String.valueOf(running.pid())).start().waitFor();
+    TestServers.awaitEnd(running);
   }
 
   public String url() {
@@ -106,21 +94,13 @@ public final class PostgresServer implements BeforeAllCallback, AfterAllCallback
   /** The answer to {@code sql} through psql (never through dlock), rows one a line. */
   public String query(String sql) throws IOException, InterruptedException {
     Answer answer = psql(sql);
-    if (answer.exitCode != 0) {
-      throw new IOException("psql on port " + port + ": " + sql + ": " + answer.output);
+    if (answer.exitCode() != 0) {
+      throw new IOException("psql on port " + port + ": " + sql + ": " + answer.output());
     }
-    return answer.output.strip();
+    return answer.output().strip();
   }
 
-  private static final class Answer {
-    final int exitCode;
-    final String output;
-
-    Answer(int exitCode, String output) {
-      this.exitCode = exitCode;
-      this.output = output;
-    }
-  }
+  private record Answer(int exitCode, String output) {}
 
   private Answer psql(String sql) throws IOException, InterruptedException {
     Process run = new ProcessBuilder(bindir() + "/psql", "-X", "-A", "-t", "-q", "-v", "ON_ERROR_STOP=1", "-h",
