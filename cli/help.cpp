@@ -9,6 +9,7 @@ const char* const help_text = R"(Usage:
   dlock release --force [--url URL] NAME
   dlock elect [options] NAME [options] [--] COMMAND [ARGS...]
   dlock leader [--url URL] [--json] [--watch] NAME
+  dlock schema [--url URL]
   dlock --help | --version
 
 Distributed locks on Redis, like flock(1) across machines.
@@ -73,14 +74,20 @@ term and since when it leads; it exits 0 when someone leads, 3 when
 nobody does. With --watch it prints that leader and then every new
 leader and proclaimed value, a line each, until interrupted (exit 0).
 
+dlock schema prints the statements the SQL backend of URL (postgresql://,
+mysql://) runs to create its token source and lock table (table= of the
+URL, ShedLock's for table=shedlock), for an administrator to run when the
+client's user may not create them. It connects to nothing.
+
 Durations: an integer and a unit, ms s m h d, possibly repeated: 500ms,
 30s, 5m, 1h, 1h30m.
 
 Exit codes: COMMAND's status (128+N when signal N ended it); 3 not held
 (status) or no leader (leader); 64 usage error; 69 Redis unreachable or
-failing, or a URL this build cannot serve; 70 internal error; 75 lock not
-acquired (see -E); 79 lock lost while COMMAND ran; 80 --max-attempts
-reached; 126 COMMAND not executable; 127 COMMAND not found.
+failing, a URL this build cannot serve, or schema of a URL without one;
+70 internal error; 75 lock not acquired (see -E); 79 lock lost while
+COMMAND ran; 80 --max-attempts reached; 126 COMMAND not executable; 127
+COMMAND not found.
 )";
 
 }  // namespace dlock_cli

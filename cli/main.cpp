@@ -13,6 +13,7 @@
 #include "log_output.hpp"
 #include "release_command.hpp"
 #include "run_command.hpp"
+#include "schema_command.hpp"
 #include "signal_waiter.hpp"
 #include "status_command.hpp"
 
@@ -23,7 +24,7 @@ int dispatch(int argc, char** argv) {
   // Before any thread starts, so that every thread inherits the signal mask.
   SignalWaiter signals;
   start_library_log();
-  if (argc < 2) throw usage_error("missing a command: run, status, list, release, elect or leader");
+  if (argc < 2) throw usage_error("missing a command: run, status, list, release, elect, leader or schema");
   const std::string command = argv[1];
   Arguments args(argc, argv, 2);
   if (command == "--help" || command == "-h" || command == "help" || args.take_flag("--help", "-h")) {
@@ -40,8 +41,9 @@ int dispatch(int argc, char** argv) {
   if (command == "release") return release_command(args);
   if (command == "elect") return elect_command(args, signals);
   if (command == "leader") return leader_command(args, signals);
+  if (command == "schema") return schema_command(args);
   throw usage_error("unknown command '" + command +
-                    "': expected run, status, list, release, elect or leader");
+                    "': expected run, status, list, release, elect, leader or schema");
 }
 
 int report(const Failure& failure) {

@@ -179,9 +179,13 @@ DLOCK_API void dlock_client_options_init(dlock_client_options *opts);
  *       (ZooKeeper, in Curator's layouts; docs/zookeeper.md: options
  *       session_timeout_ms, connect_timeout_ms, command_timeout_ms,
  *       auth=digest:user:password; a fixed lease_ms is DLOCK_E_INVALID there)
- * postgresql:// (or postgres://) and mysql:// name the backends planned beside
- * these, which this build does not have: DLOCK_E_UNSUPPORTED; so does
- * zookeeper:// in a build without the ZooKeeper C client.
+ *   postgresql://[user[:password]@]host[:port]/database[?options] (or postgres://)
+ *   mysql://[user[:password]@]host[:port]/database[?options]
+ *       (PostgreSQL, MySQL/MariaDB: a lock table; docs/sql.md: options table=,
+ *       mode=lease, connect_timeout_ms, io_timeout_ms. Only in builds from
+ *       source with libpq / MariaDB Connector/C: the release's wheel, jar and
+ *       packages leave them out, and answer DLOCK_E_UNSUPPORTED naming the
+ *       backend; so does zookeeper:// in a build without the ZooKeeper C client.)
  * Sentinel: the sentinels (default port 26379) are asked in turn for the
  * master named after '#'; the userinfo is the master's credentials, the
  * sentinels' are the query options sentinel_user= and sentinel_password=.
@@ -208,8 +212,8 @@ DLOCK_API void dlock_client_options_init(dlock_client_options *opts);
  * DLOCK_E_CONNECTION: Redis unreachable; a TLS handshake that failed or a
  * server certificate that did not verify (the message says why).
  * DLOCK_E_AUTH: credentials refused.
- * DLOCK_E_UNSUPPORTED: rediss:// in a build without TLS; a postgresql://,
- * postgres:// or mysql:// url, or zookeeper:// in a build without it
+ * DLOCK_E_UNSUPPORTED: rediss:// in a build without TLS; a zookeeper://,
+ * postgresql://, postgres:// or mysql:// url in a build without that backend
  * (dlock_last_error() names the backend this build does not have).
  */
 DLOCK_API int dlock_client_open(const char *url, const dlock_client_options *opts,
@@ -225,10 +229,29 @@ DLOCK_API void dlock_client_close(dlock_client *client);
 
 /**
  * The backend that serves the client, as its url's scheme chose it: "redis"
- * (redis://, rediss://, redis-sentinel://, rediss-sentinel://, unix://).
+ * (redis://, rediss://, redis-sentinel://, rediss-sentinel://, unix://),
+ * "zookeeper", "postgresql" (postgresql://, postgres://) or "mysql".
  * Static storage; NULL for NULL. No round trip.
  */
 DLOCK_API const char *dlock_client_backend(const dlock_client *client);
+
+/**
+ * The statements the SQL backend of `url` runs to create what its locks use
+ * when missing (the token source and the lock table, or ShedLock's table for
+ * table=shedlock), in its server's flavour, one a line, each ending in ';':
+ * what `dlock schema` prints, for an administrator to run when the client's
+ * user may not create them. No connection is made. *script_out is
+ * NUL-terminated, freed with dlock_schema_free().
+ *
+ * DLOCK_E_INVALID: NULL url/script_out, a malformed url or option.
+ * DLOCK_E_UNSUPPORTED: a url of a backend without a schema (redis://,
+ * zookeeper://, ...), or of an SQL backend not in this build; the message
+ * names the backend.
+ */
+DLOCK_API int dlock_schema(const char *url, char **script_out);
+
+/** Frees a script of dlock_schema(); NULL is ignored. */
+DLOCK_API void dlock_schema_free(char *script);
 
 /* ---- Cancellation ---- */
 

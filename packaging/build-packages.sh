@@ -38,6 +38,9 @@ if [ "$arch" != "$(uname -m)" ] && [ -z "$zig_root" ]; then
   exit 64
 fi
 [ -z "$zig_root" ] || zig_root=$(cd "$zig_root" && pwd)
+# Without the SQL backends: the packages would need libpq and MariaDB's client (docs/sql.md,
+# cmake/DlockSql.cmake reads these).
+export DLOCK_WITH_POSTGRESQL="${DLOCK_WITH_POSTGRESQL:-OFF}" DLOCK_WITH_MYSQL="${DLOCK_WITH_MYSQL:-OFF}"
 
 build() {  # build DIR CMAKE_ARGS...
   dir=$1

@@ -46,6 +46,9 @@ else
   case "$depends" in *libhiredis*) ;; *) echo "libdlock1 depends on no hiredis" >&2; exit 1 ;; esac
 fi
 
+# The release builds leave the SQL backends out (scripts/release.sh, docs/sql.md).
+case "$depends" in *libpq*|*libmariadb*) echo "libdlock1 depends on an SQL client library" >&2; exit 1 ;; esac
+
 say "install"
 apt-get install -y -q --no-install-recommends "$deb_dir"/libdlock1_*_"$arch".deb \
   "$deb_dir"/libdlock-dev_*_"$arch".deb "$deb_dir"/dlock-tools_*_"$arch".deb

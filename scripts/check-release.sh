@@ -17,7 +17,9 @@
 #           an RPM distribution provides are left unsatisfied, none newer than RHEL 8's
 #           (glibc 2.28) for a Zig build, than Fedora 36's for a system compiler's
 #   .tar.gz unpacked anywhere, its bin/dlock run from another directory (aarch64: under qemu)
-# Needs root (apt, chroot), python3, mvn, rpm, redis-server, openssl, Debian's
+# Every artefact is checked to need no SQL client library (readelf's NEEDED) and to
+# refuse postgresql:// and mysql:// as "not in this build", naming the backend (docs/sql.md).
+# Needs root (apt, chroot), python3, mvn, rpm, redis-server, openssl, readelf, Debian's
 # zookeeper (the server) and a JRE; for aarch64
 # artefacts mmdebstrap and qemu-user-static (installed when missing).
 # Usage: scripts/check-release.sh OUT
@@ -49,6 +51,21 @@ read -r zk_url <&"${zookeeper[0]}" || { echo "the ZooKeeper server did not start
 
 # shellcheck source=release-lib.sh
 . "$root/scripts/release-lib.sh"
+
+# The release builds leave the SQL backends out (scripts/release.sh): no shipped ELF file
+# may need libpq or MariaDB's (or MySQL's) client library.
+# no_sql_client WHAT FILE...
+no_sql_client() {
+  local what=$1
+  shift
+  if readelf -d "$@" | grep -E '\(NEEDED\).*\[lib(pq|mariadb|mysqlclient)\.so'; then
+    echo "$what needs an SQL client library: the release builds must leave the SQL backends out" >&2
+    exit 1
+  fi
+}
+# The URLs each artefact must refuse, and what its refusal must say.
+sql_urls=("postgresql://dlock@127.0.0.1:1/dlock" "mysql://dlock@127.0.0.1:1/dlock")
+sql_refusal='(postgresql|mysql) backend is not in this build'
 # What each wheel's interpreter runs; DLOCK_CHECK_PATH: where the wheel was unpacked, if not installed.
 check_wheel_py='
 import os, sys
@@ -62,6 +79,13 @@ with dlock.Client(os.environ["DLOCK_ZK_URL"]) as client:
     with client.lock("check-wheel") as lock:
         assert lock.fencing_token > 0
         print(f"and on ZooKeeper: token {lock.fencing_token}")
+for url in os.environ["DLOCK_SQL_URLS"].split():
+    try:
+        dlock.Client(url).close()
+    except dlock.UnsupportedError as refused:
+        print(f"refused: {refused}")
+    else:
+        raise AssertionError(f"the wheel opened {url}: its build has an SQL backend")
 '
 for wheel in "$out"/dlock_redis-"$version"-*manylinux*.whl; do
   name=$(basename "$wheel" .whl)
@@ -76,8 +100,11 @@ for wheel in "$out"/dlock_redis-"$version"-*manylinux*.whl; do
     "$python" -m venv "$venv"
     # PATH holds the venv alone: no cc, c++, cmake or make to fall back on.
     env -i HOME="$work" PATH="$venv/bin" "$venv/bin/pip" install -q --no-index --only-binary=:all: "$wheel"
-    env -i HOME="$work" PATH="$venv/bin" DLOCK_URL="$tls_url" DLOCK_ZK_URL="$zk_url" \
-      "$venv/bin/python" -I -c "$check_wheel_py"
+    refusals=$(env -i HOME="$work" PATH="$venv/bin" DLOCK_URL="$tls_url" DLOCK_ZK_URL="$zk_url" \
+      DLOCK_SQL_URLS="${sql_urls[*]}" "$venv/bin/python" -I -c "$check_wheel_py")
+    echo "$refusals"
+    [[ "$(grep -c -E "refused: .*$sql_refusal" <<<"$refusals")" == "${#sql_urls[@]}" ]]
+    no_sql_client "the wheel's extension" "$venv"/lib/python3*/site-packages/dlock/_dlock*.so
     ldd "$venv"/lib/python3*/site-packages/dlock/_dlock*.so | grep -E "ssl|crypto|hiredis|zookeeper" |
       grep -v "dlock_redis.libs" && { echo "the wheel's extension loads a system OpenSSL, hiredis or ZooKeeper client" >&2; exit 1; }
   else
@@ -89,10 +116,12 @@ for wheel in "$out"/dlock_redis-"$version"-*manylinux*.whl; do
       --only-binary=:all: --platform "$platform_tag" \
       --python-version "$python_version" --implementation cp --abi "$abi" --target "$tree$target" "$wheel"
     cp "$tls_ca" "$tree/opt/dlock-check/ca.crt"
-    env -i DLOCK_CHECK_PATH="$target" DLOCK_URL="rediss://127.0.0.1:$tls_port?tls_ca=/opt/dlock-check/ca.crt" \
-      DLOCK_ZK_URL="$zk_url" \
-      bash -c '. "$1"; shift; in_tree "$@"' - "$root/scripts/release-lib.sh" \
-      "$tree" "/usr/bin/python$python_version" -I -c "$check_wheel_py"
+    refusals=$(env -i DLOCK_CHECK_PATH="$target" DLOCK_URL="rediss://127.0.0.1:$tls_port?tls_ca=/opt/dlock-check/ca.crt" \
+      DLOCK_ZK_URL="$zk_url" DLOCK_SQL_URLS="${sql_urls[*]}" bash -c '. "$1"; shift; in_tree "$@"' - \
+      "$root/scripts/release-lib.sh" "$tree" "/usr/bin/python$python_version" -I -c "$check_wheel_py")
+    echo "$refusals"
+    [[ "$(grep -c -E "refused: .*$sql_refusal" <<<"$refusals")" == "${#sql_urls[@]}" ]]
+    no_sql_client "the wheel's extension" "$tree$target"/dlock/_dlock*.so
   fi
 done
 
@@ -109,10 +138,16 @@ mvn -B -q install:install-file -Dfile="$out/dlock-$version.jar" -DpomFile="$out/
 jar_listing=$(python3 -m zipfile -l "$out/dlock-$version.jar")
 grep -q "META-INF/native/linux-x86_64/libdlock_jni.so" <<<"$jar_listing"
 cp -r "$root/packaging/tests/java-consumer" "$work/java-consumer"
-token=$(mvn -B -q -Dstyle.color=never -f "$work/java-consumer/pom.xml" -Ddlock.version="$version" compile exec:java \
-  -Dexec.args="$plain_url" | sed -n 's/.*token \([0-9]*\)$/\1/p')
+consumed=$(mvn -B -q -Dstyle.color=never -f "$work/java-consumer/pom.xml" -Ddlock.version="$version" compile exec:java \
+  -Dexec.args="$plain_url ${sql_urls[*]}")
+token=$(sed -n 's/.*token \([0-9]*\)$/\1/p' <<<"$consumed")
 [[ "$token" == "$(redis-cli -p "$plain_port" get 'redisson_lock_token:{check-jar}')" ]]
 echo "jar: token $token"
+grep 'refused: ' <<<"$consumed"
+[[ "$(grep -c -E "refused: UNSUPPORTED: .*$sql_refusal" <<<"$consumed")" == "${#sql_urls[@]}" ]]
+mkdir -p "$work/jar"
+(cd "$work/jar" && python3 -m zipfile -e "$out/dlock-$version.jar" .)
+no_sql_client "the jar's JNI library" "$work"/jar/META-INF/native/linux-*/libdlock_jni.so
 token=$(mvn -B -q -Dstyle.color=never -f "$work/java-consumer/pom.xml" -Ddlock.version="$version" exec:java \
   -Dexec.args="$zk_url" | sed -n 's/.*token \([0-9]*\)$/\1/p')
 [[ "$token" -gt 0 ]] || { echo "jar: no lock on ZooKeeper" >&2; exit 1; }
@@ -150,11 +185,22 @@ token=$(cd / && env -u LD_LIBRARY_PATH DLOCK_URL="$zk_url" \
   "$work/dlock-$version-linux-$(uname -m)/bin/dlock" run check-tarball -- sh -c 'echo "$DLOCK_FENCING_TOKEN"')
 [[ "$token" -gt 0 ]] || { echo "tarball: no lock on ZooKeeper" >&2; exit 1; }
 echo "tarball on ZooKeeper: token $token"
+no_sql_client "the tarball" "$work/dlock-$version-linux-$(uname -m)"/bin/dlock \
+  "$work/dlock-$version-linux-$(uname -m)"/lib/libdlock.so.*.*.*
+for url in "${sql_urls[@]}"; do
+  # 69: the backend is unavailable (docs/cli.md).
+  status=0
+  refusal=$(env -u LD_LIBRARY_PATH DLOCK_URL="$url" "$work/dlock-$version-linux-$(uname -m)/bin/dlock" \
+    status check-tarball 2>&1) || status=$?
+  echo "tarball: $refusal"
+  [[ "$status" == 69 ]] && grep -q -E "$sql_refusal" <<<"$refusal"
+done
 if [[ -f "$out/dlock-$version-linux-aarch64.tar.gz" ]]; then
   say "tarball (aarch64): bin/dlock under qemu in Debian's arm64 tree, from /"
   debian_tree aarch64 bookworm
   rm -rf "$tree/opt/dlock-$version-linux-aarch64"
   tar -xzf "$out/dlock-$version-linux-aarch64.tar.gz" -C "$tree/opt"
+  no_sql_client "the aarch64 tarball" "$tree/opt/dlock-$version-linux-aarch64"/lib/libdlock.so.*.*.*
   # qemu runs no second program (no binfmt here), so status, not run: one round
   # trip; 3 is "not held".
   status=0
@@ -184,6 +230,7 @@ for rpm_arch in $(ls "$out"/*.rpm | sed 's/.*\.\([^.]*\)\.rpm$/\1/' | sort -u); 
   fi
   [[ -z "$too_new" ]] || { printf 'the .rpm needs a newer system than %s:\n%s\n' "$floor" "$too_new" >&2; exit 1; }
   [[ -x "$rpm_root/usr/bin/dlock" ]] && ls "$rpm_root"/usr/lib64/libdlock.so.1.*.* >/dev/null
+  no_sql_client "the .rpm" "$rpm_root/usr/bin/dlock" "$rpm_root"/usr/lib64/libdlock.so.1.*.*
   echo "rpm ($rpm_arch): left to the system: $(sed 's/(.*//' <<<"$unsatisfied" | sort -u | paste -sd ' ');" \
     "newest glibc symbol $(grep -o 'GLIBC_[0-9.]*' <<<"$unsatisfied" | sort -V | tail -n1); nothing newer than $floor"
 done
@@ -198,6 +245,7 @@ for deb in "$out"/*_arm64.deb; do
   if grep -q '/usr/lib/aarch64-linux-gnu/libdlock.so.1.' <<<"$(dpkg-deb -c "$deb")"; then
     dpkg-deb -x "$deb" "$work/deb-arm64"
     grep -q 'ARM aarch64' <<<"$(file -L "$work"/deb-arm64/usr/lib/aarch64-linux-gnu/libdlock.so.1)"
+    no_sql_client "the arm64 .deb" "$work"/deb-arm64/usr/lib/aarch64-linux-gnu/libdlock.so.1
   fi
 done
 

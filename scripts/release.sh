@@ -13,7 +13,8 @@
 # third-party sources (scripts/sources.lock) are fetched, checked and built into
 # DLOCK_DEPS_PREFIX (default /opt/dlock-deps) the first time. Every artefact has
 # TLS (OpenSSL and hiredis_ssl inside) and the ZooKeeper backend (its C client
-# inside): a build that would lack either stops.
+# inside): a build that would lack either stops. None has the SQL backends
+# (postgresql://, mysql://: docs/sql.md says why); each says so.
 #
 # The wheel, the jar's natives, the .rpm and the .tar.gz are built with Zig for
 # glibc 2.28 (scripts/release-toolchain.sh; on a new machine OpenSSL's build adds
@@ -48,6 +49,9 @@ manylinux=${DLOCK_MANYLINUX:-1}
 [[ "$all" == 1 ]] && manylinux=1
 [[ "$all" == 1 ]] && export DLOCK_PYTHONS="${DLOCK_PYTHONS:-3.9 3.10 3.11 3.12 3.13}"
 export DLOCK_REQUIRE_TLS=1 DLOCK_WITH_ZOOKEEPER=ON
+# No SQL backends in the artefacts: they would need libpq and MariaDB's client installed to
+# load (docs/sql.md). CMake reads these (cmake/DlockSql.cmake) in every build started below.
+export DLOCK_WITH_POSTGRESQL="${DLOCK_WITH_POSTGRESQL:-OFF}" DLOCK_WITH_MYSQL="${DLOCK_WITH_MYSQL:-OFF}"
 if [[ "$manylinux" == 1 ]]; then
   flavour_root="$build_root/glibc2.28"
 else

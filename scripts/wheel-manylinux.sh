@@ -21,6 +21,8 @@ build_root="$(realpath -m "${2:-$root/build/manylinux}")"
 arch=${DLOCK_ARCH:-$(uname -m)}
 pythons=${DLOCK_PYTHONS:-$(python3 -c 'import sys; print("%d.%d" % sys.version_info[:2])')}
 mkdir -p "$out" "$build_root"
+# Without the SQL backends, whose client libraries no wheel carries (docs/sql.md, cmake/DlockSql.cmake).
+export DLOCK_WITH_POSTGRESQL="${DLOCK_WITH_POSTGRESQL:-OFF}" DLOCK_WITH_MYSQL="${DLOCK_WITH_MYSQL:-OFF}"
 # shellcheck source=release-lib.sh
 . "$root/scripts/release-lib.sh"
 

@@ -3,6 +3,7 @@
 
 #include <chrono>
 #include <string>
+#include <vector>
 
 #include "dlock.h"
 #include "monotonic_clock.hpp"
@@ -93,16 +94,21 @@ TEST(ClientWithoutServer, UnreachableServerIsAConnectionError) {
 // The backends beside Redis (docs/design/backends.md) that are not in this
 // build: their urls fail before any connection, naming the backend alone.
 TEST(ClientWithoutServer, OtherBackendsAreUnsupportedAndNamed) {
-  const struct {
+  struct Case {
     const char* url;
     const char* backend;
-  } cases[] = {
+  };
+  const std::vector<Case> cases = {
 #if !DLOCK_TEST_HAVE_ZOOKEEPER
     {"zookeeper://127.0.0.1:2181/dlock", "zookeeper"},
 #endif
+#if !DLOCK_TEST_HAVE_POSTGRESQL
     {"postgresql://app:s3cret@127.0.0.1:5432/app?table=locks", "postgresql"},
     {"postgres://app:s3cret@127.0.0.1/app", "postgresql"},
-    {"mysql://app:s3cret@127.0.0.1:3306/app", "mysql"}
+#endif
+#if !DLOCK_TEST_HAVE_MYSQL
+    {"mysql://app:s3cret@127.0.0.1:3306/app", "mysql"},
+#endif
   };
   for (const auto& c : cases) {
     dlock_client* client = nullptr;
@@ -111,6 +117,41 @@ TEST(ClientWithoutServer, OtherBackendsAreUnsupportedAndNamed) {
     EXPECT_EQ(std::string(dlock_last_error()),
               std::string("url: the ") + c.backend + " backend is not in this build of dlock");
   }
+  // A scheme no backend has is invalid in every build (the only case left
+  // when the build has them all).
+  dlock_client* client = nullptr;
+  EXPECT_TRUE(
+      status_is(dlock_client_open("ftp://app:s3cret@127.0.0.1:21/app", nullptr, &client), DLOCK_E_INVALID));
+  EXPECT_EQ(client, nullptr);
+  EXPECT_NE(std::string(dlock_last_error()).find("unknown scheme 'ftp'"), std::string::npos)
+      << dlock_last_error();
+  EXPECT_EQ(std::string(dlock_last_error()).find("s3cret"), std::string::npos) << dlock_last_error();
+}
+
+// dlock_schema: an SQL url's statements, made without a server; other
+// backends' urls, and SQL ones in a build without them, refused naming the backend.
+TEST(ClientWithoutServer, SchemaPrintsAnSqlUrlsStatementsAndNamesOtherBackends) {
+  char* script = nullptr;
+  const char* const sql_url = "postgresql://app:s3cret@127.0.0.1:1/app?table=jobs";
+#if DLOCK_TEST_HAVE_POSTGRESQL
+  ASSERT_TRUE(status_is(dlock_schema(sql_url, &script), DLOCK_OK));
+  const std::string text(script);
+  dlock_schema_free(script);
+  EXPECT_NE(text.find("CREATE SEQUENCE IF NOT EXISTS dlock_token_seq"), std::string::npos) << text;
+  EXPECT_NE(text.find("CREATE TABLE IF NOT EXISTS jobs "), std::string::npos) << text;
+  EXPECT_EQ(text.find("s3cret"), std::string::npos) << text;
+#else
+  EXPECT_TRUE(status_is(dlock_schema(sql_url, &script), DLOCK_E_UNSUPPORTED));
+  EXPECT_EQ(script, nullptr);
+  EXPECT_EQ(std::string(dlock_last_error()), "url: the postgresql backend is not in this build of dlock");
+#endif
+  EXPECT_TRUE(status_is(dlock_schema("redis://127.0.0.1:6379", &script), DLOCK_E_UNSUPPORTED));
+  EXPECT_EQ(script, nullptr);
+  EXPECT_NE(std::string(dlock_last_error()).find("the redis backend has no schema"), std::string::npos)
+      << dlock_last_error();
+  EXPECT_TRUE(status_is(dlock_schema(nullptr, &script), DLOCK_E_INVALID));
+  EXPECT_TRUE(status_is(dlock_schema(sql_url, nullptr), DLOCK_E_INVALID));
+  dlock_schema_free(nullptr);
 }
 
 TEST_F(Client, ServerGoneDuringAWaitIsAConnectionErrorNotATimeout) {

@@ -99,6 +99,13 @@ TEST(SqlUrl, PartsDefaultsAndPercentEscapes) {
   EXPECT_EQ(my.port, 13306);
   EXPECT_EQ(my.password, "");
   EXPECT_EQ(my.table, "dlock_locks");
+
+  // libpq's other name for the scheme.
+  const dlock::sql::SqlUrl alias = dlock::sql::parse_sql_url("postgres://app@db.internal/orders");
+  EXPECT_EQ(alias.dialect, dlock::sql::SqlDialect::postgresql);
+  EXPECT_EQ(alias.host, "db.internal");
+  EXPECT_EQ(alias.port, 5432);
+  EXPECT_EQ(alias.server(), "postgresql://db.internal:5432/orders");
 }
 
 TEST(SqlUrl, BadUrlsAreInvalidArguments) {

@@ -92,7 +92,7 @@ TEST_F(ZkLockOpsOneNode, GrantIsOurNodeFoundAgainByItsLocatorAndCzxid) {
   EXPECT_EQ(node.data, "uuid:7");  // who holds it, for dlock status
   EXPECT_TRUE(ops->is_locked());
   EXPECT_EQ(ops->ttl_ms(), -1);  // held, with no lease
-  EXPECT_THROW(ops->extend("uuid:7", 1000), dlock::UnsupportedError);
+  EXPECT_THROW(ops->extend(dlock::GrantRef{"uuid:7", "", 0}, 1000), dlock::UnsupportedError);
 
   EXPECT_TRUE(ops->release(grant_of("uuid:7", granted), "release-1", 10000));
   EXPECT_EQ(dlock::zk::exists(*session, granted.locator).rc, ZNONODE);

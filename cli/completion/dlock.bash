@@ -9,7 +9,7 @@ _dlock() {
   local i
 
   if [ "$COMP_CWORD" -eq 1 ]; then
-    COMPREPLY=($(compgen -W "run status list release elect leader --help --version" -- "$cur"))
+    COMPREPLY=($(compgen -W "run status list release elect leader schema --help --version" -- "$cur"))
     return
   fi
 
@@ -49,6 +49,10 @@ _dlock() {
     release)
       [ "$prev" = "--url" ] && return
       COMPREPLY=($(compgen -W "--force --url $logging --help" -- "$cur"))
+      ;;
+    schema)
+      [ "$prev" = "--url" ] && return
+      COMPREPLY=($(compgen -W "--url $logging --help" -- "$cur"))
       ;;
   esac
 }

@@ -123,11 +123,12 @@ class StatusAndRelease(DlockTestCase):
         self.assertEqual(code, 69)
         self.assertIn("not a lock", err)
 
-    def test_a_backend_not_in_this_build_is_unavailable_and_named(self):
-        code, _, err = self.dlock("status", "--url", "postgresql://app@127.0.0.1:1/x", "job")
-        self.assertEqual(code, 69)
-        self.assertIn("dlock: cannot open a client: url: the postgresql backend is not in this build",
-                      err)
+    def test_an_unknown_scheme_is_a_usage_error_naming_it(self):
+        # Every planned backend is in this build: a scheme dlock has none for
+        # is refused before any connection.
+        code, _, err = self.dlock("status", "--url", "ftp://app@127.0.0.1:1/x", "job")
+        self.assertEqual(code, 64)
+        self.assertIn("unknown scheme 'ftp'", err)
         self.assert_clean_error(err)
 
     def test_force_release_frees_the_lock_and_the_holder_learns_it(self):

@@ -13,6 +13,12 @@
 #include "backends/zookeeper/zk_client_session.hpp"
 #include "backends/zookeeper/zk_url.hpp"
 #endif
+#if defined(DLOCK_HAVE_POSTGRESQL) || defined(DLOCK_HAVE_MYSQL)
+#include "backends/sql/sql_backend.hpp"
+#include "backends/sql/sql_client_session.hpp"
+#include "backends/sql/sql_url.hpp"
+#include "common/error.hpp"
+#endif
 
 using dlock::c_api::guarded;
 using dlock::c_api::require;
@@ -29,6 +35,29 @@ dlock_client* open_zookeeper(const std::string& url, const dlock::ClientConfig& 
                                         return std::make_unique<dlock::ZkClientSession>(parsed, config);
                                       });
   return new dlock_client{client, std::make_unique<dlock::ZkBackend>(client)};
+}
+
+}  // namespace
+#endif
+
+#if defined(DLOCK_HAVE_POSTGRESQL) || defined(DLOCK_HAVE_MYSQL)
+namespace {
+
+// A client on postgresql:// or mysql://: one SQL session (its connections,
+// listener and keeper) per core. Lease mode only: mode=session is the
+// backend's building block, not served through a client yet.
+dlock_client* open_sql(const std::string& url, const dlock::ClientConfig& options) {
+  const dlock::sql::SqlUrl parsed = dlock::sql::parse_sql_url(url);
+  if (parsed.mode != dlock::sql::SqlMode::lease) {
+    throw dlock::UnsupportedError(std::string("mode=session: the ") + dlock::sql::scheme_of(parsed.dialect) +
+                                  " backend serves its clients in mode=lease only, so far");
+  }
+  auto client = std::make_shared<dlock::Client>(
+      options, [parsed](const dlock::ClientConfig&, dlock::ClientStats&, bool) {
+        return std::make_unique<dlock::SqlClientSession>(parsed);
+      });
+  return new dlock_client{client,
+                          std::make_unique<dlock::SqlBackend>(client, dlock::sql::scheme_of(parsed.dialect))};
 }
 
 }  // namespace
@@ -63,6 +92,12 @@ int dlock_client_open(const char* url, const dlock_client_options* opts, dlock_c
 #ifdef DLOCK_HAVE_ZOOKEEPER
     if (backend == "zookeeper") {
       *out = open_zookeeper(url, config);
+      return DLOCK_OK;
+    }
+#endif
+#if defined(DLOCK_HAVE_POSTGRESQL) || defined(DLOCK_HAVE_MYSQL)
+    if (backend == "postgresql" || backend == "mysql") {
+      *out = open_sql(url, config);
       return DLOCK_OK;
     }
 #endif

@@ -22,6 +22,12 @@ bool built_with(std::string_view backend) {
 #ifdef DLOCK_HAVE_ZOOKEEPER
   if (backend == "zookeeper") return true;
 #endif
+#ifdef DLOCK_HAVE_POSTGRESQL
+  if (backend == "postgresql") return true;
+#endif
+#ifdef DLOCK_HAVE_MYSQL
+  if (backend == "mysql") return true;
+#endif
   (void)backend;
   return false;
 }

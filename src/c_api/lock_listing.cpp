@@ -1,9 +1,9 @@
 // Listing locks and holder notes: what `dlock list` and `dlock status` show.
 #include <cstdlib>
-#include <cstring>
 #include <memory>
 #include <string>
 
+#include "c_api/c_string.hpp"
 #include "c_api/guarded.hpp"
 #include "c_api/handles.hpp"
 #include "c_api/lock_ops.hpp"
@@ -11,6 +11,7 @@
 
 namespace {
 
+using dlock::c_api::c_string;
 using dlock::c_api::guarded;
 using dlock::c_api::require;
 using dlock::c_api::with_ops;
@@ -25,14 +26,6 @@ std::string bounded(const char* text, std::size_t max, const char* what) {
                                  std::to_string(value.size()));
   }
   return value;
-}
-
-// A copy the caller frees with dlock_lock_holder_note_free().
-char* c_string(const std::string& text) {
-  char* copy = static_cast<char*>(std::malloc(text.size() + 1));
-  if (copy == nullptr) throw std::bad_alloc();
-  std::memcpy(copy, text.c_str(), text.size() + 1);
-  return copy;
 }
 
 }  // namespace

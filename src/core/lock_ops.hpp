@@ -87,11 +87,12 @@ class LockOps {
   // for the watchdog and the owner's next call to retry.
   virtual Settle settle_release(const GrantRef& grant, const std::string& request_id, int64_t latch_ms) = 0;
   struct Extension {
-    bool still_owned;  // false: gone, or another owner's
+    bool still_owned;                               // false: gone, or another owner's
     std::chrono::steady_clock::time_point sent_at;  // of the request that answered
   };
-  // Sets the remaining lease of `owner_field`'s hold to `lease_ms`.
-  virtual Extension extend(const std::string& owner_field, int64_t lease_ms) = 0;
+  // Sets the remaining lease of `grant`'s hold to `lease_ms` (Redis finds it
+  // by the owner field; SQL matches the grant's token and text too).
+  virtual Extension extend(const GrantRef& grant, int64_t lease_ms) = 0;
   // Whether this kind serves release_keeping.
   virtual bool keeps() const = 0;
   // Ends `owner_field`'s hold but leaves the name taken, unrenewed, for

@@ -22,6 +22,7 @@ import tempfile
 import time
 
 from redis_server import _free_port
+from server_process import ServerProcess
 
 DEBIAN_JAR = "/usr/share/java/zookeeper.jar"
 DEBIAN_LOGGER = "/usr/share/java/slf4j-simple.jar"
@@ -39,13 +40,12 @@ def classpath() -> str | None:
     return DEBIAN_JAR + (":" + DEBIAN_LOGGER if os.access(DEBIAN_LOGGER, os.R_OK) else "")
 
 
-class ZooKeeperServer:
+class ZooKeeperServer(ServerProcess):
     """Started by `with` (or start()), killed and its directory removed by stop()."""
 
     def __init__(self) -> None:
+        super().__init__()
         self.port = 0
-        self._dir = ""
-        self._process: subprocess.Popen[bytes] | None = None
 
     @property
     def url(self) -> str:
@@ -93,21 +93,6 @@ class ZooKeeperServer:
                 return answer.decode(errors="replace")
         except OSError:
             return ""
-
-    def stop(self) -> None:
-        if self._process is not None:
-            self._process.kill()
-            self._process.wait()
-            self._process = None
-        if self._dir:
-            shutil.rmtree(self._dir, ignore_errors=True)
-            self._dir = ""
-
-    def __enter__(self) -> ZooKeeperServer:
-        return self.start()
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.stop()
 
 
 def _serve_until_told() -> None:

@@ -42,14 +42,14 @@ Settle RedisLockOps::settle_release(const GrantRef& grant, const std::string& re
       });
 }
 
-LockOps::Extension RedisLockOps::extend(const std::string& owner_field, int64_t lease_ms) {
+LockOps::Extension RedisLockOps::extend(const GrantRef& grant, int64_t lease_ms) {
   const std::string lease = std::to_string(lease_ms);
   Extension extension{};
   extension.still_owned =
       redis_session(*client_->core()).execute(resource_->name(), [&](Connection& connection) {
         extension.sent_at = Clock::now();
         return resource_->renewal_script()
-            .run(connection, resource_->renewal_keys(), {lease, owner_field})
+            .run(connection, resource_->renewal_keys(), {lease, grant.owner_field})
             .integer_is_one("extend '" + resource_->name() + "'");
       });
   return extension;

@@ -35,7 +35,7 @@ class RedisLockOps final : public LockOps {
   bool release(const GrantRef& grant, const std::string& request_id, int64_t latch_ms) override;
   Settle settle_release(const GrantRef& grant, const std::string& request_id, int64_t latch_ms) override;
   // The kind's renewal script.
-  Extension extend(const std::string& owner_field, int64_t lease_ms) override;
+  Extension extend(const GrantRef& grant, int64_t lease_ms) override;
   // The reentrant lock's hash (so the fair lock's and the election's too):
   // keep.lua renames the holder's field and sets the lease.
   bool keeps() const override;

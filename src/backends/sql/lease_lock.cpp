@@ -3,6 +3,7 @@
 #include <thread>
 
 #include "backends/sql/lease_backoff.hpp"
+#include "backends/sql/lease_steps.hpp"
 #include "common/error.hpp"
 
 namespace dlock {
@@ -17,26 +18,8 @@ LeaseLock::LeaseLock(SqlConnection& connection, const LeaseDialect& dialect, std
   dialect_.check_name(name_);
 }
 
-void LeaseLock::writes_refused(const std::exception& refused, const char* operation) const {
-  throw AuthError(std::string(refused.what()) + " (" + operation + " on " + dialect_.table() +
-                  "); let the user write it: " + dialect_.grant(connection_.user()));
-}
-
 LeaseAttempt LeaseLock::try_acquire(milliseconds lease) {
-  LeaseAttempt attempt;
-  try {
-    attempt = dialect_.acquire(connection_, name_, owner_, lease);
-  } catch (const AuthError& refused) {
-    writes_refused(refused, "acquire");
-  }
-  // Only a live row is adopted: PostgreSQL's refused branch reads the row as
-  // the statement's snapshot saw it, which can be our own released row after
-  // another owner's takeover committed (the contention test caught this).
-  if (!attempt.granted && attempt.holder == owner_ && attempt.holder_lease_left > milliseconds(0)) {
-    attempt.granted = true;
-    attempt.holder.clear();
-    attempt.holder_lease_left = milliseconds(0);
-  }
+  const LeaseAttempt attempt = attempt_lease(connection_, dialect_, name_, owner_, lease);
   if (attempt.granted) {
     held_ = true;
     token_ = attempt.token;
@@ -68,7 +51,7 @@ bool LeaseLock::acquire(milliseconds lease, milliseconds wait, LeaseWakeups* wak
     if (wakeups != nullptr && !answer_lost) {
       if (!watch) {
         try {
-          watch = wakeups->watch(connection_, name_);
+          watch = wakeups->watch(connection_, name_, nullptr);
           continue;  // a release before the watch began was not announced to us
         } catch (const ConnectionError&) {
           // Backs off this time; watching is tried again after the next refusal.
@@ -86,20 +69,14 @@ bool LeaseLock::acquire(milliseconds lease, milliseconds wait, LeaseWakeups* wak
 void LeaseLock::release(milliseconds keep) {
   if (!held_) throw NotOwnerError("release of " + dialect_.table() + " row not held by " + owner_);
   held_ = false;
-  std::uint64_t deleted = 0;
+  bool ended = false;
   try {
-    try {
-      deleted = dialect_.release(connection_, name_, owner_, grant_, keep);
-    } catch (const ConnectionError&) {
-      // Sent before the hold's validity ended, so the row could change hands
-      // only after that send ended it: nothing to end now is released.
-      dialect_.release(connection_, name_, owner_, grant_, keep);
-      return;
-    }
-  } catch (const AuthError& refused) {
-    writes_refused(refused, "release");
+    ended = end_lease(connection_, dialect_, name_, owner_, grant_, keep, false);
+  } catch (const ConnectionError&) {
+    end_lease(connection_, dialect_, name_, owner_, grant_, keep, true);
+    return;
   }
-  if (deleted == 0) {
+  if (!ended) {
     throw LostError(connection_.server() + ": the lock was no longer held by " + owner_ +
                     " when released (its lease ended)");
   }
@@ -107,7 +84,7 @@ void LeaseLock::release(milliseconds keep) {
 
 void LeaseLock::withdraw() noexcept {
   try {
-    dialect_.withdraw(connection_, name_, owner_);
+    withdraw_lease(connection_, dialect_, name_, owner_);
   } catch (const Error&) {
     // The row frees itself at its lease end (docs/design/backends.md 5, risk 10).
   }

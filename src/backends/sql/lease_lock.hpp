@@ -7,7 +7,9 @@
 // acquire by an owner whose row is live adopts that row and its token, which
 // is also how a retry after a lost answer settles (S7). Renewing is per
 // client, all holds in one statement: LeaseDialect::renew. One thread uses an
-// instance (and its connection) at a time.
+// instance (and its connection) at a time. Its steps are lease_steps', which
+// the client's SqlLockOps runs too; acquire()'s loop is this class's own (the
+// client waits on the core's engine: sql_lock_wait.hpp), used by its tests.
 #pragma once
 
 #include <chrono>
@@ -54,8 +56,6 @@ class LeaseLock {
   const std::string& name() const { return name_; }
 
  private:
-  [[noreturn]] void writes_refused(const std::exception& refused, const char* operation) const;
-
   SqlConnection& connection_;
   const LeaseDialect& dialect_;
   std::string name_;

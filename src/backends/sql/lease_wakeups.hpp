@@ -5,6 +5,7 @@
 #pragma once
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -26,8 +27,12 @@ class LeaseWakeups {
  public:
   virtual ~LeaseWakeups() = default;
   // Starts watching `name`'s releases; a release after this returns is seen.
-  // `connection` may serve a lookup. Throws ConnectionError.
-  virtual std::unique_ptr<LeaseWatch> watch(SqlConnection& connection, const std::string& name) = 0;
+  // `connection` may serve a lookup. `on_news`, unless empty, is called on
+  // each announcement too, until the watch is destroyed (under the source's
+  // lock: it only signals, as the core's Waiter::signal does). Throws
+  // ConnectionError.
+  virtual std::unique_ptr<LeaseWatch> watch(SqlConnection& connection, const std::string& name,
+                                            std::function<void()> on_news) = 0;
 };
 
 }  // namespace sql

@@ -15,9 +15,9 @@ constexpr int kReconnectPauseMs = 100;
 
 class PgListener::ChannelWatch : public LeaseWatch {
  public:
-  ChannelWatch(PgListener& listener, std::string channel, std::uint64_t seen)
-      : listener_(listener), channel_(std::move(channel)), seen_(seen) {}
-  ~ChannelWatch() override { listener_.unwatch(channel_); }
+  ChannelWatch(PgListener& listener, std::string channel, std::uint64_t serial, std::uint64_t seen)
+      : listener_(listener), channel_(std::move(channel)), serial_(serial), seen_(seen) {}
+  ~ChannelWatch() override { listener_.unwatch(channel_, serial_); }
 
   bool wait(std::chrono::steady_clock::time_point until) override {
     std::unique_lock<std::mutex> lock(listener_.mutex_);
@@ -31,6 +31,7 @@ class PgListener::ChannelWatch : public LeaseWatch {
  private:
   PgListener& listener_;
   std::string channel_;
+  std::uint64_t serial_;
   std::uint64_t seen_;
 };
 
@@ -57,7 +58,8 @@ std::string PgListener::quoted(const std::string& channel) {
   return "\"" + channel + "\"";  // "dlock_" and hex digits: nothing to escape
 }
 
-std::unique_ptr<LeaseWatch> PgListener::watch(SqlConnection& connection, const std::string& name) {
+std::unique_ptr<LeaseWatch> PgListener::watch(SqlConnection& connection, const std::string& name,
+                                              std::function<void()> on_news) {
   const SqlResult found =
       connection.execute("SELECT " + pg_release_channel(table_, "$1"), {SqlParam::bytes(name)});
   const std::string channel = found.rows.at(0).at(0).value_or("");
@@ -74,13 +76,17 @@ std::unique_ptr<LeaseWatch> PgListener::watch(SqlConnection& connection, const s
     wake_.signal();  // notifications that came with LISTEN's answer wait in libpq's queue
   }
   ++entry.watchers;
-  return std::make_unique<ChannelWatch>(*this, channel, entry.announcements);
+  const std::uint64_t serial = ++next_serial_;
+  if (on_news) entry.on_news.emplace(serial, std::move(on_news));
+  return std::make_unique<ChannelWatch>(*this, channel, serial, entry.announcements);
 }
 
-void PgListener::unwatch(const std::string& channel) {
+void PgListener::unwatch(const std::string& channel, std::uint64_t serial) {
   std::lock_guard<std::mutex> lock(mutex_);
   const auto entry = channels_.find(channel);
-  if (entry == channels_.end() || --entry->second.watchers > 0) return;
+  if (entry == channels_.end()) return;
+  entry->second.on_news.erase(serial);
+  if (--entry->second.watchers > 0) return;
   channels_.erase(entry);
   try {
     if (connection_->socket() >= 0) connection_->execute("UNLISTEN " + quoted(channel));
@@ -115,11 +121,11 @@ void PgListener::deliver() {
   try {
     for (const std::string& channel : connection_->take_notifications()) {
       const auto entry = channels_.find(channel);
-      if (entry != channels_.end()) ++entry->second.announcements;
+      if (entry != channels_.end()) announce(entry->second);
     }
   } catch (const ConnectionError&) {
     // Closed: run() reconnects; until then every waiter checks for itself.
-    for (auto& entry : channels_) ++entry.second.announcements;
+    for (auto& entry : channels_) announce(entry.second);
   }
   announced_.notify_all();
 }
@@ -132,8 +138,13 @@ void PgListener::reconnect() {
   } catch (const Error&) {
     return;
   }
-  for (auto& entry : channels_) ++entry.second.announcements;
+  for (auto& entry : channels_) announce(entry.second);
   announced_.notify_all();
+}
+
+void PgListener::announce(Channel& channel) {
+  ++channel.announcements;
+  for (const auto& watcher : channel.on_news) watcher.second();
 }
 
 }  // namespace sql

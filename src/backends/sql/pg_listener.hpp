@@ -9,6 +9,7 @@
 #pragma once
 
 #include <condition_variable>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -30,7 +31,8 @@ class PgListener : public LeaseWakeups {
   PgListener(const PgListener&) = delete;
   PgListener& operator=(const PgListener&) = delete;
 
-  std::unique_ptr<LeaseWatch> watch(SqlConnection& connection, const std::string& name) override;
+  std::unique_ptr<LeaseWatch> watch(SqlConnection& connection, const std::string& name,
+                                    std::function<void()> on_news) override;
 
   // The listening connection's session (for tests that end it).
   std::uint64_t session_id() const;
@@ -39,13 +41,16 @@ class PgListener : public LeaseWakeups {
   class ChannelWatch;
   struct Channel {
     int watchers = 0;
-    std::uint64_t announcements = 0;  // releases seen (and reconnects)
+    std::uint64_t announcements = 0;                         // releases seen (and reconnects)
+    std::map<std::uint64_t, std::function<void()>> on_news;  // by watch serial
   };
 
   void run();
   void deliver();
   void reconnect();
-  void unwatch(const std::string& channel);
+  void unwatch(const std::string& channel, std::uint64_t serial);
+  // Under mutex_: counts an announcement on `channel` and tells its watchers.
+  static void announce(Channel& channel);
   static std::string quoted(const std::string& channel);
 
   std::string table_;
@@ -53,6 +58,7 @@ class PgListener : public LeaseWakeups {
   mutable std::mutex mutex_;
   std::condition_variable announced_;
   std::map<std::string, Channel> channels_;
+  std::uint64_t next_serial_ = 0;
   bool stopping_ = false;
   WakeFd wake_;
   std::thread thread_;

@@ -71,6 +71,10 @@ SqlUrl parse_sql_url(const std::string& url) {
     parsed.dialect = SqlDialect::postgresql;
     parsed.port = 5432;
     rest = url.substr(13);
+  } else if (url.rfind("postgres://", 0) == 0) {  // libpq's other name for it
+    parsed.dialect = SqlDialect::postgresql;
+    parsed.port = 5432;
+    rest = url.substr(11);
   } else if (url.rfind("mysql://", 0) == 0) {
     parsed.dialect = SqlDialect::mysql;
     parsed.port = 3306;

@@ -1,5 +1,5 @@
-// postgresql://user:pw@host:port/db?options and mysql://... (the project's
-// specification, section 12), parsed into what the SQL connections and
+// postgresql://user:pw@host:port/db?options (or postgres://, libpq's other
+// name) and mysql://... (the project's specification, section 12), parsed into what the SQL connections and
 // statements need. Options: table=T (default dlock_locks; letters, digits and
 // '_', 63 at most, not starting with a digit; "shedlock" is ShedLock's
 // layout), mode=lease (the default: a row with a lease by the server's clock)

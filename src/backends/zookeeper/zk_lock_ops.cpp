@@ -174,7 +174,7 @@ Settle ZkLockOps::settle_release(const GrantRef& grant, const std::string& reque
   };
 }
 
-LockOps::Extension ZkLockOps::extend(const std::string& /*owner_field*/, int64_t /*lease_ms*/) {
+LockOps::Extension ZkLockOps::extend(const GrantRef& /*grant*/, int64_t /*lease_ms*/) {
   throw UnsupportedError(
       "extend '" + name_ +
       "': the zookeeper backend holds a lock for its session; lease_ms must be -1 (watchdog)");

@@ -69,7 +69,7 @@ class ZkLockOps final : public LockOps {
   bool release(const GrantRef& grant, const std::string& request_id, int64_t latch_ms) override;
   Settle settle_release(const GrantRef& grant, const std::string& request_id, int64_t latch_ms) override;
   // Throws UnsupportedError: the session, not a lease, keeps the hold.
-  Extension extend(const std::string& owner_field, int64_t lease_ms) override;
+  Extension extend(const GrantRef& grant, int64_t lease_ms) override;
   bool keeps() const override { return false; }
   bool release_keeping(const std::string& owner_field, int64_t keep_ms) override;
   // Deletes every node under the lock path: the holder's and the waiters'

@@ -203,8 +203,11 @@ void ReentrantLock::release_keeping(uint64_t owner, int64_t keep_ms) {
       throw UnsupportedError("release_keeping: the " + std::string(ops_->backend()) + " backend holds '" +
                              name() + "' for as long as its session lives; it cannot keep it unrenewed");
     }
-    throw UnsupportedError("release_keeping: '" + name() +
-                           "' is not a reentrant lock; only a lock's hold can be kept");
+    // A lock kind that keeps nothing (Redis's fair lock), or a backend with no
+    // statement for it yet (SQL): named, as every unsupported call is.
+    throw UnsupportedError("release_keeping: '" + name() + "' cannot be kept on the " +
+                           std::string(ops_->backend()) +
+                           " backend; only a reentrant lock's hold can be kept, where the backend serves it");
   }
   // Out of the table first: from here on the watchdog no longer renews it
   // (a renewal already sent finds the field renamed and changes nothing).
@@ -235,7 +238,7 @@ void ReentrantLock::extend(uint64_t owner, int64_t lease_ms) {
                           "' is kept alive by the watchdog; only a fixed lease is extended");
   }
   if (hold->lost) throw_ended_hold(*hold, "extend", name());
-  const auto [still_owned, sent_at] = ops_->extend(hold->grant.owner_field, lease_ms);
+  const auto [still_owned, sent_at] = ops_->extend(hold->grant, lease_ms);
   if (!still_owned) {
     if (auto notice = core_.holds().renewed(*hold, false, sent_at)) deliver(*notice);
     Hold ended = *hold;

@@ -5,9 +5,7 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -68,15 +66,11 @@ public final class RedisServer implements BeforeAllCallback, AfterAllCallback {
   public void stop() throws IOException, InterruptedException {
     if (process != null) {
       process.destroy();
-      if (!process.waitFor(10, TimeUnit.SECONDS)) {
-        process.destroyForcibly().waitFor();
-      }
+      TestServers.awaitEnd(process);
       process = null;
     }
     if (dir != null) {
-      try (Stream<Path> files = Files.walk(dir)) {
-        files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-      }
+      TestServers.deleteTree(dir);
     }
   }
 

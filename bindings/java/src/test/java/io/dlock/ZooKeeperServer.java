@@ -8,11 +8,7 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.extension.AfterAllCallback;
-import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
@@ -22,13 +18,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * C++ and Python tests' servers (tests/support/zk_ensemble.cpp):
  * {@code @RegisterExtension static final ZooKeeperServer zookeeper = new ZooKeeperServer();}
  */
-public final class ZooKeeperServer implements BeforeAllCallback, AfterAllCallback {
+public final class ZooKeeperServer extends ServerExtension {
   static final String DEBIAN_JAR = "/usr/share/java/zookeeper.jar";
   static final String DEBIAN_LOGGER = "/usr/share/java/slf4j-simple.jar";
-
-  private Process process;
-  private Path dir;
-  private int port;
 
   /** The server's classpath, or null when this machine has no ZooKeeper server. */
   static String classpath() {
@@ -72,19 +64,6 @@ public final class ZooKeeperServer implements BeforeAllCallback, AfterAllCallbac
       Thread.sleep(100);
     }
     throw new IOException("ZooKeeper on 127.0.0.1:" + port + " did not answer ruok");
-  }
-
-  @Override
-  public void afterAll(ExtensionContext context) throws Exception {
-    if (process != null) {
-      process.destroyForcibly().waitFor();
-      process = null;
-    }
-    if (dir != null) {
-      try (Stream<Path> files = Files.walk(dir)) {
-        files.sorted(Comparator.reverseOrder()).forEach(path -> path.toFile().delete());
-      }
-    }
   }
 
   public String url() {

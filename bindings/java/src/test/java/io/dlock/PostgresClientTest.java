@@ -1,0 +1,95 @@
+package io.dlock;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * DLockClient.connect("postgresql://...") against a real PostgreSQL server the test starts: the
+ * same DLock, each hold a row of the lock table, read here through psql rather than dlock.
+ */
+class PostgresClientTest {
+  @RegisterExtension static final PostgresServer postgres = new PostgresServer();
+
+  /** The token of name's row while its lease runs, or "" when the name is free. */
+  private static String liveToken(String name) throws Exception {
+    return postgres.query("SELECT token FROM dlock_locks WHERE name = convert_to('" + name + "', 'UTF8')"
+        + " AND lease_until > clock_timestamp()");
+  }
+
+  @Test
+  void theClientNamesItsBackend() {
+    try (DLockClient client = DLockClient.connect(postgres.url())) {
+      assertEquals("postgresql", client.getBackend());
+    }
+  }
+
+  @Test
+  void aLockIsAFencedRowReentrantAndExcludingAnotherClient() throws Exception {
+    try (DLockClient first = DLockClient.connect(postgres.url());
+        DLockClient second = DLockClient.connect(postgres.url())) {
+      DLock mine = first.getLock("java-report");
+      DLock theirs = second.getLock("java-report");
+      mine.lock();
+      long token = mine.getFencingToken();
+      assertEquals(String.valueOf(token), liveToken("java-report"));
+      mine.lock();
+      assertEquals(token, mine.getFencingToken());
+      assertFalse(Threads.onOtherThread(() -> theirs.tryLock()));
+      mine.unlock();
+      mine.unlock();
+      assertEquals("", liveToken("java-report"));
+      long next = Threads.onOtherThread(() -> {
+        assertTrue(theirs.tryLock(5, TimeUnit.SECONDS));
+        try {
+          return theirs.getFencingToken();
+        } finally {
+          theirs.unlock();
+        }
+      });
+      assertTrue(next > token, next + " after " + token);
+    }
+  }
+
+  @Test
+  void aWaiterInAnotherClientIsGrantedWhenTheHolderReleases() throws Exception {
+    try (DLockClient first = DLockClient.connect(postgres.url());
+        DLockClient second = DLockClient.connect(postgres.url())) {
+      DLock holder = first.getLock("java-wait");
+      holder.lock();
+      long held = holder.getFencingToken();
+      CompletableFuture<long[]> granted = CompletableFuture.supplyAsync(() -> {
+        DLock waiter = second.getLock("java-wait");
+        waiter.lock();
+        try {
+          return new long[] {waiter.getFencingToken(), System.nanoTime()};
+        } finally {
+          waiter.unlock();
+        }
+      });
+      Thread.sleep(500);
+      assertFalse(granted.isDone(), "granted while held");
+      long released = System.nanoTime();
+      holder.unlock();
+      long[] grant = granted.get(10, TimeUnit.SECONDS);
+      assertTrue(grant[0] > held, grant[0] + " after " + held);
+      // Woken by NOTIFY, not by the end of the holder's 30 s lease.
+      assertTrue(grant[1] - released < TimeUnit.SECONDS.toNanos(1), "woken late");
+    }
+  }
+
+  @Test
+  void aPrimitiveItDoesNotServeNamesTheBackend() {
+    try (DLockClient client = DLockClient.connect(postgres.url())) {
+      DLockException refused = assertThrows(DLockException.class, () -> client.getFairLock("fair").tryLock());
+      assertEquals(DLockStatus.UNSUPPORTED, refused.getStatus());
+      assertTrue(refused.getMessage().contains("postgresql"), refused.getMessage());
+    }
+  }
+}

@@ -1,0 +1,96 @@
+"""dlock.Client("postgresql://...") against a real PostgreSQL server the test starts
+(tests/support/postgres_server.py): the same Lock objects, each a row of the lock table, read
+here through psql rather than through dlock."""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+from typing import Iterator
+
+import pytest
+
+import dlock
+from postgres_server import PostgresServer, bindir
+
+pytestmark = pytest.mark.skipif(bindir() is None, reason="no PostgreSQL server (Debian's postgresql-15)")
+
+
+@pytest.fixture(scope="module")
+def postgres() -> Iterator[PostgresServer]:
+    with PostgresServer() as server:
+        try:
+            dlock.Client(server.url).close()
+        except dlock.UnsupportedError as refused:  # a wheel from scripts/release.sh (docs/sql.md)
+            pytest.skip(f"this build has no postgresql backend: {refused}")
+        yield server
+
+
+@pytest.fixture
+def pg_client(postgres: PostgresServer) -> Iterator[dlock.Client]:
+    with dlock.Client(postgres.url) as opened:
+        yield opened
+
+
+@pytest.fixture
+def name() -> str:
+    return f"job-{uuid.uuid4().hex}"
+
+
+def live_token(postgres: PostgresServer, name: str) -> int | None:
+    """The token of name's row while its lease runs; None when the name is free."""
+    answer = postgres.query(f"SELECT token FROM dlock_locks WHERE name = convert_to('{name}', 'UTF8')"
+                            " AND lease_until > clock_timestamp()")
+    return int(answer) if answer else None
+
+
+def test_the_client_names_its_backend(pg_client: dlock.Client) -> None:
+    assert pg_client.backend == "postgresql"
+
+
+def test_a_lock_is_a_fenced_row_reentrant_and_excluding_another_client(
+        postgres: PostgresServer, pg_client: dlock.Client, name: str) -> None:
+    with dlock.Client(postgres.url) as other:
+        mine = pg_client.lock(name)
+        theirs = other.lock(name)
+        with mine:
+            first = mine.fencing_token
+            assert live_token(postgres, name) == first
+            with mine:  # re-entry: the same hold
+                assert mine.fencing_token == first
+            assert not theirs.acquire(blocking=False)
+        assert live_token(postgres, name) is None
+        assert theirs.acquire(timeout=5)
+        assert theirs.fencing_token > first
+        assert live_token(postgres, name) == theirs.fencing_token
+        theirs.release()
+
+
+def test_a_waiter_in_another_client_is_granted_when_the_holder_releases(
+        postgres: PostgresServer, pg_client: dlock.Client, name: str) -> None:
+    with dlock.Client(postgres.url) as other:
+        holder = pg_client.lock(name)
+        holder.acquire()
+        held = holder.fencing_token
+        granted: list[tuple[int, float]] = []
+
+        def wait() -> None:
+            waiter = other.lock(name)
+            with waiter:
+                granted.append((waiter.fencing_token, time.monotonic()))
+
+        thread = threading.Thread(target=wait)
+        thread.start()
+        time.sleep(0.5)
+        assert not granted, "granted while held"
+        released = time.monotonic()
+        holder.release()
+        thread.join(10)
+        assert granted and granted[0][0] > held
+        assert granted[0][1] - released < 1.0  # woken by NOTIFY, not by the 30 s lease's end
+
+
+def test_a_primitive_it_does_not_serve_names_the_backend(pg_client: dlock.Client, name: str) -> None:
+    with pytest.raises(dlock.UnsupportedError, match="postgresql"):
+        pg_client.fair_lock(name).acquire(blocking=False)

@@ -1,0 +1,97 @@
+"""dlock run on postgresql://, against a real PostgreSQL server the test starts: a second run on
+a held name waits for the first to end, and concurrent runs never overlap with rising tokens,
+judged by the same checker as on Redis; dlock schema's statements, run by an administrator, let
+a user who may not create tables lock."""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+from pathlib import Path
+
+from dlock_case import DLOCK, wait_until
+from sections import RECORDER, contend, find_violations, read_log
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests" / "support"))
+from postgres_server import PostgresServer, bindir  # noqa: E402
+
+RUNNERS = 4
+RUNS_EACH = 5
+
+
+@unittest.skipIf(bindir() is None, "no PostgreSQL server (Debian's postgresql-15)")
+class PostgresRuns(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.postgres = PostgresServer().start()
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.postgres.stop()
+
+    def setUp(self):
+        self.env = dict(os.environ, DLOCK_URL=self.postgres.url)
+        self.work_dir = tempfile.mkdtemp(prefix="dlock-cli-pg-")
+        self.addCleanup(shutil.rmtree, self.work_dir, True)
+
+    def run_section(self, name, log, seconds):
+        return subprocess.Popen([DLOCK, "run", name, "--", sys.executable, RECORDER, log, str(seconds)],
+                                env=self.env)
+
+    def live_token(self, name):
+        """The token of name's row while its lease runs, read by psql; None when it is free."""
+        answer = self.postgres.try_query(
+            f"SELECT token FROM dlock_locks WHERE name = convert_to('{name}', 'UTF8')"
+            " AND lease_until > clock_timestamp()")
+        return int(answer.stdout) if answer.returncode == 0 and answer.stdout.strip() else None
+
+    def test_a_second_run_waits_until_the_first_releases(self):
+        log = os.path.join(self.work_dir, "sections")
+        first = self.run_section("report", log, 1.5)
+        self.addCleanup(first.kill)
+        wait_until(lambda: self.live_token("report") is not None, timeout=10, what="the first run's row")
+        held = self.live_token("report")
+        second = self.run_section("report", log, 0.05)
+        self.addCleanup(second.kill)
+        self.assertEqual(first.wait(timeout=30), 0)
+        self.assertEqual(second.wait(timeout=30), 0)
+        (first_start, first_end, first_token), (second_start, _, second_token) = sorted(read_log(log))
+        self.assertEqual(first_token, held)
+        self.assertGreaterEqual(second_start, first_end, "the second run did not wait")
+        self.assertLess(second_start - first_end, 1.0, "woken late (NOTIFY missed?)")
+        self.assertGreater(second_token, first_token)
+        self.assertIsNone(self.live_token("report"), "the row's lease outlived both runs")
+
+    def test_concurrent_runs_never_overlap(self):
+        log = os.path.join(self.work_dir, "sections")
+        self.assertEqual(contend(DLOCK, self.env, "jobs-report", log, RUNNERS, RUNS_EACH), [0] * RUNNERS)
+        sections = read_log(log)
+        self.assertEqual(len(sections), RUNNERS * RUNS_EACH)
+        self.assertEqual(find_violations(sections), [])
+
+    def test_the_schema_it_prints_lets_a_user_without_create_lock(self):
+        # PostgreSQL 15: only the owner creates in schema public.
+        self.postgres.query("CREATE ROLE app LOGIN")
+        # A table of its own: the other tests' runs created dlock_locks already.
+        env = dict(self.env, DLOCK_URL=self.postgres.url.replace("postgres@", "app@", 1) + "?table=app_locks")
+        refused = subprocess.run([DLOCK, "run", "job", "--", "true"], env=env, capture_output=True, text=True,
+                                 timeout=30)
+        self.assertNotEqual(refused.returncode, 0)
+        self.assertIn("CREATE TABLE IF NOT EXISTS app_locks", refused.stderr)  # the statements to run
+
+        printed = subprocess.run([DLOCK, "schema"], env=env, capture_output=True, text=True, timeout=30)
+        self.assertEqual((printed.returncode, printed.stderr), (0, ""))
+        self.postgres.query(printed.stdout)
+        self.postgres.query("GRANT SELECT, INSERT, UPDATE, DELETE ON app_locks TO app;"
+                            " GRANT USAGE, SELECT, UPDATE ON SEQUENCE dlock_token_seq TO app")
+        ran = subprocess.run([DLOCK, "run", "job", "--", "sh", "-c", 'echo "$DLOCK_FENCING_TOKEN"'], env=env,
+                             capture_output=True, text=True, timeout=30)
+        self.assertEqual(ran.returncode, 0, ran.stderr)
+        self.assertEqual(self.postgres.query("SELECT token FROM app_locks WHERE name = convert_to('job', 'UTF8')"),
+                         ran.stdout.strip())
+
+
+if __name__ == "__main__":
+    unittest.main()

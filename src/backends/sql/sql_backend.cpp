@@ -1,0 +1,35 @@
+#include "backends/sql/sql_backend.hpp"
+
+#include "backends/sql/sql_client_session.hpp"
+#include "backends/sql/sql_lock_ops.hpp"
+#include "common/error.hpp"
+
+namespace dlock {
+namespace {
+
+const char* kind_name(LockKind kind) {
+  switch (kind) {
+    case LockKind::fair:
+      return "fair lock";
+    case LockKind::read:
+    case LockKind::write:
+      return "read-write lock";
+    case LockKind::reentrant:
+      break;
+  }
+  return "lock";
+}
+
+}  // namespace
+
+std::shared_ptr<LockOps> SqlBackend::lock(const std::string& name, LockKind kind) {
+  if (kind != LockKind::reentrant) {
+    throw UnsupportedError("the " + std::string(scheme_) + " backend does not serve the " + kind_name(kind));
+  }
+  // Each call finds the session of the client's core of the moment: a
+  // handle's ops serve a fork()ed child on the child's own session.
+  return std::make_shared<SqlLockOps>(
+      [client = client_]() -> SqlClientSession& { return sql_session(*client->core()); }, name);
+}
+
+}  // namespace dlock

@@ -1,0 +1,30 @@
+// The SQL backend (core/backend.hpp): the reentrant lock on a lock table in
+// lease mode (dlock's table, or ShedLock's with table=shedlock), each name
+// behind a SqlLockOps on the client's session of the moment. The other lock
+// kinds are not served (the project's specification, section 12).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "core/backend.hpp"
+#include "core/client.hpp"
+
+namespace dlock {
+
+class SqlBackend final : public Backend {
+ public:
+  // `scheme`: "postgresql" or "mysql" (sql::scheme_of).
+  SqlBackend(std::shared_ptr<Client> client, const char* scheme)
+      : client_(std::move(client)), scheme_(scheme) {}
+
+  const char* scheme() const override { return scheme_; }
+  // Throws UnsupportedError naming the backend for a kind but the reentrant lock.
+  std::shared_ptr<LockOps> lock(const std::string& name, LockKind kind) override;
+
+ private:
+  const std::shared_ptr<Client> client_;
+  const char* const scheme_;
+};
+
+}  // namespace dlock

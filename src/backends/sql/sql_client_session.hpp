@@ -1,0 +1,64 @@
+// A client core's session on PostgreSQL or MySQL (core/backend_session.hpp),
+// lease mode (docs/design/backends.md 3.3): the connections its statements
+// take (sql_pool), the table's statements (lease_dialect: dlock's lock table
+// or ShedLock's), on PostgreSQL's lock table the LISTEN connection that wakes
+// its waiters (pg_listener), and the keeper that renews all its rows in one statement.
+// A hold's lease is a row's, by the server's clock: fixed leases are served,
+// and the watchdog's lease is the configured one.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "backends/sql/lease_dialect.hpp"
+#include "backends/sql/lease_wakeups.hpp"
+#include "backends/sql/sql_keeper.hpp"
+#include "backends/sql/sql_pool.hpp"
+#include "backends/sql/sql_url.hpp"
+#include "core/backend_session.hpp"
+#include "core/client_core.hpp"
+
+namespace dlock {
+
+class SqlClientSession final : public BackendSession {
+ public:
+  // Connects to `url` (lease mode), creates the table when missing and the
+  // user may (else AuthError naming the statements), and on PostgreSQL opens
+  // the LISTEN connection. Throws ConnectionError, AuthError.
+  explicit SqlClientSession(const sql::SqlUrl& url);
+
+  const char* scheme() const override { return sql::scheme_of(url_.dialect); }
+  const std::string& describe() const override { return server_; }
+  HoldKeeper& keeper() override { return keeper_; }
+  void start(std::function<void()> /*check_holds_now*/) override {}
+  // One SELECT 1.
+  void ping() override;
+  // Ends the hold's row's lease.
+  void release(const Hold& hold, const std::string& request_id, int64_t latch_ms,
+               std::optional<Clock::time_point> once_before) override;
+  // The connections reopen by themselves on their next statement, uncounted.
+  uint64_t reconnects() const override { return 0; }
+  void begin_close() override {}
+  // Closes the idle connections (the others as they come back).
+  void close() override;
+
+  sql::SqlPool& pool() { return pool_; }
+  const sql::LeaseDialect& dialect() const { return *dialect_; }
+  // What wakes a waiter on a release: PostgreSQL's listener on the lock
+  // table; nullptr on MySQL and ShedLock's table, whose waiters back off.
+  sql::LeaseWakeups* wakeups() { return wakeups_.get(); }
+
+ private:
+  const sql::SqlUrl url_;
+  const std::string server_;
+  const std::unique_ptr<sql::LeaseDialect> dialect_;
+  sql::SqlPool pool_;
+  std::unique_ptr<sql::LeaseWakeups> wakeups_;
+  SqlKeeper keeper_;
+};
+
+// The SQL session of `core`; `core` is a SQL client's.
+SqlClientSession& sql_session(ClientCore& core);
+
+}  // namespace dlock

@@ -1,0 +1,115 @@
+#include "backends/sql/sql_lock_ops.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <vector>
+
+#include "backends/sql/lease_steps.hpp"
+#include "backends/sql/sql_client_session.hpp"
+#include "backends/sql/sql_lock_wait.hpp"
+#include "common/error.hpp"
+#include "core/held_resource.hpp"
+
+namespace dlock {
+namespace {
+
+class SqlHeld final : public HeldResource {
+ public:
+  explicit SqlHeld(std::string name) : name_(std::move(name)) {}
+  const std::string& name() const override { return name_; }
+
+ private:
+  const std::string name_;
+};
+
+// Keeps a group member's LISTEN while it lives.
+class SqlReleaseWatch final : public WaitWatch {
+ public:
+  explicit SqlReleaseWatch(std::unique_ptr<sql::LeaseWatch> watch) : watch_(std::move(watch)) {}
+
+ private:
+  std::unique_ptr<sql::LeaseWatch> watch_;
+};
+
+}  // namespace
+
+SqlLockOps::SqlLockOps(SessionOf session, std::string name)
+    : session_(std::move(session)),
+      name_(std::move(name)),
+      scheme_(session_().scheme()),
+      held_(std::make_shared<SqlHeld>(name_)) {
+  session_().dialect().check_name(name_);
+}
+
+std::unique_ptr<LockWait> SqlLockOps::begin(const std::string& owner_field, int64_t lease_ms) {
+  return std::make_unique<SqlLockWait>(session_(), name_, owner_field, lease_ms);
+}
+
+std::unique_ptr<WaitWatch> SqlLockOps::watch_releases(Waiter& waiter) {
+  SqlClientSession& session = session_();
+  sql::LeaseWakeups* wakeups = session.wakeups();
+  if (wakeups == nullptr) return std::make_unique<SqlReleaseWatch>(nullptr);
+  sql::SqlPool::Lease connection = session.pool().take();
+  return std::make_unique<SqlReleaseWatch>(
+      wakeups->watch(*connection, name_, [&waiter] { waiter.signal(true); }));
+}
+
+bool SqlLockOps::release(const GrantRef& grant, const std::string& request_id, int64_t latch_ms) {
+  return settle_release(grant, request_id, latch_ms)(std::nullopt) != 0;
+}
+
+Settle SqlLockOps::settle_release(const GrantRef& grant, const std::string& /*request_id*/,
+                                  int64_t /*latch_ms*/) {
+  // Each try is one statement, bounded by the URL's io_timeout_ms: `once_before` adds nothing.
+  return [session = session_, name = name_, grant, lost_send = std::make_shared<std::atomic<bool>>(false)](
+             std::optional<Clock::time_point>) -> int64_t {
+    SqlClientSession& on = session();
+    sql::SqlPool::Lease connection = on.pool().take();
+    if (grant.locator.empty()) return sql::withdraw_lease(*connection, on.dialect(), name, grant.owner_field);
+    try {
+      return sql::end_lease(*connection, on.dialect(), name, grant.owner_field, grant.locator,
+                            std::chrono::milliseconds(0), lost_send->load());
+    } catch (const ConnectionError&) {
+      lost_send->store(true);
+      throw;
+    }
+  };
+}
+
+void SqlLockOps::unsupported(const char* operation) const {
+  throw UnsupportedError(std::string(operation) + " '" + name_ + "': the " + scheme_ +
+                         " backend does not serve it yet (issue 24)");
+}
+
+LockOps::Extension SqlLockOps::extend(const GrantRef& grant, int64_t lease_ms) {
+  SqlClientSession& session = session_();
+  sql::SqlPool::Lease connection = session.pool().take();
+  Extension extension{};
+  extension.sent_at = Clock::now();
+  const std::vector<uint64_t> renewed =
+      session.dialect().renew(*connection, client_of(grant.owner_field),
+                              {{name_, grant.token, grant.locator}}, std::chrono::milliseconds(lease_ms));
+  extension.still_owned = std::find(renewed.begin(), renewed.end(), grant.token) != renewed.end();
+  return extension;
+}
+
+bool SqlLockOps::release_keeping(const std::string& /*owner_field*/, int64_t /*keep_ms*/) {
+  unsupported("release_keeping");
+}
+
+bool SqlLockOps::force_release() {
+  unsupported("force_release");
+}
+
+bool SqlLockOps::is_locked() {
+  return ttl_ms() != -2;
+}
+
+int64_t SqlLockOps::ttl_ms() {
+  SqlClientSession& session = session_();
+  sql::SqlPool::Lease connection = session.pool().take();
+  const std::optional<std::chrono::milliseconds> left = session.dialect().lease_left(*connection, name_);
+  return left ? left->count() : -2;
+}
+
+}  // namespace dlock

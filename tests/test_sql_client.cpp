@@ -1,0 +1,439 @@
+// A client opened on postgresql:// or mysql:// through the C ABI: the lock
+// calls every binding uses, served by the SQL backend in lease mode on
+// dlock's lock table and on ShedLock's, each case against PostgreSQL 15 and
+// MariaDB 10.11 started for it on a claimed loopback port.
+#include <dlock.h>
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <future>
+#include <ostream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "support/async_completion.hpp"
+#include "support/background_acquire.hpp"
+#include "support/fenced_store.hpp"
+#include "support/lost_recorder.hpp"
+#include "support/monotonic_clock.hpp"
+#include "support/redis_server.hpp"  // pick_free_port
+#include "support/safety_checker.hpp"
+#include "support/section_log.hpp"
+#include "support/sql_test_params.hpp"
+#include "support/sql_test_server.hpp"
+#include "support/temp_dir.hpp"
+#include "support/wait_until.hpp"
+#include "support/worker_launcher.hpp"
+
+namespace dlock_test {
+namespace {
+
+using std::chrono::milliseconds;
+using Clock = std::chrono::steady_clock;
+
+// A server and the table the client's URL names.
+struct SqlClientCase {
+  SqlServerKind server;
+  bool shedlock;
+};
+
+// How CTest's test names show the parameter.
+void PrintTo(const SqlClientCase& c, std::ostream* out) {
+  *out << kind_name(c.server) << (c.shedlock ? " shedlock" : " lock table");
+}
+
+std::string case_name(const ::testing::TestParamInfo<SqlClientCase>& info) {
+  return std::string(kind_name(info.param.server)) + (info.param.shedlock ? "_shedlock" : "_lock_table");
+}
+
+std::vector<SqlClientCase> built_cases() {
+  std::vector<SqlClientCase> cases;
+  for (const SqlServerKind kind : built_sql_servers()) {
+    cases.push_back({kind, false});
+    cases.push_back({kind, true});
+  }
+  return cases;
+}
+
+int64_t elapsed_ms(int64_t from_ns, int64_t to_ns) {
+  return (to_ns - from_ns) / 1000000;
+}
+
+class SqlClient : public ::testing::TestWithParam<SqlClientCase> {
+ protected:
+  void SetUp() override { server_ = start_sql_server(GetParam().server); }
+
+  void TearDown() override {
+    for (dlock_lock* handle : locks_) dlock_lock_free(handle);
+    for (dlock_client* client : clients_) dlock_client_close(client);
+  }
+
+  bool postgresql() const { return GetParam().server == SqlServerKind::postgresql; }
+  const char* scheme() const { return postgresql() ? "postgresql" : "mysql"; }
+  const char* table() const { return GetParam().shedlock ? "shedlock" : "dlock_locks"; }
+  std::string url() const { return server_->url(GetParam().shedlock ? "table=shedlock" : ""); }
+
+  // A client with the watchdog's lease `watchdog_ms` (0: the default).
+  dlock_client* open(int64_t watchdog_ms = 0) {
+    dlock_client_options options;
+    dlock_client_options_init(&options);
+    if (watchdog_ms > 0) options.watchdog_timeout_ms = watchdog_ms;
+    dlock_client* client = nullptr;
+    EXPECT_EQ(dlock_client_open(url().c_str(), &options, &client), DLOCK_OK) << dlock_last_error();
+    if (client != nullptr) clients_.push_back(client);
+    return client;
+  }
+  dlock_lock* lock(dlock_client* client, const std::string& name) {
+    dlock_lock* handle = nullptr;
+    EXPECT_EQ(dlock_lock_new(client, name.c_str(), &handle), DLOCK_OK) << dlock_last_error();
+    if (handle != nullptr) locks_.push_back(handle);
+    return handle;
+  }
+  static uint64_t reentries(dlock_client* client) {
+    dlock_client_stats stats{};
+    stats.size = sizeof(stats);
+    EXPECT_EQ(dlock_client_stats_get(client, &stats), DLOCK_OK);
+    return stats.reentries;
+  }
+
+  // Ends every live lease of the table by the server's clock, behind its holders' backs.
+  void end_leases_by_hand() {
+    const std::string column = GetParam().shedlock ? "lock_until" : "lease_until";
+    const std::string past =
+        postgresql() ? "clock_timestamp() - interval '1 second'" : "UTC_TIMESTAMP(6) - INTERVAL 1 SECOND";
+    server_->query("UPDATE " + std::string(table()) + " SET " + column + " = " + past);
+  }
+
+  std::unique_ptr<SqlTestServer> server_;
+  std::vector<dlock_client*> clients_;
+  std::vector<dlock_lock*> locks_;
+};
+
+TEST_P(SqlClient, OpensAndNamesItsBackend) {
+  dlock_client* client = open();
+  ASSERT_NE(client, nullptr);
+  EXPECT_STREQ(dlock_client_backend(client), scheme());
+  if (!postgresql()) return;
+  // libpq's other name for the scheme opens the same backend.
+  std::string alias = url();
+  alias.replace(0, std::string("postgresql").size(), "postgres");
+  dlock_client* other = nullptr;
+  ASSERT_EQ(dlock_client_open(alias.c_str(), nullptr, &other), DLOCK_OK) << dlock_last_error();
+  EXPECT_STREQ(dlock_client_backend(other), "postgresql");
+  dlock_client_close(other);
+}
+
+// dlock_schema's script (dlock schema), run by the server's own client on a
+// fresh server, makes the table a client then locks on.
+TEST_P(SqlClient, TheSchemaItPrintsMakesTheTableTheClientLocksOn) {
+  char* script = nullptr;
+  ASSERT_EQ(dlock_schema(url().c_str(), &script), DLOCK_OK) << dlock_last_error();
+  const std::string statements(script);
+  dlock_schema_free(script);
+  server_->query(statements);
+  EXPECT_EQ(server_->query("SELECT count(*) FROM " + std::string(table())), "0");
+  dlock_lock* handle = lock(open(), "schema-made");
+  ASSERT_NE(handle, nullptr);
+  ASSERT_EQ(dlock_lock_acquire(handle, 0, -1, nullptr), DLOCK_OK) << dlock_last_error();
+  EXPECT_EQ(server_->query("SELECT count(*) FROM " + std::string(table())), "1");
+  EXPECT_EQ(dlock_lock_release(handle), DLOCK_OK);
+}
+
+TEST_P(SqlClient, ALockIsReenteredWithoutARoundTripRefusedToOthersAndFenced) {
+  dlock_client* a = open();
+  dlock_client* b = open();
+  dlock_lock* mine = lock(a, "report");
+  dlock_lock* theirs = lock(b, "report");
+  uint64_t first = 0;
+  ASSERT_EQ(dlock_lock_acquire(mine, 0, -1, &first), DLOCK_OK) << dlock_last_error();
+  EXPECT_GT(first, 0u);
+  // Re-entry: the same token, counted as a re-entry (no statement sent).
+  uint64_t again = 0;
+  ASSERT_EQ(dlock_lock_acquire(mine, 0, -1, &again), DLOCK_OK);
+  EXPECT_EQ(again, first);
+  EXPECT_EQ(reentries(a), 1u);
+  EXPECT_EQ(dlock_lock_acquire(theirs, 0, -1, nullptr), DLOCK_NOT_ACQUIRED);
+  EXPECT_EQ(dlock_lock_acquire(theirs, 200, -1, nullptr), DLOCK_NOT_ACQUIRED);
+  // Two releases for two acquires: the first keeps it held.
+  ASSERT_EQ(dlock_lock_release(mine), DLOCK_OK);
+  EXPECT_EQ(dlock_lock_acquire(theirs, 0, -1, nullptr), DLOCK_NOT_ACQUIRED);
+  ASSERT_EQ(dlock_lock_release(mine), DLOCK_OK) << dlock_last_error();
+  uint64_t next = 0;
+  ASSERT_EQ(dlock_lock_acquire(theirs, 0, -1, &next), DLOCK_OK) << dlock_last_error();
+  EXPECT_GT(next, first);
+  EXPECT_EQ(dlock_lock_release(theirs), DLOCK_OK) << dlock_last_error();
+  EXPECT_EQ(dlock_lock_release(theirs), DLOCK_E_NOT_OWNER);
+  // And back: the tokens keep rising.
+  uint64_t third = 0;
+  ASSERT_EQ(dlock_lock_acquire(mine, 0, -1, &third), DLOCK_OK) << dlock_last_error();
+  EXPECT_GT(third, next);
+  EXPECT_EQ(dlock_lock_release(mine), DLOCK_OK);
+}
+
+// PostgreSQL's lock table: woken by NOTIFY, well within a second. MySQL and
+// ShedLock's table: by the back-off, whose pause is at most 600 ms (500 ms
+// and its jitter); two seconds leave room for a loaded machine.
+TEST_P(SqlClient, AWaiterInAnotherClientIsGrantedSoonAfterTheRelease) {
+  dlock_lock* holder = lock(open(), "handoff");
+  dlock_lock* waiter = lock(open(), "handoff");
+  uint64_t held = 0;
+  ASSERT_EQ(dlock_lock_acquire(holder, 0, -1, &held), DLOCK_OK) << dlock_last_error();
+  auto waiting = acquire_in_background(waiter, 1, 20000, -1);
+  // Long enough for the back-off to reach its ceiling.
+  std::this_thread::sleep_for(milliseconds(3000));
+  ASSERT_EQ(waiting.wait_for(milliseconds(0)), std::future_status::timeout) << "granted while held";
+  const int64_t released_ns = monotonic_ns();
+  ASSERT_EQ(dlock_lock_release(holder), DLOCK_OK) << dlock_last_error();
+  ASSERT_EQ(waiting.wait_for(milliseconds(10000)), std::future_status::ready);
+  const AcquireOutcome outcome = waiting.get();
+  ASSERT_EQ(outcome.status, DLOCK_OK) << dlock_last_error();
+  EXPECT_GT(outcome.token, held);
+  EXPECT_EQ(outcome.release_status, DLOCK_OK);
+  const bool notified = postgresql() && !GetParam().shedlock;
+  EXPECT_LT(elapsed_ms(released_ns, outcome.returned_ns), notified ? 500 : 2000);
+}
+
+// An asynchronous acquire waits on the client's async runner, on the same
+// engine: no thread of its own, completed once the holder releases.
+TEST_P(SqlClient, AnAsynchronousWaiterIsCompletedAfterTheRelease) {
+  dlock_lock* holder = lock(open(), "async");
+  dlock_lock* waiter = lock(open(), "async");
+  uint64_t held = 0;
+  ASSERT_EQ(dlock_lock_acquire(holder, 0, -1, &held), DLOCK_OK) << dlock_last_error();
+  Completion completion;
+  std::future<Outcome> done = completion.future();
+  ASSERT_EQ(dlock_lock_acquire_async(waiter, 7, 20000, -1, nullptr, Completion::on_done, &completion),
+            DLOCK_OK)
+      << dlock_last_error();
+  std::this_thread::sleep_for(milliseconds(1000));
+  ASSERT_EQ(done.wait_for(milliseconds(0)), std::future_status::timeout) << "completed while held";
+  ASSERT_EQ(dlock_lock_release(holder), DLOCK_OK) << dlock_last_error();
+  ASSERT_EQ(done.wait_for(milliseconds(10000)), std::future_status::ready);
+  const Outcome outcome = done.get();
+  ASSERT_EQ(outcome.status, DLOCK_OK) << outcome.message;
+  EXPECT_GT(outcome.token, held);
+  EXPECT_EQ(completion.calls(), 1);
+  EXPECT_EQ(dlock_lock_release_owner(waiter, 7), DLOCK_OK) << dlock_last_error();
+}
+
+// A holder process killed with SIGKILL releases nothing: its row stays
+// locked until its lease ends by the server's clock (the worker's watchdog
+// lease is 2 s, renewed every third of it), then the waiter is granted with a
+// larger token.
+TEST_P(SqlClient, AKilledHoldersRowIsFreeAfterItsLease) {
+  constexpr int64_t lease_ms = 2000;
+  TempDir dir;
+  const auto holder = start_hold_worker({url(),
+                                         "killed",
+                                         dir.file("store"),
+                                         "",
+                                         "",
+                                         60000,
+                                         {"--watchdog-timeout-ms", std::to_string(lease_ms)}},
+                                        dir.file("holder.out"));
+  const uint64_t holder_token = wait_until_acquired(dir.file("holder.out"));
+  dlock_lock* waiting = lock(open(), "killed");
+  auto waiter = acquire_in_background(waiting, 2, 30000, -1);
+  std::this_thread::sleep_for(milliseconds(2 * lease_ms));
+  ASSERT_EQ(waiter.wait_for(milliseconds(0)), std::future_status::timeout) << "granted while renewed";
+  const int64_t killed_ns = monotonic_ns();
+  holder->kill_and_reap();
+  ASSERT_EQ(waiter.wait_for(milliseconds(lease_ms + 10000)), std::future_status::ready);
+  const AcquireOutcome outcome = waiter.get();
+  ASSERT_EQ(outcome.status, DLOCK_OK) << dlock_last_error();
+  EXPECT_GT(outcome.token, holder_token);
+  // Not before the lease left at the kill (at least two thirds of it, less slack) ran out.
+  EXPECT_GE(elapsed_ms(killed_ns, outcome.returned_ns), lease_ms * 2 / 3 - 300);
+}
+
+// The keeper renews every third of the watchdog's lease: a row whose lease
+// was ended by hand is found not renewed at the next period, told through the
+// lost callback, and its release says so.
+TEST_P(SqlClient, ALeaseEndedBehindTheHoldersBackIsReportedLost) {
+  dlock_lock* handle = lock(open(1500), "lost");
+  LostRecorder lost;
+  ASSERT_EQ(lost.attach(handle), DLOCK_OK);
+  uint64_t token = 0;
+  ASSERT_EQ(dlock_lock_acquire(handle, 0, -1, &token), DLOCK_OK) << dlock_last_error();
+  // Renewed past its first lease while nobody interferes.
+  std::this_thread::sleep_for(milliseconds(2000));
+  ASSERT_EQ(lost.calls(), 0);
+  end_leases_by_hand();
+  EXPECT_TRUE(wait_until([&] { return lost.calls() > 0; }, milliseconds(5000)));
+  EXPECT_EQ(lost.calls(), 1);
+  EXPECT_EQ(lost.last_token(), token);
+  EXPECT_EQ(dlock_lock_release(handle), DLOCK_E_LOST);
+}
+
+// A fixed lease is the row's own, by the server's clock: it ends without a
+// release, and is_locked and ttl read it there; extend sets what is left of
+// it. Keeping and a forced release have no statement yet: each is refused
+// naming the backend, and the hold is untouched.
+TEST_P(SqlClient, AFixedLeaseIsExtendedAndEndsOnItsOwnAndWhatIsNotServedSaysSo) {
+  dlock_client* client = open();
+  dlock_lock* handle = lock(client, "fixed");
+  dlock_lock* other = lock(open(), "fixed");
+  uint64_t token = 0;
+  ASSERT_EQ(dlock_lock_acquire(handle, 0, 1500, &token), DLOCK_OK) << dlock_last_error();
+  int locked = 0;
+  ASSERT_EQ(dlock_lock_is_locked(other, &locked), DLOCK_OK) << dlock_last_error();
+  EXPECT_EQ(locked, 1);
+  int64_t ttl = 0;
+  ASSERT_EQ(dlock_lock_ttl(other, &ttl), DLOCK_OK) << dlock_last_error();
+  EXPECT_GT(ttl, 0);
+  EXPECT_LE(ttl, 1500);
+  const auto refused_naming_the_backend = [&](const char* call, int status) {
+    EXPECT_EQ(status, DLOCK_E_UNSUPPORTED) << call;
+    EXPECT_NE(std::string(dlock_last_error()).find(scheme()), std::string::npos)
+        << call << ": " << dlock_last_error();
+  };
+  refused_naming_the_backend("release_keeping", dlock_lock_release_keeping(handle, 5000));
+  refused_naming_the_backend("force_release", dlock_lock_force_release(other));
+  EXPECT_EQ(dlock_lock_acquire(other, 0, -1, nullptr), DLOCK_NOT_ACQUIRED);
+  // Extended to 4 s: still held past the first lease's end.
+  ASSERT_EQ(dlock_lock_extend(handle, 4000), DLOCK_OK) << dlock_last_error();
+  std::this_thread::sleep_for(milliseconds(2000));
+  EXPECT_EQ(dlock_lock_acquire(other, 0, -1, nullptr), DLOCK_NOT_ACQUIRED);
+  ASSERT_EQ(dlock_lock_ttl(other, &ttl), DLOCK_OK) << dlock_last_error();
+  EXPECT_GT(ttl, 0);
+  EXPECT_LE(ttl, 2100);
+  // Granted to the other client once the lease ran out, nobody releasing it.
+  uint64_t next = 0;
+  ASSERT_EQ(dlock_lock_acquire(other, 10000, -1, &next), DLOCK_OK) << dlock_last_error();
+  EXPECT_GT(next, token);
+  EXPECT_EQ(dlock_lock_release(other), DLOCK_OK);
+  EXPECT_EQ(dlock_lock_ttl(other, &ttl), DLOCK_OK);
+  EXPECT_EQ(ttl, -2);
+}
+
+// What a fork()ed child checks of the client its parent opened: the
+// parent's hold is not the child's, and a lock of its own works. Each failed
+// check exits with its number.
+int child_checks(dlock_client* client, dlock_lock* parents_lock) {
+  if (dlock_lock_acquire(parents_lock, 0, -1, nullptr) != DLOCK_NOT_ACQUIRED) return 1;
+  if (dlock_lock_release(parents_lock) != DLOCK_E_NOT_OWNER) return 2;
+  dlock_lock* own = nullptr;
+  if (dlock_lock_new(client, "fork-child", &own) != DLOCK_OK) return 3;
+  if (dlock_lock_acquire(own, 0, -1, nullptr) != DLOCK_OK) return 4;
+  if (dlock_lock_release(own) != DLOCK_OK) return 5;
+  dlock_lock_free(own);
+  dlock_client_close(client);
+  return 0;
+}
+
+// A client opened before fork() works in the child on a session (connections,
+// listener) of its own, and leaves the parent's connections, and so its hold,
+// alone.
+TEST_P(SqlClient, AForkedChildUsesTheClientOnItsOwnSession) {
+#ifdef __SANITIZE_THREAD__
+  GTEST_SKIP() << "TSan cannot follow threads started in a child of a multithreaded fork";
+#endif
+  dlock_client* client = open();
+  dlock_lock* parents = lock(client, "fork-parent");
+  dlock_lock* other = lock(open(), "fork-parent");
+  ASSERT_EQ(dlock_lock_acquire(parents, 0, -1, nullptr), DLOCK_OK) << dlock_last_error();
+  const pid_t child = fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) _exit(child_checks(client, parents));
+  int status = 0;
+  ASSERT_TRUE(wait_until([&] { return waitpid(child, &status, WNOHANG) != 0; }, milliseconds(20000)))
+      << "the child hung";
+  ASSERT_TRUE(WIFEXITED(status)) << "the child died of signal " << WTERMSIG(status);
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "child check " << WEXITSTATUS(status) << " failed";
+  EXPECT_EQ(dlock_lock_acquire(other, 0, -1, nullptr), DLOCK_NOT_ACQUIRED)
+      << "the child ended the parent's hold";
+  EXPECT_EQ(dlock_lock_release(parents), DLOCK_OK) << dlock_last_error();
+  EXPECT_EQ(dlock_lock_acquire(other, 0, -1, nullptr), DLOCK_OK) << dlock_last_error();
+  EXPECT_EQ(dlock_lock_release(other), DLOCK_OK);
+}
+
+TEST_P(SqlClient, AFairLockIsUnsupportedNamingTheBackend) {
+  dlock_client* client = open();
+  dlock_lock* fair = nullptr;
+  int status = dlock_fair_lock_new(client, "fair", &fair);
+  if (status == DLOCK_OK) {
+    status = dlock_lock_acquire(fair, 0, -1, nullptr);
+    dlock_lock_free(fair);
+  }
+  EXPECT_EQ(status, DLOCK_E_UNSUPPORTED);
+  EXPECT_NE(std::string(dlock_last_error()).find(std::string("the ") + scheme() + " backend"),
+            std::string::npos)
+      << dlock_last_error();
+  EXPECT_NE(std::string(dlock_last_error()).find("fair lock"), std::string::npos) << dlock_last_error();
+}
+
+TEST_P(SqlClient, AClosedPortIsAConnectionError) {
+  const std::string closed = std::string(scheme()) +
+                             "://dlock@127.0.0.1:" + std::to_string(pick_free_port()) +
+                             "/dlock?connect_timeout_ms=1000";
+  dlock_client* client = nullptr;
+  const auto start = Clock::now();
+  EXPECT_EQ(dlock_client_open(closed.c_str(), nullptr, &client), DLOCK_E_CONNECTION) << dlock_last_error();
+  EXPECT_EQ(client, nullptr);
+  EXPECT_LT(Clock::now() - start, milliseconds(5000));
+}
+
+// Two clients of two threads each take turns on one name: no two sections of
+// different owners intersect, tokens rise in grant order, and the fenced
+// store refuses no write.
+TEST_P(SqlClient, TwoClientsOfTwoThreadsNeverHoldTogether) {
+  constexpr int clients = 2;
+  constexpr int threads = 2;
+  constexpr int cycles = 15;
+  TempDir dir;
+  const FencedStore store(dir.file("store"));
+  const std::string sections_path = dir.file("sections");
+  std::atomic<int> failures{0};
+  {
+    SectionLog log(sections_path);
+    std::vector<std::thread> workers;
+    for (int c = 0; c < clients; ++c) {
+      dlock_client* client = open();
+      ASSERT_NE(client, nullptr);
+      for (int t = 0; t < threads; ++t) {
+        workers.emplace_back([&, client, c, t] {
+          dlock_lock* handle = nullptr;
+          if (dlock_lock_new(client, "contended", &handle) != DLOCK_OK) {
+            ++failures;
+            return;
+          }
+          for (int i = 0; i < cycles; ++i) {
+            uint64_t token = 0;
+            if (dlock_lock_acquire(handle, 30000, -1, &token) != DLOCK_OK) {
+              ++failures;
+              break;
+            }
+            Section section;
+            section.token = token;
+            section.owner = std::to_string(c) + "." + std::to_string(t);
+            section.start_ns = monotonic_ns();
+            const long long value = store.read();
+            std::this_thread::sleep_for(milliseconds(3));
+            section.write_accepted = store.write(token, value + 1);
+            section.end_ns = monotonic_ns();
+            log.append(section);
+            section.release_status = dlock_lock_release(handle);
+            if (section.release_status != DLOCK_OK) ++failures;
+          }
+          dlock_lock_free(handle);
+        });
+      }
+    }
+    for (std::thread& worker : workers) worker.join();
+  }
+  ASSERT_EQ(failures.load(), 0);
+  const SafetyReport report = check_sections(SectionLog::read(sections_path));
+  EXPECT_TRUE(report.clean()) << report.summary();
+  EXPECT_EQ(report.sections, static_cast<std::size_t>(clients * threads * cycles));
+  EXPECT_EQ(store.state().stale_rejections, 0);
+  EXPECT_EQ(store.read(), clients * threads * cycles);
+}
+
+INSTANTIATE_TEST_SUITE_P(Servers, SqlClient, ::testing::ValuesIn(built_cases()), case_name);
+
+}  // namespace
+}  // namespace dlock_test
