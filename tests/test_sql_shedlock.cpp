@@ -315,8 +315,9 @@ TEST_P(ShedLockInterop, ShedLockHoldRefusesDlockUntilItsUnlock) {
   const std::int64_t unlocking_ns = value_after(dir.file("java.out"), "unlocked");
   ASSERT_NE(unlocking_ns, 0) << read_text_file(dir.file("java.out"));
   EXPECT_GT(granted_ns, unlocking_ns);
-  // Granted well before ShedLock's lockAtMostFor (30 s) would have ended it.
-  EXPECT_LT(ms_between(unlocking_ns, granted_ns), 2000);
+  // Granted well before ShedLock's lockAtMostFor (30 s) would have ended it
+  // (a MySQL waiter backs off, and a loaded machine stretches that: 4 s seen).
+  EXPECT_LT(ms_between(unlocking_ns, granted_ns), 10000);
   lock.release();
 }
 
