@@ -1119,6 +1119,37 @@ typedef struct dlock_client_stats {
  */
 DLOCK_API int dlock_client_stats_get(dlock_client *client, dlock_client_stats *out);
 
+/* ---- Non-reentrant lock ---- */
+
+/**
+ * Makes a handle on the non-reentrant lock `name` (names as dlock_lock_new's).
+ * Makes no round trip. Every dlock_lock_* call takes it, with these
+ * differences: an owner that holds it is not let in again (as Python's
+ * threading.Lock, Curator's InterProcessSemaphoreMutex): its acquire waits for
+ * the lock like any other owner's, that is for its own release (from another
+ * thread through dlock_lock_release_owner, or never): wait_ms = 0 answers
+ * DLOCK_NOT_ACQUIRED at once, a wait_ms > 0 runs out with DLOCK_NOT_ACQUIRED,
+ * -1 waits until the release. Its hold count is 0 or 1.
+ *
+ * Redis: Redisson's RLock layout (the reentrant lock's hash, counter and
+ * channel), so it excludes the reentrant lock and Redisson's RLock on the
+ * same name; the holder's second acquire is kept waiting by the client, which
+ * never sends it while the hold lasts, and is woken by the release's message.
+ * Handles of one client on the name share their holds, the reentrant lock's
+ * among them: a reentrant handle's acquire re-enters the owner's
+ * non-reentrant hold.
+ * ZooKeeper: Curator's InterProcessSemaphoreMutex layout (one lease of
+ * InterProcessSemaphoreV2: waiters queue on <path>/locks, the holder's
+ * node is under <path>/leases; its czxid is the fencing token), so it
+ * excludes Curator's InterProcessSemaphoreMutex on the same path, but not
+ * InterProcessMutex nor dlock_lock_new's lock (another layout, as in
+ * Curator). lease_ms must be -1 there (DLOCK_E_INVALID otherwise).
+ *
+ * DLOCK_E_INVALID: NULL argument, a name the backend refuses.
+ * DLOCK_E_CLOSED: the client is closed.
+ */
+DLOCK_API int dlock_lock_new_nonreentrant(dlock_client *client, const char *name, dlock_lock **out);
+
 #ifdef __cplusplus
 }
 #endif

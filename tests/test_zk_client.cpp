@@ -15,6 +15,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -54,6 +55,12 @@ class ZkClient : public dlock_test::ZkOneNodeSuite {
   dlock_lock* lock(dlock_client* client, const std::string& name) {
     dlock_lock* handle = nullptr;
     EXPECT_EQ(dlock_lock_new(client, name.c_str(), &handle), DLOCK_OK) << dlock_last_error();
+    if (handle != nullptr) locks_.push_back(handle);
+    return handle;
+  }
+  dlock_lock* nonreentrant_lock(dlock_client* client, const std::string& name) {
+    dlock_lock* handle = nullptr;
+    EXPECT_EQ(dlock_lock_new_nonreentrant(client, name.c_str(), &handle), DLOCK_OK) << dlock_last_error();
     if (handle != nullptr) locks_.push_back(handle);
     return handle;
   }
@@ -129,6 +136,74 @@ TEST_F(ZkClient, ALockIsANodeInCuratorsLayoutReenteredWithoutARoundTripAndFenced
   EXPECT_EQ(dlock_lock_release(theirs), DLOCK_OK);
   // Not held: a release is refused, naming the lock.
   EXPECT_EQ(dlock_lock_release(theirs), DLOCK_E_NOT_OWNER);
+}
+
+TEST_F(ZkClient, ANonReentrantLockIsCuratorsSemaphoreMutexAndRefusesItsHolder) {
+  dlock_client* a = open();
+  dlock_client* b = open();
+  const std::string path = "/app/locks/once";
+  dlock_lock* mine = nonreentrant_lock(a, path);
+  dlock_lock* theirs = nonreentrant_lock(b, path);
+  uint64_t first = 0;
+  ASSERT_EQ(dlock_lock_acquire(mine, 0, -1, &first), DLOCK_OK) << dlock_last_error();
+  // One lease, as Curator's InterProcessSemaphoreMutex names it; its czxid is the token.
+  const std::vector<std::string> leases = children(path + "/leases");
+  ASSERT_EQ(leases.size(), 1u);
+  EXPECT_EQ(leases[0].rfind("_c_", 0), 0u) << leases[0];
+  EXPECT_NE(leases[0].find("-lease-"), std::string::npos) << leases[0];
+  const dlock::zk::StatResult lease = dlock::zk::exists(observer(), path + "/leases/" + leases[0]);
+  ASSERT_EQ(lease.rc, ZOK);
+  EXPECT_EQ(static_cast<uint64_t>(lease.stat.czxid), first);
+  // The holder is not let in again: at once, or after its wait.
+  EXPECT_EQ(dlock_lock_acquire(mine, 0, -1, nullptr), DLOCK_NOT_ACQUIRED);
+  const auto started = Clock::now();
+  EXPECT_EQ(dlock_lock_acquire(mine, 300, -1, nullptr), DLOCK_NOT_ACQUIRED);
+  EXPECT_GE(Clock::now() - started, milliseconds(290));
+  int count = -1;
+  ASSERT_EQ(dlock_lock_hold_count(mine, &count), DLOCK_OK);
+  EXPECT_EQ(count, 1);
+  EXPECT_EQ(children(path + "/leases").size(), 1u);
+  // A fixed lease is refused, naming lease_ms and the backend.
+  EXPECT_EQ(dlock_lock_acquire(theirs, 0, 1000, nullptr), DLOCK_E_INVALID);
+  EXPECT_NE(std::string(dlock_last_error()).find("zookeeper"), std::string::npos) << dlock_last_error();
+  // Another client waits, and is granted by the release with a larger token.
+  auto waiting = std::async(std::launch::async, [&] {
+    uint64_t token = 0;
+    const int status = dlock_lock_acquire(theirs, 10000, -1, &token);
+    const int released = status == DLOCK_OK ? dlock_lock_release(theirs) : DLOCK_OK;
+    const int again = dlock_lock_release(theirs);
+    return std::make_tuple(status, token, released, again);
+  });
+  EXPECT_EQ(waiting.wait_for(milliseconds(300)), std::future_status::timeout) << "granted while held";
+  ASSERT_EQ(dlock_lock_release(mine), DLOCK_OK) << dlock_last_error();
+  const auto [status, next, released, again] = waiting.get();
+  ASSERT_EQ(status, DLOCK_OK);
+  EXPECT_GT(next, first);
+  EXPECT_EQ(released, DLOCK_OK);
+  EXPECT_EQ(again, DLOCK_E_NOT_OWNER);
+  EXPECT_TRUE(eventually([&] { return children(path + "/leases").empty(); }));
+}
+
+// The holder's own waiting acquire (another thread, the same owner id) is
+// granted once the hold is released, as threading.Lock's is.
+TEST_F(ZkClient, ANonReentrantHoldersWaitingAcquireIsGrantedByItsRelease) {
+  dlock_client* client = open();
+  dlock_lock* handle = nonreentrant_lock(client, "/app/locks/handed");
+  constexpr uint64_t owner = 7;
+  uint64_t first = 0;
+  ASSERT_EQ(dlock_lock_acquire_owner(handle, owner, 0, -1, nullptr, &first), DLOCK_OK) << dlock_last_error();
+  auto again = std::async(std::launch::async, [&] {
+    uint64_t token = 0;
+    const int status = dlock_lock_acquire_owner(handle, owner, 10000, -1, nullptr, &token);
+    return std::make_pair(status, token);
+  });
+  EXPECT_EQ(again.wait_for(milliseconds(300)), std::future_status::timeout) << "the holder was let in again";
+  ASSERT_EQ(dlock_lock_release_owner(handle, owner), DLOCK_OK) << dlock_last_error();
+  ASSERT_EQ(again.wait_for(milliseconds(5000)), std::future_status::ready) << "the release did not wake it";
+  const auto [status, token] = again.get();
+  ASSERT_EQ(status, DLOCK_OK) << dlock_last_error();
+  EXPECT_GT(token, first);
+  EXPECT_EQ(dlock_lock_release_owner(handle, owner), DLOCK_OK) << dlock_last_error();
 }
 
 TEST_F(ZkClient, AnOtherNameMapsUnderDlock) {
@@ -449,23 +524,24 @@ TEST_F(ZkClient, AMultiLockSpansZooKeeperAndRedis) {
   dlock_multilock_free(group);
 }
 
-// Curator's InterProcessMutex (tests/interop/curator/CuratorMutexLoop.java, a
-// JVM) and dlock locks through the C ABI contend on one path: judged by the
-// safety checker over both sides' sections and a fenced store, with hand-offs
-// both ways. Skipped without Curator's jars (DLOCK_TEST_CURATOR_CLASSPATH).
-TEST_F(ZkClient, CuratorAndTheCApiNeverHoldTogether) {
+// Curator's `curator_kind` recipe (tests/interop/curator/CuratorMutexLoop.java,
+// a JVM) and dlock locks made by `make` through the C ABI contend on `path`:
+// judged by the safety checker over both sides' sections and a fenced store,
+// with hand-offs both ways.
+template <typename MakeLock>
+void curator_and_dlock_take_turns(const std::string& hosts, const std::string& url, const std::string& path,
+                                  const std::string& curator_kind, MakeLock make) {
   const char* classpath = std::getenv("DLOCK_TEST_CURATOR_CLASSPATH");
   if (classpath == nullptr || *classpath == '\0') GTEST_SKIP() << "DLOCK_TEST_CURATOR_CLASSPATH is not set";
   constexpr int curator_cycles = 20;
   constexpr int dlock_threads = 2;
   constexpr int dlock_cycles = 20;
-  const std::string path = "/interop/c-api";
   dlock_test::TempDir dir;
   const dlock_test::FencedStore store(dir.file("store"));
   const std::string sections_path = dir.file("sections");
   const std::string out = dir.file("curator.out");
-  dlock_test::ChildProcess curator({"java", "-cp", classpath, DLOCK_CURATOR_MUTEX_LOOP, hosts(), path,
-                                    std::to_string(curator_cycles), "5", sections_path, "mutex"},
+  dlock_test::ChildProcess curator({"java", "-cp", classpath, DLOCK_CURATOR_MUTEX_LOOP, hosts, path,
+                                    std::to_string(curator_cycles), "5", sections_path, curator_kind},
                                    out);
   ASSERT_TRUE(dlock_test::wait_until(
       [&] { return dlock_test::read_text_file(out).find("ready") != std::string::npos; },
@@ -479,8 +555,8 @@ TEST_F(ZkClient, CuratorAndTheCApiNeverHoldTogether) {
       workers.emplace_back([&, t] {
         dlock_client* client = nullptr;
         dlock_lock* handle = nullptr;
-        if (dlock_client_open(url().c_str(), nullptr, &client) != DLOCK_OK ||
-            dlock_lock_new(client, path.c_str(), &handle) != DLOCK_OK) {
+        if (dlock_client_open(url.c_str(), nullptr, &client) != DLOCK_OK ||
+            make(client, path.c_str(), &handle) != DLOCK_OK) {
           ++failures;
           dlock_client_close(client);
           return;
@@ -511,7 +587,8 @@ TEST_F(ZkClient, CuratorAndTheCApiNeverHoldTogether) {
   }
   const std::optional<int> curator_status = curator.wait_for(milliseconds(60000));
   ASSERT_TRUE(curator_status.has_value()) << "Curator's loop did not end";
-  EXPECT_EQ(dlock_test::describe_wait_status(*curator_status), dlock_test::describe_wait_status(0));
+  EXPECT_EQ(dlock_test::describe_wait_status(*curator_status), dlock_test::describe_wait_status(0))
+      << dlock_test::read_text_file(out);
   ASSERT_EQ(failures.load(), 0);
 
   std::vector<dlock_test::Section> sections = dlock_test::SectionLog::read(sections_path);
@@ -531,6 +608,18 @@ TEST_F(ZkClient, CuratorAndTheCApiNeverHoldTogether) {
   EXPECT_GE(to_dlock, 1);
   EXPECT_GE(to_curator, 1);
   EXPECT_EQ(store.state().stale_rejections, 0);
+}
+
+// Curator's InterProcessMutex and dlock_lock_new's lock. Skipped without
+// Curator's jars (DLOCK_TEST_CURATOR_CLASSPATH).
+TEST_F(ZkClient, CuratorAndTheCApiNeverHoldTogether) {
+  curator_and_dlock_take_turns(hosts(), url(), "/interop/c-api", "mutex", dlock_lock_new);
+}
+
+// Curator's InterProcessSemaphoreMutex and dlock_lock_new_nonreentrant's lock.
+TEST_F(ZkClient, CuratorAndTheCApiNonReentrantLocksNeverHoldTogether) {
+  curator_and_dlock_take_turns(hosts(), url(), "/interop/c-api-once", "semaphore-mutex",
+                               dlock_lock_new_nonreentrant);
 }
 
 // A 3-node ensemble whose leader is killed while a client holds a lock and

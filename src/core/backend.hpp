@@ -12,7 +12,9 @@ namespace dlock {
 
 // What a dlock_lock handle can stand for: every kind is taken, waited for,
 // re-entered, renewed and released through the same flow (ReentrantLock).
-enum class LockKind { reentrant, fair, read, write };
+// A nonreentrant lock is the one kind whose holder is not let in again
+// (LockOps::reentrant): its second acquire waits for its own release.
+enum class LockKind { reentrant, fair, read, write, nonreentrant };
 
 class Backend {
  public:

@@ -12,6 +12,7 @@ namespace {
 std::shared_ptr<const Lockable> resource_of(const std::string& name, LockKind kind, const ClientConfig& config) {
   switch (kind) {
     case LockKind::reentrant:
+    case LockKind::nonreentrant:
       return std::make_shared<const LockResource>(name, config);
     case LockKind::fair:
       return std::make_shared<const FairLockResource>(name, config);
@@ -26,7 +27,8 @@ std::shared_ptr<const Lockable> resource_of(const std::string& name, LockKind ki
 }  // namespace
 
 std::shared_ptr<LockOps> RedisBackend::lock(const std::string& name, LockKind kind) {
-  return std::make_shared<RedisLockOps>(client_, resource_of(name, kind, client_->core()->config()));
+  return std::make_shared<RedisLockOps>(client_, resource_of(name, kind, client_->core()->config()),
+                                        kind != LockKind::nonreentrant);
 }
 
 }  // namespace dlock

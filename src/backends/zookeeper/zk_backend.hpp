@@ -1,7 +1,8 @@
 // The ZooKeeper backend (core/backend.hpp): the lock kinds in Curator's
 // layouts (InterProcessMutex for the lock and the fair lock, which it is
-// already; InterProcessReadWriteLock's sides), each behind a ZkLockOps on the
-// client's session of the moment.
+// already; InterProcessReadWriteLock's sides; InterProcessSemaphoreMutex for
+// the non-reentrant lock), each behind a ZkLockOps on the client's session of
+// the moment.
 #pragma once
 
 #include <memory>

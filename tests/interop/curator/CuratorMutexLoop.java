@@ -2,7 +2,8 @@
 // (java -cp "<curator jars>" CuratorMutexLoop.java CONNECT PATH CYCLES HOLD_MS SECTION_LOG [KIND]):
 // takes InterProcessMutex(PATH), or with KIND "read" or "write" that side of
 // InterProcessReadWriteLock(PATH), or with KIND "semaphore" a lease of
-// InterProcessSemaphoreV2(PATH, 1) (what InterProcessSemaphoreMutex is), CYCLES
+// InterProcessSemaphoreV2(PATH, 1) (what InterProcessSemaphoreMutex is), or
+// with KIND "semaphore-mutex" InterProcessSemaphoreMutex(PATH) itself, CYCLES
 // times, holding it HOLD_MS each time, and appends each critical section to
 // SECTION_LOG as tests/support/section_log.cpp writes them ("token owner
 // start_ns end_ns accepted release_status"; the token is our node's czxid; the
@@ -10,12 +11,14 @@
 // reads them; System.nanoTime() is CLOCK_MONOTONIC on Linux, so the times
 // compare with the C++ side's). Prints "ready" once connected, "done" at the end.
 import java.io.FileOutputStream;
+import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
+import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreMutex;
 import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreV2;
 import org.apache.curator.framework.recipes.locks.Lease;
 import org.apache.curator.retry.RetryNTimes;
@@ -74,6 +77,19 @@ public final class CuratorMutexLoop {
             return path + "/leases/" + lease.getNodeName();
           }
           public void release() throws Exception { semaphore.returnLease(lease); }
+        };
+      }
+      case "semaphore-mutex": {
+        InterProcessSemaphoreMutex mutex = new InterProcessSemaphoreMutex(client, path);
+        return new Recipe() {
+          public String acquire() throws Exception {
+            mutex.acquire();
+            // Its lease is private: read it to tell which node holds it.
+            Field held = InterProcessSemaphoreMutex.class.getDeclaredField("lease");
+            held.setAccessible(true);
+            return path + "/leases/" + ((Lease) held.get(mutex)).getNodeName();
+          }
+          public void release() throws Exception { mutex.release(); }
         };
       }
       default: {
