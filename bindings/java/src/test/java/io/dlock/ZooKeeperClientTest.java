@@ -33,16 +33,40 @@ class ZooKeeperClientTest {
       assertFalse(Threads.onOtherThread(() -> theirs.tryLock()));
       mine.unlock();
       mine.unlock();
-      long next = Threads.onOtherThread(() -> {
-        assertTrue(theirs.tryLock(5, TimeUnit.SECONDS));
-        try {
-          return theirs.getFencingToken();
-        } finally {
-          theirs.unlock();
-        }
-      });
-      assertTrue(next > token, next + " after " + token);
+      assertGrantedAfter(theirs, token);
     }
+  }
+
+  @Test
+  void aNonReentrantLockRefusesItsHolderAndExcludesAnotherClient() throws Exception {
+    try (DLockClient first = DLockClient.connect(zookeeper.url());
+        DLockClient second = DLockClient.connect(zookeeper.url())) {
+      DLock mine = first.getNonReentrantLock("/app/locks/java-once");
+      DLock theirs = second.getNonReentrantLock("/app/locks/java-once");
+      mine.lock();
+      long token = mine.getFencingToken();
+      assertFalse(mine.tryLock());
+      long started = System.nanoTime();
+      assertFalse(mine.tryLock(300, TimeUnit.MILLISECONDS));
+      assertTrue(System.nanoTime() - started >= TimeUnit.MILLISECONDS.toNanos(290));
+      assertEquals(1, mine.getHoldCount());
+      assertFalse(Threads.onOtherThread(() -> theirs.tryLock()));
+      mine.unlock();
+      assertGrantedAfter(theirs, token);
+    }
+  }
+
+  /** Once the holder released, {@code theirs} is granted on another thread, with a larger token. */
+  private static void assertGrantedAfter(DLock theirs, long token) throws Exception {
+    long next = Threads.onOtherThread(() -> {
+      assertTrue(theirs.tryLock(5, TimeUnit.SECONDS));
+      try {
+        return theirs.getFencingToken();
+      } finally {
+        theirs.unlock();
+      }
+    });
+    assertTrue(next > token, next + " after " + token);
   }
 
   @Test
