@@ -261,6 +261,110 @@ TEST_F(ZkClient, APrimitiveItDoesNotServeSaysSoNamingTheBackend) {
   dlock_semaphore_free(semaphore);
 }
 
+// dlock_permit_semaphore_* is Curator's InterProcessSemaphoreV2: permits set
+// once where every client reads them, one lease node per permit, never more
+// leases than permits.
+TEST_F(ZkClient, APermitSemaphoreIsCuratorsSemaphoreV2) {
+  dlock_client* a = open();
+  dlock_client* b = open();
+  const std::string path = "/app/semaphores/slots";
+  dlock_permit_semaphore* mine = nullptr;
+  dlock_permit_semaphore* theirs = nullptr;
+  ASSERT_EQ(dlock_permit_semaphore_new(a, path.c_str(), &mine), DLOCK_OK) << dlock_last_error();
+  ASSERT_EQ(dlock_permit_semaphore_new(b, path.c_str(), &theirs), DLOCK_OK) << dlock_last_error();
+  char first[DLOCK_PERMIT_ID_SIZE];
+  char second[DLOCK_PERMIT_ID_SIZE];
+  // No permits set yet: refused, naming what sets them.
+  EXPECT_EQ(dlock_permit_semaphore_acquire(mine, 0, -1, nullptr, first, sizeof first), DLOCK_E_INVALID);
+  EXPECT_NE(std::string(dlock_last_error()).find("try_set_permits"), std::string::npos) << dlock_last_error();
+  int set = -1;
+  ASSERT_EQ(dlock_permit_semaphore_try_set_permits(mine, 2, &set), DLOCK_OK) << dlock_last_error();
+  EXPECT_EQ(set, 1);
+  ASSERT_EQ(dlock_permit_semaphore_try_set_permits(theirs, 5, &set), DLOCK_OK) << dlock_last_error();
+  EXPECT_EQ(set, 0) << "set twice";
+  // Stored as Curator's SharedCount stores an int.
+  EXPECT_EQ(dlock::zk::get(observer(), path + "/permits").data, std::string("\0\0\0\2", 4));
+  int64_t available = -1;
+  ASSERT_EQ(dlock_permit_semaphore_available_permits(theirs, &available), DLOCK_OK);
+  EXPECT_EQ(available, 2);
+  ASSERT_EQ(dlock_permit_semaphore_acquire(mine, 0, -1, nullptr, first, sizeof first), DLOCK_OK)
+      << dlock_last_error();
+  ASSERT_EQ(dlock_permit_semaphore_acquire(theirs, 0, -1, nullptr, second, sizeof second), DLOCK_OK)
+      << dlock_last_error();
+  EXPECT_STRNE(first, second);
+  EXPECT_EQ(children(path + "/leases").size(), 2u);
+  ASSERT_EQ(dlock_permit_semaphore_available_permits(mine, &available), DLOCK_OK);
+  EXPECT_EQ(available, 0);
+  char third[DLOCK_PERMIT_ID_SIZE];
+  EXPECT_EQ(dlock_permit_semaphore_acquire(theirs, 0, -1, nullptr, third, sizeof third), DLOCK_NOT_ACQUIRED);
+  EXPECT_TRUE(eventually([&] { return children(path + "/leases").size() == 2; }));
+  // A fixed lease is refused, naming lease_ms and the backend.
+  EXPECT_EQ(dlock_permit_semaphore_acquire(theirs, 0, 1000, nullptr, third, sizeof third), DLOCK_E_INVALID);
+  EXPECT_NE(std::string(dlock_last_error()).find("lease_ms"), std::string::npos) << dlock_last_error();
+  EXPECT_NE(std::string(dlock_last_error()).find("zookeeper"), std::string::npos) << dlock_last_error();
+  // Another client's permit is not this one's to release.
+  EXPECT_EQ(dlock_permit_semaphore_release(theirs, first), DLOCK_E_NOT_OWNER);
+  EXPECT_NE(std::string(dlock_last_error()).find(first), std::string::npos) << dlock_last_error();
+  // A waiter is granted by a release.
+  auto waiting = std::async(std::launch::async, [&] {
+    return dlock_permit_semaphore_acquire(theirs, 10000, -1, nullptr, third, sizeof third);
+  });
+  EXPECT_EQ(waiting.wait_for(milliseconds(300)), std::future_status::timeout) << "granted a third lease";
+  ASSERT_EQ(dlock_permit_semaphore_release(mine, first), DLOCK_OK) << dlock_last_error();
+  EXPECT_EQ(waiting.get(), DLOCK_OK) << dlock_last_error();
+  EXPECT_EQ(dlock_permit_semaphore_release(mine, first), DLOCK_E_NOT_OWNER);
+  EXPECT_EQ(dlock_permit_semaphore_release(theirs, second), DLOCK_OK) << dlock_last_error();
+  EXPECT_EQ(dlock_permit_semaphore_release(theirs, third), DLOCK_OK) << dlock_last_error();
+  EXPECT_TRUE(eventually([&] { return children(path + "/leases").empty(); }));
+  ASSERT_EQ(dlock_permit_semaphore_available_permits(mine, &available), DLOCK_OK);
+  EXPECT_EQ(available, 2);
+  dlock_permit_semaphore_free(mine);
+  dlock_permit_semaphore_free(theirs);
+}
+
+// The session keeps a permit; its lease node deleted by hand is told through
+// the lost callback with the permit's id, and its release says it was lost.
+TEST_F(ZkClient, APermitWhoseLeaseIsDeletedIsReportedLost) {
+  dlock_client* client = open("?session_timeout_ms=1500");
+  const std::string path = "/app/semaphores/lost";
+  dlock_permit_semaphore* semaphore = nullptr;
+  ASSERT_EQ(dlock_permit_semaphore_new(client, path.c_str(), &semaphore), DLOCK_OK) << dlock_last_error();
+  struct Lost {
+    std::mutex mutex;
+    std::vector<std::string> ids;
+  } lost;
+  ASSERT_EQ(dlock_permit_semaphore_set_lost_callback(
+                semaphore,
+                [](const char*, const char* permit_id, void* ctx) {
+                  auto* seen = static_cast<Lost*>(ctx);
+                  std::lock_guard<std::mutex> guard(seen->mutex);
+                  seen->ids.emplace_back(permit_id);
+                },
+                &lost),
+            DLOCK_OK);
+  int set = 0;
+  ASSERT_EQ(dlock_permit_semaphore_try_set_permits(semaphore, 1, &set), DLOCK_OK) << dlock_last_error();
+  char id[DLOCK_PERMIT_ID_SIZE];
+  ASSERT_EQ(dlock_permit_semaphore_acquire(semaphore, 0, -1, nullptr, id, sizeof id), DLOCK_OK)
+      << dlock_last_error();
+  const std::vector<std::string> leases = children(path + "/leases");
+  ASSERT_EQ(leases.size(), 1u);
+  ASSERT_EQ(dlock::zk::remove(observer(), path + "/leases/" + leases[0]), ZOK);
+  EXPECT_TRUE(dlock_test::wait_until(
+      [&] {
+        std::lock_guard<std::mutex> guard(lost.mutex);
+        return !lost.ids.empty();
+      },
+      milliseconds(5000)));
+  {
+    std::lock_guard<std::mutex> guard(lost.mutex);
+    ASSERT_EQ(lost.ids.size(), 1u);
+    EXPECT_EQ(lost.ids[0], id);
+  }
+  EXPECT_EQ(dlock_permit_semaphore_release(semaphore, id), DLOCK_E_LOST);
+  dlock_permit_semaphore_free(semaphore);
+}
+
 TEST_F(ZkClient, ANodeDeletedBehindTheHoldersBackIsReportedLost) {
   dlock_client* client = open("?session_timeout_ms=1500");
   dlock_lock* handle = lock(client, "/lost/here");
@@ -620,6 +724,104 @@ TEST_F(ZkClient, CuratorAndTheCApiNeverHoldTogether) {
 TEST_F(ZkClient, CuratorAndTheCApiNonReentrantLocksNeverHoldTogether) {
   curator_and_dlock_take_turns(hosts(), url(), "/interop/c-api-once", "semaphore-mutex",
                                dlock_lock_new_nonreentrant);
+}
+
+// Curator's InterProcessSemaphoreV2 (maxLeases 2, as dlock's permits are set)
+// and three dlock clients' permits through the C ABI share the leases on one
+// path: never more than two sections at once, and both sides held one while
+// another was held by the other side.
+TEST_F(ZkClient, CuratorAndTheCApiPermitSemaphoresShareTheirLeases) {
+  const char* classpath = std::getenv("DLOCK_TEST_CURATOR_CLASSPATH");
+  if (classpath == nullptr || *classpath == '\0') GTEST_SKIP() << "DLOCK_TEST_CURATOR_CLASSPATH is not set";
+  constexpr int permits = 2;
+  constexpr int curator_cycles = 20;
+  constexpr int dlock_threads = 3;
+  constexpr int dlock_cycles = 15;
+  const std::string path = "/interop/c-api-semaphore";
+  {
+    dlock_client* setter = open();
+    dlock_permit_semaphore* semaphore = nullptr;
+    int set = 0;
+    ASSERT_EQ(dlock_permit_semaphore_new(setter, path.c_str(), &semaphore), DLOCK_OK);
+    ASSERT_EQ(dlock_permit_semaphore_try_set_permits(semaphore, permits, &set), DLOCK_OK) << dlock_last_error();
+    dlock_permit_semaphore_free(semaphore);
+  }
+  dlock_test::TempDir dir;
+  const std::string sections_path = dir.file("sections");
+  const std::string out = dir.file("curator.out");
+  dlock_test::ChildProcess curator({"java", "-cp", classpath, DLOCK_CURATOR_MUTEX_LOOP, hosts(), path,
+                                    std::to_string(curator_cycles), "5", sections_path,
+                                    "semaphore:" + std::to_string(permits)},
+                                   out);
+  ASSERT_TRUE(dlock_test::wait_until(
+      [&] { return dlock_test::read_text_file(out).find("ready") != std::string::npos; },
+      milliseconds(30000)))
+      << dlock_test::read_text_file(out);
+  std::atomic<int> failures{0};
+  {
+    dlock_test::SectionLog log(sections_path);
+    std::vector<std::thread> workers;
+    for (int t = 0; t < dlock_threads; ++t) {
+      workers.emplace_back([&, t] {
+        dlock_client* client = nullptr;
+        dlock_permit_semaphore* semaphore = nullptr;
+        if (dlock_client_open(url().c_str(), nullptr, &client) != DLOCK_OK ||
+            dlock_permit_semaphore_new(client, path.c_str(), &semaphore) != DLOCK_OK) {
+          ++failures;
+          dlock_client_close(client);
+          return;
+        }
+        for (int i = 0; i < dlock_cycles; ++i) {
+          char id[DLOCK_PERMIT_ID_SIZE];
+          if (dlock_permit_semaphore_acquire(semaphore, 20000, -1, nullptr, id, sizeof id) != DLOCK_OK) {
+            ++failures;
+            break;
+          }
+          dlock_test::Section section;
+          section.owner = "dlock" + std::to_string(t);
+          section.start_ns = dlock_test::monotonic_ns();
+          std::this_thread::sleep_for(milliseconds(5));
+          section.end_ns = dlock_test::monotonic_ns();
+          section.write_accepted = true;
+          log.append(section);
+          if (dlock_permit_semaphore_release(semaphore, id) != DLOCK_OK) ++failures;
+        }
+        dlock_permit_semaphore_free(semaphore);
+        dlock_client_close(client);
+      });
+    }
+    for (std::thread& worker : workers) worker.join();
+  }
+  const std::optional<int> curator_status = curator.wait_for(milliseconds(60000));
+  ASSERT_TRUE(curator_status.has_value()) << "Curator's loop did not end";
+  EXPECT_EQ(dlock_test::describe_wait_status(*curator_status), dlock_test::describe_wait_status(0))
+      << dlock_test::read_text_file(out);
+  ASSERT_EQ(failures.load(), 0);
+
+  // Counts the sections held at once, by a sweep over their starts and ends
+  // (an end before a start at the same instant).
+  const std::vector<dlock_test::Section> sections = dlock_test::SectionLog::read(sections_path);
+  ASSERT_EQ(sections.size(), static_cast<std::size_t>(curator_cycles + dlock_threads * dlock_cycles));
+  std::vector<std::tuple<int64_t, int, bool>> events;  // time, +1/-1, Curator's
+  for (const dlock_test::Section& section : sections) {
+    const bool by_curator = section.owner == "curator";
+    events.emplace_back(section.start_ns, 1, by_curator);
+    events.emplace_back(section.end_ns, -1, by_curator);
+  }
+  std::sort(events.begin(), events.end());
+  int held = 0;
+  int most = 0;
+  int curator_held = 0;
+  bool shared = false;  // a Curator section and a dlock one at once
+  for (const auto& [at, change, by_curator] : events) {
+    held += change;
+    if (by_curator) curator_held += change;
+    most = std::max(most, held);
+    if (curator_held > 0 && held > curator_held) shared = true;
+  }
+  EXPECT_LE(most, permits) << "more sections at once than leases";
+  EXPECT_EQ(most, permits) << "the permits were never all in use";
+  EXPECT_TRUE(shared) << "Curator and dlock never held leases at the same time";
 }
 
 // A 3-node ensemble whose leader is killed while a client holds a lock and

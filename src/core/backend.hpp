@@ -7,6 +7,7 @@
 #include <string>
 
 #include "core/lock_ops.hpp"
+#include "core/permit_semaphore_ops.hpp"
 
 namespace dlock {
 
@@ -26,6 +27,9 @@ class Backend {
   // naming the backend for a kind it does not serve, InvalidArgument for a
   // name it refuses, ClosedError once the client is closed.
   virtual std::shared_ptr<LockOps> lock(const std::string& name, LockKind kind) = 0;
+  // The operations on the leased-permit semaphore `name`. Throws
+  // InvalidArgument for a name it refuses, ClosedError once the client is closed.
+  virtual std::shared_ptr<PermitSemaphoreOps> permit_semaphore(const std::string& name) = 0;
 };
 
 }  // namespace dlock

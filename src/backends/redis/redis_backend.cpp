@@ -5,6 +5,7 @@
 #include "backends/redis/redis_lock_ops.hpp"
 #include "backends/redis/rwlock_ops/rwlock_resource.hpp"
 #include "common/error.hpp"
+#include "primitives/permit_semaphore/redis_permit_semaphore_ops.hpp"
 
 namespace dlock {
 namespace {
@@ -29,6 +30,11 @@ std::shared_ptr<const Lockable> resource_of(const std::string& name, LockKind ki
 std::shared_ptr<LockOps> RedisBackend::lock(const std::string& name, LockKind kind) {
   return std::make_shared<RedisLockOps>(client_, resource_of(name, kind, client_->core()->config()),
                                         kind != LockKind::nonreentrant);
+}
+
+std::shared_ptr<PermitSemaphoreOps> RedisBackend::permit_semaphore(const std::string& name) {
+  client_->core();  // ClosedError for a closed client
+  return std::make_shared<RedisPermitSemaphoreOps>(name);
 }
 
 }  // namespace dlock

@@ -2,12 +2,14 @@
 // layouts (InterProcessMutex for the lock and the fair lock, which it is
 // already; InterProcessReadWriteLock's sides; InterProcessSemaphoreMutex for
 // the non-reentrant lock), each behind a ZkLockOps on the client's session of
-// the moment.
+// the moment; the leased-permit semaphore as InterProcessSemaphoreV2
+// (ZkPermitSemaphoreOps).
 #pragma once
 
 #include <memory>
 #include <string>
 
+#include "backends/zookeeper/zk_lock_ops.hpp"
 #include "core/backend.hpp"
 #include "core/client.hpp"
 
@@ -19,8 +21,11 @@ class ZkBackend final : public Backend {
 
   const char* scheme() const override { return "zookeeper"; }
   std::shared_ptr<LockOps> lock(const std::string& name, LockKind kind) override;
+  std::shared_ptr<PermitSemaphoreOps> permit_semaphore(const std::string& name) override;
 
  private:
+  ZkLockOps::SessionOf session_of() const;
+
   const std::shared_ptr<Client> client_;
 };
 

@@ -6,7 +6,7 @@
 namespace dlock {
 namespace {
 
-zk::MutexKind mutex_kind(LockKind kind) {
+zk::MutexKind side_of(LockKind kind) {
   switch (kind) {
     case LockKind::read:
       return zk::MutexKind::read;
@@ -20,29 +20,44 @@ zk::MutexKind mutex_kind(LockKind kind) {
   return zk::MutexKind::mutex;
 }
 
-// As the Redis read-write lock's sides: the name and the side (or the
-// recipe), split by a NUL no name through the C ABI contains.
-std::string hold_key_of(const std::string& name, LockKind kind) {
-  if (kind == LockKind::read) return name + '\0' + "read";
-  if (kind == LockKind::write) return name + '\0' + "write";
-  if (kind == LockKind::nonreentrant) return name + '\0' + "semaphore-mutex";
-  return name;
+// What the client's holds tell apart on one name: the sides of the
+// read-write lock (as the Redis ones), and the recipes that are not
+// InterProcessMutex. nullptr: the name alone.
+const char* recipe_of(LockKind kind) {
+  switch (kind) {
+    case LockKind::read:
+      return "read";
+    case LockKind::write:
+      return "write";
+    case LockKind::nonreentrant:
+      return "semaphore-mutex";
+    case LockKind::reentrant:
+    case LockKind::fair:
+      break;
+  }
+  return nullptr;
 }
 
 }  // namespace
 
 ZkLockLayout::ZkLockLayout(const std::string& name, LockKind kind)
-    : kind_(kind),
-      path_(zk::lock_path(name)),
-      hold_key_(hold_key_of(name, kind)),
-      holders_path_(kind == LockKind::nonreentrant ? path_ + "/leases" : path_) {}
+    : ZkLockLayout(name, recipe_of(kind), side_of(kind), kind == LockKind::nonreentrant ? 1 : 0) {}
+
+ZkLockLayout ZkLockLayout::semaphore(const std::string& name, int max_leases) {
+  return ZkLockLayout(name, "semaphore", zk::MutexKind::mutex, max_leases);
+}
+
+ZkLockLayout::ZkLockLayout(const std::string& name, const char* recipe, zk::MutexKind side, int max_leases)
+    : path_(zk::lock_path(name)),
+      // The name and the recipe, split by a NUL no name through the C ABI contains.
+      hold_key_(recipe == nullptr ? name : name + '\0' + recipe),
+      holders_path_(max_leases == 0 ? path_ : path_ + "/leases"),
+      side_(side),
+      max_leases_(max_leases) {}
 
 std::unique_ptr<zk::ZkWait> ZkLockLayout::queue(zk::ZkSession& session, const std::string& node_data) const {
-  if (kind_ == LockKind::nonreentrant) {
-    // InterProcessSemaphoreMutex is InterProcessSemaphoreV2 with one lease.
-    return std::make_unique<zk::ZkSemaphoreLease>(session, path_, 1, node_data);
-  }
-  return std::make_unique<zk::ZkMutex>(session, path_, mutex_kind(kind_), node_data);
+  if (max_leases_ > 0) return std::make_unique<zk::ZkSemaphoreLease>(session, path_, max_leases_, node_data);
+  return std::make_unique<zk::ZkMutex>(session, path_, side_, node_data);
 }
 
 }  // namespace dlock

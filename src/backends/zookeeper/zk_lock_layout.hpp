@@ -4,7 +4,8 @@
 // InterProcessReadWriteLock for the read-write lock's, and
 // InterProcessSemaphoreMutex for the non-reentrant lock: one lease of
 // InterProcessSemaphoreV2, its waiters queued on the gate <path>/locks, its
-// holder's node under <path>/leases. As in Curator, recipes of different
+// holder's node under <path>/leases. The leased-permit semaphore's permits
+// are InterProcessSemaphoreV2's leases. As in Curator, recipes of different
 // layouts on one path do not exclude each other.
 #pragma once
 
@@ -22,6 +23,11 @@ class ZkLockLayout {
  public:
   // Throws InvalidArgument for a name zk_paths refuses.
   ZkLockLayout(const std::string& name, LockKind kind);
+  // InterProcessSemaphoreV2 with `max_leases` (>= 1) leases.
+  static ZkLockLayout semaphore(const std::string& name, int max_leases);
+
+  // Whether its holder is let in again: InterProcessMutex's are, a lease is not.
+  bool reentrant() const { return max_leases_ == 0; }
 
   const std::string& path() const { return path_; }
   // What the client's holds are keyed by, with the owner: the name, with the
@@ -33,10 +39,13 @@ class ZkLockLayout {
   std::unique_ptr<zk::ZkWait> queue(zk::ZkSession& session, const std::string& node_data) const;
 
  private:
-  const LockKind kind_;
-  const std::string path_;
-  const std::string hold_key_;
-  const std::string holders_path_;
+  ZkLockLayout(const std::string& name, const char* recipe, zk::MutexKind side, int max_leases);
+
+  std::string path_;
+  std::string hold_key_;
+  std::string holders_path_;
+  zk::MutexKind side_;
+  int max_leases_;  // 0: one InterProcessMutex node, else a lease of InterProcessSemaphoreV2
 };
 
 }  // namespace dlock

@@ -101,10 +101,12 @@ bool ZkDeletesInDoubt::take(const std::string& request_id, std::int64_t session_
 }
 
 ZkLockOps::ZkLockOps(SessionOf session, std::string name, LockKind kind)
+    : ZkLockOps(std::move(session), name, ZkLockLayout(name, kind)) {}
+
+ZkLockOps::ZkLockOps(SessionOf session, std::string name, ZkLockLayout layout)
     : session_(std::move(session)),
       name_(std::move(name)),
-      kind_(kind),
-      layout_(name_, kind),
+      layout_(std::move(layout)),
       held_(std::make_shared<ZkHeld>(name_, layout_.hold_key())) {}
 
 std::unique_ptr<LockWait> ZkLockOps::begin(const std::string& owner_field, int64_t /*lease_ms*/) {

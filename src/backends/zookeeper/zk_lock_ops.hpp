@@ -50,11 +50,11 @@ class ZkLockOps final : public LockOps {
 
   // Throws InvalidArgument for a name zk_paths refuses.
   ZkLockOps(SessionOf session, std::string name, LockKind kind);
+  ZkLockOps(SessionOf session, std::string name, ZkLockLayout layout);
 
   const char* backend() const override { return "zookeeper"; }
   bool fixed_leases() const override { return false; }
-  // InterProcessSemaphoreMutex is not: a second lease of the holder waits.
-  bool reentrant() const override { return kind_ != LockKind::nonreentrant; }
+  bool reentrant() const override { return layout_.reentrant(); }
   const std::string& name() const override { return name_; }
   const std::string& hold_key() const override { return layout_.hold_key(); }
   // The node's data: who holds it, for dlock status.
@@ -84,7 +84,6 @@ class ZkLockOps final : public LockOps {
  private:
   const SessionOf session_;
   const std::string name_;
-  const LockKind kind_;
   const ZkLockLayout layout_;
   const std::shared_ptr<const HeldResource> held_;
   const std::shared_ptr<ZkUnheardNodes> unheard_ = std::make_shared<ZkUnheardNodes>();

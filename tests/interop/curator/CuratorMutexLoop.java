@@ -2,7 +2,8 @@
 // (java -cp "<curator jars>" CuratorMutexLoop.java CONNECT PATH CYCLES HOLD_MS SECTION_LOG [KIND]):
 // takes InterProcessMutex(PATH), or with KIND "read" or "write" that side of
 // InterProcessReadWriteLock(PATH), or with KIND "semaphore" a lease of
-// InterProcessSemaphoreV2(PATH, 1) (what InterProcessSemaphoreMutex is), or
+// InterProcessSemaphoreV2(PATH, 1) (what InterProcessSemaphoreMutex is) or
+// with "semaphore:N" of InterProcessSemaphoreV2(PATH, N), or
 // with KIND "semaphore-mutex" InterProcessSemaphoreMutex(PATH) itself, CYCLES
 // times, holding it HOLD_MS each time, and appends each critical section to
 // SECTION_LOG as tests/support/section_log.cpp writes them ("token owner
@@ -53,6 +54,7 @@ public final class CuratorMutexLoop {
   }
 
   static Recipe recipe(CuratorFramework client, String path, String kind) {
+    if (kind.startsWith("semaphore:")) return semaphore(client, path, Integer.parseInt(kind.substring(10)));
     switch (kind) {
       case "read": {
         ReadSide side = new ReadSide(client, path);
@@ -68,17 +70,8 @@ public final class CuratorMutexLoop {
           public void release() throws Exception { side.release(); }
         };
       }
-      case "semaphore": {
-        InterProcessSemaphoreV2 semaphore = new InterProcessSemaphoreV2(client, path, 1);
-        return new Recipe() {
-          Lease lease;
-          public String acquire() throws Exception {
-            lease = semaphore.acquire();
-            return path + "/leases/" + lease.getNodeName();
-          }
-          public void release() throws Exception { semaphore.returnLease(lease); }
-        };
-      }
+      case "semaphore":
+        return semaphore(client, path, 1);
       case "semaphore-mutex": {
         InterProcessSemaphoreMutex mutex = new InterProcessSemaphoreMutex(client, path);
         return new Recipe() {
@@ -104,6 +97,18 @@ public final class CuratorMutexLoop {
         };
       }
     }
+  }
+
+  static Recipe semaphore(CuratorFramework client, String path, int maxLeases) {
+    InterProcessSemaphoreV2 semaphore = new InterProcessSemaphoreV2(client, path, maxLeases);
+    return new Recipe() {
+      Lease lease;
+      public String acquire() throws Exception {
+        lease = semaphore.acquire();
+        return path + "/leases/" + lease.getNodeName();
+      }
+      public void release() throws Exception { semaphore.returnLease(lease); }
+    };
   }
 
   public static void main(String[] args) throws Exception {
