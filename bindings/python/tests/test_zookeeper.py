@@ -125,3 +125,30 @@ def test_a_non_reentrant_lock_owned_by_its_object_is_released_by_another_thread(
 def test_a_non_reentrant_lock_is_refused_a_non_bool_reentrant(zk_client: dlock.Client, path: str) -> None:
     with pytest.raises(TypeError, match="reentrant"):
         zk_client.lock(path, reentrant=0)  # type: ignore[arg-type]
+
+
+def test_a_permit_semaphore_is_curators_semaphore_v2(
+        zookeeper: ZooKeeperServer, zk_client: dlock.Client, path: str) -> None:
+    with dlock.Client(zookeeper.url) as other:
+        mine = zk_client.permit_expirable_semaphore(path)
+        theirs = other.permit_expirable_semaphore(path)
+        with pytest.raises(dlock.InvalidArgumentError, match="try_set_permits"):
+            mine.acquire(timeout=0)
+        assert mine.try_set_permits(2)
+        assert not theirs.try_set_permits(3)
+        assert theirs.available_permits() == 2
+        first = mine.acquire(timeout=0)
+        second = theirs.acquire(timeout=0)
+        assert first is not None and second is not None and first.id != second.id
+        assert theirs.acquire(timeout=0) is None
+        assert mine.available_permits() == 0
+        with pytest.raises(dlock.LockNotOwnedError, match="zookeeper"):
+            theirs.release(first.id)  # another client's permit
+        with pytest.raises(dlock.InvalidArgumentError, match="lease_ms.*zookeeper|zookeeper.*lease_ms"):
+            theirs.acquire(timeout=0, lease=5)
+        first.release()
+        with theirs.acquire(timeout=5) as third:
+            assert third is not None
+            assert mine.available_permits() == 0
+        second.release()
+        assert mine.available_permits() == 2

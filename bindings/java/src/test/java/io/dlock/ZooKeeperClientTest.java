@@ -70,6 +70,35 @@ class ZooKeeperClientTest {
   }
 
   @Test
+  void aPermitSemaphoreIsCuratorsSemaphoreV2() throws Exception {
+    try (DLockClient first = DLockClient.connect(zookeeper.url());
+        DLockClient second = DLockClient.connect(zookeeper.url())) {
+      DPermitExpirableSemaphore mine = first.getPermitExpirableSemaphore("/app/semaphores/java");
+      DPermitExpirableSemaphore theirs = second.getPermitExpirableSemaphore("/app/semaphores/java");
+      assertTrue(mine.trySetPermits(2));
+      assertFalse(theirs.trySetPermits(3));
+      String one = mine.tryAcquire();
+      String two = theirs.tryAcquire();
+      assertTrue(one != null && two != null && !one.equals(two));
+      assertEquals(null, theirs.tryAcquire());
+      assertEquals(0, mine.availablePermits());
+      // Another client's permit is not this one's to release.
+      IllegalMonitorStateException notTheirs =
+          assertThrows(IllegalMonitorStateException.class, () -> theirs.release(one));
+      assertTrue(notTheirs.getMessage().contains("zookeeper"), notTheirs.getMessage());
+      DLockException fixed =
+          assertThrows(DLockException.class, () -> theirs.tryAcquire(0, 5, TimeUnit.SECONDS));
+      assertEquals(DLockStatus.INVALID, fixed.getStatus());
+      mine.release(one);
+      String three = theirs.tryAcquire(5, TimeUnit.SECONDS);
+      assertTrue(three != null);
+      theirs.release(two);
+      theirs.release(three);
+      assertEquals(2, mine.availablePermits());
+    }
+  }
+
+  @Test
   void aFixedLeaseIsRefused() {
     try (DLockClient client = DLockClient.connect(zookeeper.url())) {
       DLockException refused =
