@@ -3,8 +3,11 @@
 // second acquire waits for the hold's release like another owner's.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <future>
+#include <thread>
+#include <vector>
 
 #include "dlock.h"
 #include "monotonic_clock.hpp"
@@ -95,6 +98,39 @@ TEST_F(NonReentrantLock, AnotherClientWaitsForTheReleaseAndGetsALargerToken) {
   const auto [status, token] = waiting.get();
   ASSERT_TRUE(status_is(status, DLOCK_OK));
   EXPECT_GT(token, first);
+}
+
+// Threads sharing one owner id (an object-owned lock: Python's
+// thread_local=False) exclude each other too: their acquires may reach the
+// server together, and the server refuses the second under the owner's field.
+TEST_F(NonReentrantLock, ThreadsSharingAnOwnerNeverHoldItTogether) {
+  const ClientHandle client = open();
+  const LockHandle lock = new_nonreentrant_lock(client.get(), kName);
+  constexpr uint64_t owner = 7;
+  constexpr int threads = 3;
+  constexpr int cycles = 100;
+  std::atomic<int> inside{0};
+  std::atomic<int> overlaps{0};
+  std::atomic<int> failures{0};
+  std::vector<std::thread> workers;
+  for (int t = 0; t < threads; ++t) {
+    workers.emplace_back([&] {
+      for (int i = 0; i < cycles; ++i) {
+        if (dlock_lock_acquire_owner(lock.get(), owner, 10000, -1, nullptr, nullptr) != DLOCK_OK) {
+          ++failures;
+          return;
+        }
+        if (inside.fetch_add(1) != 0) ++overlaps;
+        std::this_thread::sleep_for(std::chrono::microseconds(200));
+        inside.fetch_sub(1);
+        if (dlock_lock_release_owner(lock.get(), owner) != DLOCK_OK) ++failures;
+      }
+    });
+  }
+  for (std::thread& worker : workers) worker.join();
+  EXPECT_EQ(failures.load(), 0) << dlock_last_error();
+  EXPECT_EQ(overlaps.load(), 0) << "two threads of one owner held it at once";
+  EXPECT_FALSE(key_exists(server(), kName));
 }
 
 }  // namespace

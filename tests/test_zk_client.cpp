@@ -628,6 +628,44 @@ TEST_F(ZkClient, AMultiLockSpansZooKeeperAndRedis) {
   dlock_multilock_free(group);
 }
 
+// Curator's side of an interop case: tests/interop/curator/CuratorMutexLoop.java
+// in a JVM, taking `kind` on `path` `cycles` times and appending its sections
+// to `sections_path`; its output goes to `out`.
+class CuratorLoop {
+ public:
+  CuratorLoop(const char* classpath, const std::string& hosts, const std::string& path, const std::string& kind,
+              int cycles, const std::string& sections_path, std::string out)
+      : out_(std::move(out)),
+        process_({"java", "-cp", classpath, DLOCK_CURATOR_MUTEX_LOOP, hosts, path, std::to_string(cycles), "5",
+                  sections_path, kind},
+                 out_) {}
+
+  // Whether it connected within 30 s.
+  bool ready() {
+    return dlock_test::wait_until([&] { return output().find("ready") != std::string::npos; },
+                                  milliseconds(30000));
+  }
+  std::string output() const { return dlock_test::read_text_file(out_); }
+  // Expects it to end, successfully, within 60 s.
+  void expect_done() {
+    const std::optional<int> status = process_.wait_for(milliseconds(60000));
+    ASSERT_TRUE(status.has_value()) << "Curator's loop did not end";
+    EXPECT_EQ(dlock_test::describe_wait_status(*status), dlock_test::describe_wait_status(0)) << output();
+  }
+
+ private:
+  const std::string out_;
+  dlock_test::ChildProcess process_;
+};
+
+// Runs body(0), ..., body(threads - 1) on threads of their own; returns when all have.
+template <typename Body>
+void on_threads(int threads, Body body) {
+  std::vector<std::thread> running;
+  for (int t = 0; t < threads; ++t) running.emplace_back(body, t);
+  for (std::thread& thread : running) thread.join();
+}
+
 // Curator's `curator_kind` recipe (tests/interop/curator/CuratorMutexLoop.java,
 // a JVM) and dlock locks made by `make` through the C ABI contend on `path`:
 // judged by the safety checker over both sides' sections and a fenced store,
@@ -643,56 +681,43 @@ void curator_and_dlock_take_turns(const std::string& hosts, const std::string& u
   dlock_test::TempDir dir;
   const dlock_test::FencedStore store(dir.file("store"));
   const std::string sections_path = dir.file("sections");
-  const std::string out = dir.file("curator.out");
-  dlock_test::ChildProcess curator({"java", "-cp", classpath, DLOCK_CURATOR_MUTEX_LOOP, hosts, path,
-                                    std::to_string(curator_cycles), "5", sections_path, curator_kind},
-                                   out);
-  ASSERT_TRUE(dlock_test::wait_until(
-      [&] { return dlock_test::read_text_file(out).find("ready") != std::string::npos; },
-      milliseconds(30000)))
-      << dlock_test::read_text_file(out);
+  CuratorLoop curator(classpath, hosts, path, curator_kind, curator_cycles, sections_path, dir.file("curator.out"));
+  ASSERT_TRUE(curator.ready()) << curator.output();
   std::atomic<int> failures{0};
   {
     dlock_test::SectionLog log(sections_path);
-    std::vector<std::thread> workers;
-    for (int t = 0; t < dlock_threads; ++t) {
-      workers.emplace_back([&, t] {
-        dlock_client* client = nullptr;
-        dlock_lock* handle = nullptr;
-        if (dlock_client_open(url.c_str(), nullptr, &client) != DLOCK_OK ||
-            make(client, path.c_str(), &handle) != DLOCK_OK) {
-          ++failures;
-          dlock_client_close(client);
-          return;
-        }
-        for (int i = 0; i < dlock_cycles; ++i) {
-          uint64_t token = 0;
-          if (dlock_lock_acquire(handle, 20000, -1, &token) != DLOCK_OK) {
-            ++failures;
-            break;
-          }
-          dlock_test::Section section;
-          section.token = token;
-          section.owner = "dlock" + std::to_string(t);
-          section.start_ns = dlock_test::monotonic_ns();
-          const long long value = store.read();
-          std::this_thread::sleep_for(milliseconds(5));
-          section.write_accepted = store.write(token, value + 1);
-          section.end_ns = dlock_test::monotonic_ns();
-          log.append(section);
-          section.release_status = dlock_lock_release(handle);
-          if (section.release_status != DLOCK_OK) ++failures;
-        }
-        dlock_lock_free(handle);
+    on_threads(dlock_threads, [&](int t) {
+      dlock_client* client = nullptr;
+      dlock_lock* handle = nullptr;
+      if (dlock_client_open(url.c_str(), nullptr, &client) != DLOCK_OK ||
+          make(client, path.c_str(), &handle) != DLOCK_OK) {
+        ++failures;
         dlock_client_close(client);
-      });
-    }
-    for (std::thread& worker : workers) worker.join();
+        return;
+      }
+      for (int i = 0; i < dlock_cycles; ++i) {
+        uint64_t token = 0;
+        if (dlock_lock_acquire(handle, 20000, -1, &token) != DLOCK_OK) {
+          ++failures;
+          break;
+        }
+        dlock_test::Section section;
+        section.token = token;
+        section.owner = "dlock" + std::to_string(t);
+        section.start_ns = dlock_test::monotonic_ns();
+        const long long value = store.read();
+        std::this_thread::sleep_for(milliseconds(5));
+        section.write_accepted = store.write(token, value + 1);
+        section.end_ns = dlock_test::monotonic_ns();
+        log.append(section);
+        section.release_status = dlock_lock_release(handle);
+        if (section.release_status != DLOCK_OK) ++failures;
+      }
+      dlock_lock_free(handle);
+      dlock_client_close(client);
+    });
   }
-  const std::optional<int> curator_status = curator.wait_for(milliseconds(60000));
-  ASSERT_TRUE(curator_status.has_value()) << "Curator's loop did not end";
-  EXPECT_EQ(dlock_test::describe_wait_status(*curator_status), dlock_test::describe_wait_status(0))
-      << dlock_test::read_text_file(out);
+  curator.expect_done();
   ASSERT_EQ(failures.load(), 0);
 
   std::vector<dlock_test::Section> sections = dlock_test::SectionLog::read(sections_path);
@@ -748,54 +773,41 @@ TEST_F(ZkClient, CuratorAndTheCApiPermitSemaphoresShareTheirLeases) {
   }
   dlock_test::TempDir dir;
   const std::string sections_path = dir.file("sections");
-  const std::string out = dir.file("curator.out");
-  dlock_test::ChildProcess curator({"java", "-cp", classpath, DLOCK_CURATOR_MUTEX_LOOP, hosts(), path,
-                                    std::to_string(curator_cycles), "5", sections_path,
-                                    "semaphore:" + std::to_string(permits)},
-                                   out);
-  ASSERT_TRUE(dlock_test::wait_until(
-      [&] { return dlock_test::read_text_file(out).find("ready") != std::string::npos; },
-      milliseconds(30000)))
-      << dlock_test::read_text_file(out);
+  CuratorLoop curator(classpath, hosts(), path, "semaphore:" + std::to_string(permits), curator_cycles,
+                      sections_path, dir.file("curator.out"));
+  ASSERT_TRUE(curator.ready()) << curator.output();
   std::atomic<int> failures{0};
   {
     dlock_test::SectionLog log(sections_path);
-    std::vector<std::thread> workers;
-    for (int t = 0; t < dlock_threads; ++t) {
-      workers.emplace_back([&, t] {
-        dlock_client* client = nullptr;
-        dlock_permit_semaphore* semaphore = nullptr;
-        if (dlock_client_open(url().c_str(), nullptr, &client) != DLOCK_OK ||
-            dlock_permit_semaphore_new(client, path.c_str(), &semaphore) != DLOCK_OK) {
-          ++failures;
-          dlock_client_close(client);
-          return;
-        }
-        for (int i = 0; i < dlock_cycles; ++i) {
-          char id[DLOCK_PERMIT_ID_SIZE];
-          if (dlock_permit_semaphore_acquire(semaphore, 20000, -1, nullptr, id, sizeof id) != DLOCK_OK) {
-            ++failures;
-            break;
-          }
-          dlock_test::Section section;
-          section.owner = "dlock" + std::to_string(t);
-          section.start_ns = dlock_test::monotonic_ns();
-          std::this_thread::sleep_for(milliseconds(5));
-          section.end_ns = dlock_test::monotonic_ns();
-          section.write_accepted = true;
-          log.append(section);
-          if (dlock_permit_semaphore_release(semaphore, id) != DLOCK_OK) ++failures;
-        }
-        dlock_permit_semaphore_free(semaphore);
+    on_threads(dlock_threads, [&](int t) {
+      dlock_client* client = nullptr;
+      dlock_permit_semaphore* semaphore = nullptr;
+      if (dlock_client_open(url().c_str(), nullptr, &client) != DLOCK_OK ||
+          dlock_permit_semaphore_new(client, path.c_str(), &semaphore) != DLOCK_OK) {
+        ++failures;
         dlock_client_close(client);
-      });
-    }
-    for (std::thread& worker : workers) worker.join();
+        return;
+      }
+      for (int i = 0; i < dlock_cycles; ++i) {
+        char id[DLOCK_PERMIT_ID_SIZE];
+        if (dlock_permit_semaphore_acquire(semaphore, 20000, -1, nullptr, id, sizeof id) != DLOCK_OK) {
+          ++failures;
+          break;
+        }
+        dlock_test::Section section;
+        section.owner = "dlock" + std::to_string(t);
+        section.start_ns = dlock_test::monotonic_ns();
+        std::this_thread::sleep_for(milliseconds(5));
+        section.end_ns = dlock_test::monotonic_ns();
+        section.write_accepted = true;
+        log.append(section);
+        if (dlock_permit_semaphore_release(semaphore, id) != DLOCK_OK) ++failures;
+      }
+      dlock_permit_semaphore_free(semaphore);
+      dlock_client_close(client);
+    });
   }
-  const std::optional<int> curator_status = curator.wait_for(milliseconds(60000));
-  ASSERT_TRUE(curator_status.has_value()) << "Curator's loop did not end";
-  EXPECT_EQ(dlock_test::describe_wait_status(*curator_status), dlock_test::describe_wait_status(0))
-      << dlock_test::read_text_file(out);
+  curator.expect_done();
   ASSERT_EQ(failures.load(), 0);
 
   // Counts the sections held at once, by a sweep over their starts and ends

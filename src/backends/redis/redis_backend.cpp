@@ -2,6 +2,7 @@
 
 #include "backends/redis/fair_lock_ops/fair_lock_resource.hpp"
 #include "backends/redis/lock_ops/lock_resource.hpp"
+#include "backends/redis/lock_ops/nonreentrant_lock_resource.hpp"
 #include "backends/redis/redis_lock_ops.hpp"
 #include "backends/redis/rwlock_ops/rwlock_resource.hpp"
 #include "common/error.hpp"
@@ -13,8 +14,9 @@ namespace {
 std::shared_ptr<const Lockable> resource_of(const std::string& name, LockKind kind, const ClientConfig& config) {
   switch (kind) {
     case LockKind::reentrant:
-    case LockKind::nonreentrant:
       return std::make_shared<const LockResource>(name, config);
+    case LockKind::nonreentrant:
+      return std::make_shared<const NonReentrantLockResource>(name, config);
     case LockKind::fair:
       return std::make_shared<const FairLockResource>(name, config);
     case LockKind::read:

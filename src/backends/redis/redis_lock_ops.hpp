@@ -17,7 +17,8 @@ class RedisLockOps final : public LockOps {
   // Each call runs on `client`'s core of the moment: a handle's ops serve a
   // child process after fork() on the child's own core.
   // `reentrant` false: the non-reentrant lock, on the reentrant lock's hash
-  // (the engine keeps its holder out; the server never sees its re-entry).
+  // (the engine keeps its holder out; NonReentrantLockResource's acquire
+  // refuses another acquire under the holder's field).
   RedisLockOps(std::shared_ptr<Client> client, std::shared_ptr<const Lockable> resource, bool reentrant = true)
       : client_(std::move(client)), resource_(std::move(resource)), reentrant_(reentrant) {}
 
