@@ -7,7 +7,9 @@
 #include "common/error.hpp"
 #include "core/handle_holds.hpp"
 #include "dlock.h"
+#include "primitives/permit_semaphore/lease_permit_semaphore_ops.hpp"
 #include "primitives/permit_semaphore/permit_keys.hpp"
+#include "primitives/permit_semaphore/redis_permit_semaphore_ops.hpp"
 
 namespace {
 
@@ -47,7 +49,13 @@ int dlock_permit_semaphore_new(dlock_client* client, const char* name, dlock_per
     require(name, "name");
     auto semaphore = std::make_unique<dlock_permit_semaphore>();
     semaphore->client = client->client;
-    semaphore->ops = client->backend->permit_semaphore(name);
+    // The backend's permits as lock holds (ZooKeeper), else Redisson's layout.
+    const std::shared_ptr<dlock::PermitLeases> leases = client->backend->permit_leases(name);
+    if (leases) {
+      semaphore->ops = std::make_shared<dlock::LeasePermitSemaphoreOps>(leases);
+    } else {
+      semaphore->ops = std::make_shared<dlock::RedisPermitSemaphoreOps>(name);
+    }
     *out = semaphore.release();
     return DLOCK_OK;
   });

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "core/lock_ops.hpp"
-#include "core/permit_semaphore_ops.hpp"
+#include "core/permit_leases.hpp"
 
 namespace dlock {
 
@@ -27,9 +27,12 @@ class Backend {
   // naming the backend for a kind it does not serve, InvalidArgument for a
   // name it refuses, ClosedError once the client is closed.
   virtual std::shared_ptr<LockOps> lock(const std::string& name, LockKind kind) = 0;
-  // The operations on the leased-permit semaphore `name`. Throws
-  // InvalidArgument for a name it refuses, ClosedError once the client is closed.
-  virtual std::shared_ptr<PermitSemaphoreOps> permit_semaphore(const std::string& name) = 0;
+  // The leases of the leased-permit semaphore `name` when the backend keeps
+  // its permits as holds of a lock kind (ZooKeeper); nullptr when it has a
+  // layout of its own (Redis: primitives/permit_semaphore's PermitSemaphore).
+  // Throws InvalidArgument for a name it refuses, ClosedError once the client
+  // is closed.
+  virtual std::shared_ptr<PermitLeases> permit_leases(const std::string& name) = 0;
 };
 
 }  // namespace dlock

@@ -6,7 +6,6 @@
 #include "backends/redis/redis_lock_ops.hpp"
 #include "backends/redis/rwlock_ops/rwlock_resource.hpp"
 #include "common/error.hpp"
-#include "primitives/permit_semaphore/redis_permit_semaphore_ops.hpp"
 
 namespace dlock {
 namespace {
@@ -34,9 +33,9 @@ std::shared_ptr<LockOps> RedisBackend::lock(const std::string& name, LockKind ki
                                         kind != LockKind::nonreentrant);
 }
 
-std::shared_ptr<PermitSemaphoreOps> RedisBackend::permit_semaphore(const std::string& name) {
+std::shared_ptr<PermitLeases> RedisBackend::permit_leases(const std::string& /*name*/) {
   client_->core();  // ClosedError for a closed client
-  return std::make_shared<RedisPermitSemaphoreOps>(name);
+  return nullptr;
 }
 
 }  // namespace dlock

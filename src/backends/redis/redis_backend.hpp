@@ -18,7 +18,8 @@ class RedisBackend final : public Backend {
   const char* scheme() const override { return "redis"; }
   // Serves every kind.
   std::shared_ptr<LockOps> lock(const std::string& name, LockKind kind) override;
-  std::shared_ptr<PermitSemaphoreOps> permit_semaphore(const std::string& name) override;
+  // nullptr: Redisson's RPermitExpirableSemaphore layout (primitives/permit_semaphore).
+  std::shared_ptr<PermitLeases> permit_leases(const std::string& name) override;
 
  private:
   const std::shared_ptr<Client> client_;

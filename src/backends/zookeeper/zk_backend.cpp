@@ -2,7 +2,7 @@
 
 #include "backends/zookeeper/zk_client_session.hpp"
 #include "backends/zookeeper/zk_lock_ops.hpp"
-#include "backends/zookeeper/zk_permit_semaphore.hpp"
+#include "backends/zookeeper/zk_permit_leases.hpp"
 
 namespace dlock {
 
@@ -16,9 +16,9 @@ std::shared_ptr<LockOps> ZkBackend::lock(const std::string& name, LockKind kind)
   return std::make_shared<ZkLockOps>(session_of(), name, kind);
 }
 
-std::shared_ptr<PermitSemaphoreOps> ZkBackend::permit_semaphore(const std::string& name) {
+std::shared_ptr<PermitLeases> ZkBackend::permit_leases(const std::string& name) {
   client_->core();  // ClosedError for a closed client
-  return std::make_shared<ZkPermitSemaphoreOps>(session_of(), name);
+  return std::make_shared<ZkPermitLeases>(session_of(), name);
 }
 
 }  // namespace dlock

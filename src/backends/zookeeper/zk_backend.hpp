@@ -2,8 +2,8 @@
 // layouts (InterProcessMutex for the lock and the fair lock, which it is
 // already; InterProcessReadWriteLock's sides; InterProcessSemaphoreMutex for
 // the non-reentrant lock), each behind a ZkLockOps on the client's session of
-// the moment; the leased-permit semaphore as InterProcessSemaphoreV2
-// (ZkPermitSemaphoreOps).
+// the moment; the leased-permit semaphore's permits as InterProcessSemaphoreV2's
+// leases (ZkPermitLeases).
 #pragma once
 
 #include <memory>
@@ -21,7 +21,7 @@ class ZkBackend final : public Backend {
 
   const char* scheme() const override { return "zookeeper"; }
   std::shared_ptr<LockOps> lock(const std::string& name, LockKind kind) override;
-  std::shared_ptr<PermitSemaphoreOps> permit_semaphore(const std::string& name) override;
+  std::shared_ptr<PermitLeases> permit_leases(const std::string& name) override;
 
  private:
   ZkLockOps::SessionOf session_of() const;
