@@ -82,10 +82,10 @@ class ZooKeeperClientTest {
       assertTrue(one != null && two != null && !one.equals(two));
       assertEquals(null, theirs.tryAcquire());
       assertEquals(0, mine.availablePermits());
-      // Another client's permit is not this one's to release.
-      IllegalMonitorStateException notTheirs =
-          assertThrows(IllegalMonitorStateException.class, () -> theirs.release(one));
-      assertTrue(notTheirs.getMessage().contains("zookeeper"), notTheirs.getMessage());
+      // Another client's permit is not this one's to release (as Redisson says: no such permit).
+      IllegalArgumentException notTheirs =
+          assertThrows(IllegalArgumentException.class, () -> theirs.release(one));
+      assertTrue(notTheirs.getCause().getMessage().contains("zookeeper"), notTheirs.getCause().getMessage());
       DLockException fixed =
           assertThrows(DLockException.class, () -> theirs.tryAcquire(0, 5, TimeUnit.SECONDS));
       assertEquals(DLockStatus.INVALID, fixed.getStatus());
