@@ -1,7 +1,8 @@
-// What a backend gives the leased-permit semaphore (dlock_permit_semaphore_*)
-// for one name (docs/design/backends.md, 1.3): on Redis Redisson's
-// RPermitExpirableSemaphore, on ZooKeeper Curator's InterProcessSemaphoreV2.
-// Built by the client's Backend; each call runs on the core of the moment.
+// What the leased-permit semaphore's C calls (dlock_permit_semaphore_*) run
+// on for one name: Redisson's RPermitExpirableSemaphore on Redis
+// (RedisPermitSemaphoreOps), the backend's lock holds where its permits are
+// those (LeasePermitSemaphoreOps over Backend::permit_leases: ZooKeeper's
+// InterProcessSemaphoreV2). Each call runs on the core of the moment.
 #pragma once
 
 #include <cstdint>
