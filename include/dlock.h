@@ -748,6 +748,14 @@ DLOCK_API int dlock_semaphore_available_permits(dlock_semaphore *semaphore, int6
  * `name` holds the available count, the ZSET `{name}:timeout` the taken
  * permit ids scored by the epoch ms their lease ends. A permit whose holder
  * crashed returns to the pool when its lease ends.
+ *
+ * ZooKeeper: Curator's InterProcessSemaphoreV2 on the name's path, a permit
+ * one lease node under <path>/leases, kept by the session (lease_ms must be
+ * -1: DLOCK_E_INVALID otherwise). The permits are the 4-byte big-endian int
+ * at <path>/permits (Curator's SharedCount), which
+ * dlock_permit_semaphore_try_set_permits creates while absent; until then an
+ * acquire is DLOCK_E_INVALID. Only the client that took a permit releases it
+ * (DLOCK_E_NOT_OWNER for another's). docs/permit-expirable-semaphore.md.
  */
 typedef struct dlock_permit_semaphore dlock_permit_semaphore;
 
@@ -781,8 +789,9 @@ DLOCK_API int dlock_permit_semaphore_acquire_async(dlock_permit_semaphore *semap
                                                    dlock_permit_done_fn done, void *ctx);
 /**
  * Releases the permit `permit_id` (this process's or any other's, as in
- * Redisson). DLOCK_E_LOST: this client held it but its lease had run out (it
- * went back to the pool); DLOCK_E_NOT_OWNER: no such permit is held.
+ * Redisson; on ZooKeeper this client's only). DLOCK_E_LOST: this client held
+ * it but its lease had run out (it went back to the pool); DLOCK_E_NOT_OWNER:
+ * no such permit is held (by this client, on ZooKeeper).
  */
 DLOCK_API int dlock_permit_semaphore_release(dlock_permit_semaphore *semaphore, const char *permit_id);
 /** As release, with *released_out 0 instead of DLOCK_E_LOST or DLOCK_E_NOT_OWNER. */
@@ -1152,6 +1161,39 @@ typedef struct dlock_client_stats {
  * counter. DLOCK_E_CLOSED: the client is closed.
  */
 DLOCK_API int dlock_client_stats_get(dlock_client *client, dlock_client_stats *out);
+
+/* ---- Non-reentrant lock ---- */
+
+/**
+ * Makes a handle on the non-reentrant lock `name` (names as dlock_lock_new's).
+ * Makes no round trip. Every dlock_lock_* call takes it, with these
+ * differences: an owner that holds it is not let in again (as Python's
+ * threading.Lock, Curator's InterProcessSemaphoreMutex): its acquire waits for
+ * the lock like any other owner's, that is for its own release (from another
+ * thread through dlock_lock_release_owner, or never): wait_ms = 0 answers
+ * DLOCK_NOT_ACQUIRED at once, a wait_ms > 0 runs out with DLOCK_NOT_ACQUIRED,
+ * -1 waits until the release. Its hold count is 0 or 1.
+ *
+ * Redis: Redisson's RLock layout (the reentrant lock's hash, counter and
+ * channel), so it excludes the reentrant lock and Redisson's RLock on the
+ * same name; the holder's second acquire is kept waiting by the client, which
+ * never sends it while the hold lasts, and is woken by the release's message;
+ * threads sharing one owner id whose acquires reach Redis together are told
+ * apart by the script (the owner's field under another request is refused).
+ * Handles of one client on the name share their holds, the reentrant lock's
+ * among them: a reentrant handle's acquire re-enters the owner's
+ * non-reentrant hold.
+ * ZooKeeper: Curator's InterProcessSemaphoreMutex layout (one lease of
+ * InterProcessSemaphoreV2: waiters queue on <path>/locks, the holder's
+ * node is under <path>/leases; its czxid is the fencing token), so it
+ * excludes Curator's InterProcessSemaphoreMutex on the same path, but not
+ * InterProcessMutex nor dlock_lock_new's lock (another layout, as in
+ * Curator). lease_ms must be -1 there (DLOCK_E_INVALID otherwise).
+ *
+ * DLOCK_E_INVALID: NULL argument, a name the backend refuses.
+ * DLOCK_E_CLOSED: the client is closed.
+ */
+DLOCK_API int dlock_lock_new_nonreentrant(dlock_client *client, const char *name, dlock_lock **out);
 
 #ifdef __cplusplus
 }

@@ -158,6 +158,26 @@ TEST_F(LuaScripts, AcquireFindingTheOwnersFieldUnderAnotherRequestIsAFreshGrant)
   EXPECT_EQ(acquire(kMine, "20000", request(501)).integer, later + 1) << "and its own retry keeps it";
 }
 
+// The non-reentrant lock (ARGV[5] = '1'): the owner's field under another
+// request id is another acquire of the same owner (another thread of an
+// object-owned lock), refused as another owner's is; its own retry keeps its grant.
+TEST_F(LuaScripts, AcquireOfTheNonReentrantLockRefusesTheOwnersFieldUnderAnotherRequest) {
+  const auto acquire_once = [&](const std::string& request_id) {
+    return eval("acquire.lua", {kLock, kCounter, latch(kMine), kTurn, kWaiting, grant(kMine), kDeadlines},
+                {"10000", kMine, request_id, "0", "1"});
+  };
+  const long long token = acquire_once(request(500)).integer;
+  const std::string counter = get(kCounter);
+  const RedisReply refused = acquire_once(request(501));
+  ASSERT_EQ(refused.elements.size(), 1u) << "not granted: {the holder's PTTL}";
+  EXPECT_GT(refused.elements[0].integer, 9000);
+  EXPECT_EQ(get(kCounter), counter);
+  EXPECT_EQ(get(grant(kMine)), request(500) + " " + std::to_string(token)) << "the hold's grant is kept";
+  const RedisReply retried = acquire_once(request(500));
+  ASSERT_EQ(retried.type, RedisReply::Type::integer);
+  EXPECT_EQ(retried.integer, token);
+}
+
 TEST_F(LuaScripts, AcquireOfAHeldLockReturnsTheHoldersPttlAndTouchesNothing) {
   acquire(kTheirs, "7000");
   const std::string counter = get(kCounter);

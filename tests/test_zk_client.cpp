@@ -15,6 +15,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -54,6 +55,12 @@ class ZkClient : public dlock_test::ZkOneNodeSuite {
   dlock_lock* lock(dlock_client* client, const std::string& name) {
     dlock_lock* handle = nullptr;
     EXPECT_EQ(dlock_lock_new(client, name.c_str(), &handle), DLOCK_OK) << dlock_last_error();
+    if (handle != nullptr) locks_.push_back(handle);
+    return handle;
+  }
+  dlock_lock* nonreentrant_lock(dlock_client* client, const std::string& name) {
+    dlock_lock* handle = nullptr;
+    EXPECT_EQ(dlock_lock_new_nonreentrant(client, name.c_str(), &handle), DLOCK_OK) << dlock_last_error();
     if (handle != nullptr) locks_.push_back(handle);
     return handle;
   }
@@ -131,6 +138,74 @@ TEST_F(ZkClient, ALockIsANodeInCuratorsLayoutReenteredWithoutARoundTripAndFenced
   EXPECT_EQ(dlock_lock_release(theirs), DLOCK_E_NOT_OWNER);
 }
 
+TEST_F(ZkClient, ANonReentrantLockIsCuratorsSemaphoreMutexAndRefusesItsHolder) {
+  dlock_client* a = open();
+  dlock_client* b = open();
+  const std::string path = "/app/locks/once";
+  dlock_lock* mine = nonreentrant_lock(a, path);
+  dlock_lock* theirs = nonreentrant_lock(b, path);
+  uint64_t first = 0;
+  ASSERT_EQ(dlock_lock_acquire(mine, 0, -1, &first), DLOCK_OK) << dlock_last_error();
+  // One lease, as Curator's InterProcessSemaphoreMutex names it; its czxid is the token.
+  const std::vector<std::string> leases = children(path + "/leases");
+  ASSERT_EQ(leases.size(), 1u);
+  EXPECT_EQ(leases[0].rfind("_c_", 0), 0u) << leases[0];
+  EXPECT_NE(leases[0].find("-lease-"), std::string::npos) << leases[0];
+  const dlock::zk::StatResult lease = dlock::zk::exists(observer(), path + "/leases/" + leases[0]);
+  ASSERT_EQ(lease.rc, ZOK);
+  EXPECT_EQ(static_cast<uint64_t>(lease.stat.czxid), first);
+  // The holder is not let in again: at once, or after its wait.
+  EXPECT_EQ(dlock_lock_acquire(mine, 0, -1, nullptr), DLOCK_NOT_ACQUIRED);
+  const auto started = Clock::now();
+  EXPECT_EQ(dlock_lock_acquire(mine, 300, -1, nullptr), DLOCK_NOT_ACQUIRED);
+  EXPECT_GE(Clock::now() - started, milliseconds(290));
+  int count = -1;
+  ASSERT_EQ(dlock_lock_hold_count(mine, &count), DLOCK_OK);
+  EXPECT_EQ(count, 1);
+  EXPECT_EQ(children(path + "/leases").size(), 1u);
+  // A fixed lease is refused, naming lease_ms and the backend.
+  EXPECT_EQ(dlock_lock_acquire(theirs, 0, 1000, nullptr), DLOCK_E_INVALID);
+  EXPECT_NE(std::string(dlock_last_error()).find("zookeeper"), std::string::npos) << dlock_last_error();
+  // Another client waits, and is granted by the release with a larger token.
+  auto waiting = std::async(std::launch::async, [&] {
+    uint64_t token = 0;
+    const int status = dlock_lock_acquire(theirs, 10000, -1, &token);
+    const int released = status == DLOCK_OK ? dlock_lock_release(theirs) : DLOCK_OK;
+    const int again = dlock_lock_release(theirs);
+    return std::make_tuple(status, token, released, again);
+  });
+  EXPECT_EQ(waiting.wait_for(milliseconds(300)), std::future_status::timeout) << "granted while held";
+  ASSERT_EQ(dlock_lock_release(mine), DLOCK_OK) << dlock_last_error();
+  const auto [status, next, released, again] = waiting.get();
+  ASSERT_EQ(status, DLOCK_OK);
+  EXPECT_GT(next, first);
+  EXPECT_EQ(released, DLOCK_OK);
+  EXPECT_EQ(again, DLOCK_E_NOT_OWNER);
+  EXPECT_TRUE(eventually([&] { return children(path + "/leases").empty(); }));
+}
+
+// The holder's own waiting acquire (another thread, the same owner id) is
+// granted once the hold is released, as threading.Lock's is.
+TEST_F(ZkClient, ANonReentrantHoldersWaitingAcquireIsGrantedByItsRelease) {
+  dlock_client* client = open();
+  dlock_lock* handle = nonreentrant_lock(client, "/app/locks/handed");
+  constexpr uint64_t owner = 7;
+  uint64_t first = 0;
+  ASSERT_EQ(dlock_lock_acquire_owner(handle, owner, 0, -1, nullptr, &first), DLOCK_OK) << dlock_last_error();
+  auto again = std::async(std::launch::async, [&] {
+    uint64_t token = 0;
+    const int status = dlock_lock_acquire_owner(handle, owner, 10000, -1, nullptr, &token);
+    return std::make_pair(status, token);
+  });
+  EXPECT_EQ(again.wait_for(milliseconds(300)), std::future_status::timeout) << "the holder was let in again";
+  ASSERT_EQ(dlock_lock_release_owner(handle, owner), DLOCK_OK) << dlock_last_error();
+  ASSERT_EQ(again.wait_for(milliseconds(5000)), std::future_status::ready) << "the release did not wake it";
+  const auto [status, token] = again.get();
+  ASSERT_EQ(status, DLOCK_OK) << dlock_last_error();
+  EXPECT_GT(token, first);
+  EXPECT_EQ(dlock_lock_release_owner(handle, owner), DLOCK_OK) << dlock_last_error();
+}
+
 TEST_F(ZkClient, AnOtherNameMapsUnderDlock) {
   dlock_client* client = open();
   dlock_lock* handle = lock(client, "orders/42");
@@ -184,6 +259,110 @@ TEST_F(ZkClient, APrimitiveItDoesNotServeSaysSoNamingTheBackend) {
   EXPECT_EQ(dlock_semaphore_acquire(semaphore, 1, 0, nullptr), DLOCK_E_UNSUPPORTED);
   EXPECT_NE(std::string(dlock_last_error()).find("zookeeper"), std::string::npos) << dlock_last_error();
   dlock_semaphore_free(semaphore);
+}
+
+// dlock_permit_semaphore_* is Curator's InterProcessSemaphoreV2: permits set
+// once where every client reads them, one lease node per permit, never more
+// leases than permits.
+TEST_F(ZkClient, APermitSemaphoreIsCuratorsSemaphoreV2) {
+  dlock_client* a = open();
+  dlock_client* b = open();
+  const std::string path = "/app/semaphores/slots";
+  dlock_permit_semaphore* mine = nullptr;
+  dlock_permit_semaphore* theirs = nullptr;
+  ASSERT_EQ(dlock_permit_semaphore_new(a, path.c_str(), &mine), DLOCK_OK) << dlock_last_error();
+  ASSERT_EQ(dlock_permit_semaphore_new(b, path.c_str(), &theirs), DLOCK_OK) << dlock_last_error();
+  char first[DLOCK_PERMIT_ID_SIZE];
+  char second[DLOCK_PERMIT_ID_SIZE];
+  // No permits set yet: refused, naming what sets them.
+  EXPECT_EQ(dlock_permit_semaphore_acquire(mine, 0, -1, nullptr, first, sizeof first), DLOCK_E_INVALID);
+  EXPECT_NE(std::string(dlock_last_error()).find("try_set_permits"), std::string::npos) << dlock_last_error();
+  int set = -1;
+  ASSERT_EQ(dlock_permit_semaphore_try_set_permits(mine, 2, &set), DLOCK_OK) << dlock_last_error();
+  EXPECT_EQ(set, 1);
+  ASSERT_EQ(dlock_permit_semaphore_try_set_permits(theirs, 5, &set), DLOCK_OK) << dlock_last_error();
+  EXPECT_EQ(set, 0) << "set twice";
+  // Stored as Curator's SharedCount stores an int.
+  EXPECT_EQ(dlock::zk::get(observer(), path + "/permits").data, std::string("\0\0\0\2", 4));
+  int64_t available = -1;
+  ASSERT_EQ(dlock_permit_semaphore_available_permits(theirs, &available), DLOCK_OK);
+  EXPECT_EQ(available, 2);
+  ASSERT_EQ(dlock_permit_semaphore_acquire(mine, 0, -1, nullptr, first, sizeof first), DLOCK_OK)
+      << dlock_last_error();
+  ASSERT_EQ(dlock_permit_semaphore_acquire(theirs, 0, -1, nullptr, second, sizeof second), DLOCK_OK)
+      << dlock_last_error();
+  EXPECT_STRNE(first, second);
+  EXPECT_EQ(children(path + "/leases").size(), 2u);
+  ASSERT_EQ(dlock_permit_semaphore_available_permits(mine, &available), DLOCK_OK);
+  EXPECT_EQ(available, 0);
+  char third[DLOCK_PERMIT_ID_SIZE];
+  EXPECT_EQ(dlock_permit_semaphore_acquire(theirs, 0, -1, nullptr, third, sizeof third), DLOCK_NOT_ACQUIRED);
+  EXPECT_TRUE(eventually([&] { return children(path + "/leases").size() == 2; }));
+  // A fixed lease is refused, naming lease_ms and the backend.
+  EXPECT_EQ(dlock_permit_semaphore_acquire(theirs, 0, 1000, nullptr, third, sizeof third), DLOCK_E_INVALID);
+  EXPECT_NE(std::string(dlock_last_error()).find("lease_ms"), std::string::npos) << dlock_last_error();
+  EXPECT_NE(std::string(dlock_last_error()).find("zookeeper"), std::string::npos) << dlock_last_error();
+  // Another client's permit is not this one's to release.
+  EXPECT_EQ(dlock_permit_semaphore_release(theirs, first), DLOCK_E_NOT_OWNER);
+  EXPECT_NE(std::string(dlock_last_error()).find(first), std::string::npos) << dlock_last_error();
+  // A waiter is granted by a release.
+  auto waiting = std::async(std::launch::async, [&] {
+    return dlock_permit_semaphore_acquire(theirs, 10000, -1, nullptr, third, sizeof third);
+  });
+  EXPECT_EQ(waiting.wait_for(milliseconds(300)), std::future_status::timeout) << "granted a third lease";
+  ASSERT_EQ(dlock_permit_semaphore_release(mine, first), DLOCK_OK) << dlock_last_error();
+  EXPECT_EQ(waiting.get(), DLOCK_OK) << dlock_last_error();
+  EXPECT_EQ(dlock_permit_semaphore_release(mine, first), DLOCK_E_NOT_OWNER);
+  EXPECT_EQ(dlock_permit_semaphore_release(theirs, second), DLOCK_OK) << dlock_last_error();
+  EXPECT_EQ(dlock_permit_semaphore_release(theirs, third), DLOCK_OK) << dlock_last_error();
+  EXPECT_TRUE(eventually([&] { return children(path + "/leases").empty(); }));
+  ASSERT_EQ(dlock_permit_semaphore_available_permits(mine, &available), DLOCK_OK);
+  EXPECT_EQ(available, 2);
+  dlock_permit_semaphore_free(mine);
+  dlock_permit_semaphore_free(theirs);
+}
+
+// The session keeps a permit; its lease node deleted by hand is told through
+// the lost callback with the permit's id, and its release says it was lost.
+TEST_F(ZkClient, APermitWhoseLeaseIsDeletedIsReportedLost) {
+  dlock_client* client = open("?session_timeout_ms=1500");
+  const std::string path = "/app/semaphores/lost";
+  dlock_permit_semaphore* semaphore = nullptr;
+  ASSERT_EQ(dlock_permit_semaphore_new(client, path.c_str(), &semaphore), DLOCK_OK) << dlock_last_error();
+  struct Lost {
+    std::mutex mutex;
+    std::vector<std::string> ids;
+  } lost;
+  ASSERT_EQ(dlock_permit_semaphore_set_lost_callback(
+                semaphore,
+                [](const char*, const char* permit_id, void* ctx) {
+                  auto* seen = static_cast<Lost*>(ctx);
+                  std::lock_guard<std::mutex> guard(seen->mutex);
+                  seen->ids.emplace_back(permit_id);
+                },
+                &lost),
+            DLOCK_OK);
+  int set = 0;
+  ASSERT_EQ(dlock_permit_semaphore_try_set_permits(semaphore, 1, &set), DLOCK_OK) << dlock_last_error();
+  char id[DLOCK_PERMIT_ID_SIZE];
+  ASSERT_EQ(dlock_permit_semaphore_acquire(semaphore, 0, -1, nullptr, id, sizeof id), DLOCK_OK)
+      << dlock_last_error();
+  const std::vector<std::string> leases = children(path + "/leases");
+  ASSERT_EQ(leases.size(), 1u);
+  ASSERT_EQ(dlock::zk::remove(observer(), path + "/leases/" + leases[0]), ZOK);
+  EXPECT_TRUE(dlock_test::wait_until(
+      [&] {
+        std::lock_guard<std::mutex> guard(lost.mutex);
+        return !lost.ids.empty();
+      },
+      milliseconds(5000)));
+  {
+    std::lock_guard<std::mutex> guard(lost.mutex);
+    ASSERT_EQ(lost.ids.size(), 1u);
+    EXPECT_EQ(lost.ids[0], id);
+  }
+  EXPECT_EQ(dlock_permit_semaphore_release(semaphore, id), DLOCK_E_LOST);
+  dlock_permit_semaphore_free(semaphore);
 }
 
 TEST_F(ZkClient, ANodeDeletedBehindTheHoldersBackIsReportedLost) {
@@ -556,69 +735,96 @@ TEST_F(ZkClient, AMultiLockSpansZooKeeperAndRedis) {
   dlock_multilock_free(group);
 }
 
-// Curator's InterProcessMutex (tests/interop/curator/CuratorMutexLoop.java, a
-// JVM) and dlock locks through the C ABI contend on one path: judged by the
-// safety checker over both sides' sections and a fenced store, with hand-offs
-// both ways. Skipped without Curator's jars (DLOCK_TEST_CURATOR_CLASSPATH).
-TEST_F(ZkClient, CuratorAndTheCApiNeverHoldTogether) {
+// Curator's side of an interop case: tests/interop/curator/CuratorMutexLoop.java
+// in a JVM, taking `kind` on `path` `cycles` times and appending its sections
+// to `sections_path`; its output goes to `out`.
+class CuratorLoop {
+ public:
+  CuratorLoop(const char* classpath, const std::string& hosts, const std::string& path, const std::string& kind,
+              int cycles, const std::string& sections_path, std::string out)
+      : out_(std::move(out)),
+        process_({"java", "-cp", classpath, DLOCK_CURATOR_MUTEX_LOOP, hosts, path, std::to_string(cycles), "5",
+                  sections_path, kind},
+                 out_) {}
+
+  // Whether it connected within 30 s.
+  bool ready() {
+    return dlock_test::wait_until([&] { return output().find("ready") != std::string::npos; },
+                                  milliseconds(30000));
+  }
+  std::string output() const { return dlock_test::read_text_file(out_); }
+  // Expects it to end, successfully, within 60 s.
+  void expect_done() {
+    const std::optional<int> status = process_.wait_for(milliseconds(60000));
+    ASSERT_TRUE(status.has_value()) << "Curator's loop did not end";
+    EXPECT_EQ(dlock_test::describe_wait_status(*status), dlock_test::describe_wait_status(0)) << output();
+  }
+
+ private:
+  const std::string out_;
+  dlock_test::ChildProcess process_;
+};
+
+// Runs body(0), ..., body(threads - 1) on threads of their own; returns when all have.
+template <typename Body>
+void on_threads(int threads, Body body) {
+  std::vector<std::thread> running;
+  for (int t = 0; t < threads; ++t) running.emplace_back(body, t);
+  for (std::thread& thread : running) thread.join();
+}
+
+// Curator's `curator_kind` recipe (tests/interop/curator/CuratorMutexLoop.java,
+// a JVM) and dlock locks made by `make` through the C ABI contend on `path`:
+// judged by the safety checker over both sides' sections and a fenced store,
+// with hand-offs both ways.
+template <typename MakeLock>
+void curator_and_dlock_take_turns(const std::string& hosts, const std::string& url, const std::string& path,
+                                  const std::string& curator_kind, MakeLock make) {
   const char* classpath = std::getenv("DLOCK_TEST_CURATOR_CLASSPATH");
   if (classpath == nullptr || *classpath == '\0') GTEST_SKIP() << "DLOCK_TEST_CURATOR_CLASSPATH is not set";
   constexpr int curator_cycles = 20;
   constexpr int dlock_threads = 2;
   constexpr int dlock_cycles = 20;
-  const std::string path = "/interop/c-api";
   dlock_test::TempDir dir;
   const dlock_test::FencedStore store(dir.file("store"));
   const std::string sections_path = dir.file("sections");
-  const std::string out = dir.file("curator.out");
-  dlock_test::ChildProcess curator({"java", "-cp", classpath, DLOCK_CURATOR_MUTEX_LOOP, hosts(), path,
-                                    std::to_string(curator_cycles), "5", sections_path, "mutex"},
-                                   out);
-  ASSERT_TRUE(dlock_test::wait_until(
-      [&] { return dlock_test::read_text_file(out).find("ready") != std::string::npos; },
-      milliseconds(30000)))
-      << dlock_test::read_text_file(out);
+  CuratorLoop curator(classpath, hosts, path, curator_kind, curator_cycles, sections_path, dir.file("curator.out"));
+  ASSERT_TRUE(curator.ready()) << curator.output();
   std::atomic<int> failures{0};
   {
     dlock_test::SectionLog log(sections_path);
-    std::vector<std::thread> workers;
-    for (int t = 0; t < dlock_threads; ++t) {
-      workers.emplace_back([&, t] {
-        dlock_client* client = nullptr;
-        dlock_lock* handle = nullptr;
-        if (dlock_client_open(url().c_str(), nullptr, &client) != DLOCK_OK ||
-            dlock_lock_new(client, path.c_str(), &handle) != DLOCK_OK) {
-          ++failures;
-          dlock_client_close(client);
-          return;
-        }
-        for (int i = 0; i < dlock_cycles; ++i) {
-          uint64_t token = 0;
-          if (dlock_lock_acquire(handle, 20000, -1, &token) != DLOCK_OK) {
-            ++failures;
-            break;
-          }
-          dlock_test::Section section;
-          section.token = token;
-          section.owner = "dlock" + std::to_string(t);
-          section.start_ns = dlock_test::monotonic_ns();
-          const long long value = store.read();
-          std::this_thread::sleep_for(milliseconds(5));
-          section.write_accepted = store.write(token, value + 1);
-          section.end_ns = dlock_test::monotonic_ns();
-          log.append(section);
-          section.release_status = dlock_lock_release(handle);
-          if (section.release_status != DLOCK_OK) ++failures;
-        }
-        dlock_lock_free(handle);
+    on_threads(dlock_threads, [&](int t) {
+      dlock_client* client = nullptr;
+      dlock_lock* handle = nullptr;
+      if (dlock_client_open(url.c_str(), nullptr, &client) != DLOCK_OK ||
+          make(client, path.c_str(), &handle) != DLOCK_OK) {
+        ++failures;
         dlock_client_close(client);
-      });
-    }
-    for (std::thread& worker : workers) worker.join();
+        return;
+      }
+      for (int i = 0; i < dlock_cycles; ++i) {
+        uint64_t token = 0;
+        if (dlock_lock_acquire(handle, 20000, -1, &token) != DLOCK_OK) {
+          ++failures;
+          break;
+        }
+        dlock_test::Section section;
+        section.token = token;
+        section.owner = "dlock" + std::to_string(t);
+        section.start_ns = dlock_test::monotonic_ns();
+        const long long value = store.read();
+        std::this_thread::sleep_for(milliseconds(5));
+        section.write_accepted = store.write(token, value + 1);
+        section.end_ns = dlock_test::monotonic_ns();
+        log.append(section);
+        section.release_status = dlock_lock_release(handle);
+        if (section.release_status != DLOCK_OK) ++failures;
+      }
+      dlock_lock_free(handle);
+      dlock_client_close(client);
+    });
   }
-  const std::optional<int> curator_status = curator.wait_for(milliseconds(60000));
-  ASSERT_TRUE(curator_status.has_value()) << "Curator's loop did not end";
-  EXPECT_EQ(dlock_test::describe_wait_status(*curator_status), dlock_test::describe_wait_status(0));
+  curator.expect_done();
   ASSERT_EQ(failures.load(), 0);
 
   std::vector<dlock_test::Section> sections = dlock_test::SectionLog::read(sections_path);
@@ -638,6 +844,103 @@ TEST_F(ZkClient, CuratorAndTheCApiNeverHoldTogether) {
   EXPECT_GE(to_dlock, 1);
   EXPECT_GE(to_curator, 1);
   EXPECT_EQ(store.state().stale_rejections, 0);
+}
+
+// Curator's InterProcessMutex and dlock_lock_new's lock. Skipped without
+// Curator's jars (DLOCK_TEST_CURATOR_CLASSPATH).
+TEST_F(ZkClient, CuratorAndTheCApiNeverHoldTogether) {
+  curator_and_dlock_take_turns(hosts(), url(), "/interop/c-api", "mutex", dlock_lock_new);
+}
+
+// Curator's InterProcessSemaphoreMutex and dlock_lock_new_nonreentrant's lock.
+TEST_F(ZkClient, CuratorAndTheCApiNonReentrantLocksNeverHoldTogether) {
+  curator_and_dlock_take_turns(hosts(), url(), "/interop/c-api-once", "semaphore-mutex",
+                               dlock_lock_new_nonreentrant);
+}
+
+// Curator's InterProcessSemaphoreV2 (maxLeases 2, as dlock's permits are set)
+// and three dlock clients' permits through the C ABI share the leases on one
+// path: never more than two sections at once, and both sides held one while
+// another was held by the other side.
+TEST_F(ZkClient, CuratorAndTheCApiPermitSemaphoresShareTheirLeases) {
+  const char* classpath = std::getenv("DLOCK_TEST_CURATOR_CLASSPATH");
+  if (classpath == nullptr || *classpath == '\0') GTEST_SKIP() << "DLOCK_TEST_CURATOR_CLASSPATH is not set";
+  constexpr int permits = 2;
+  constexpr int curator_cycles = 20;
+  constexpr int dlock_threads = 3;
+  constexpr int dlock_cycles = 15;
+  const std::string path = "/interop/c-api-semaphore";
+  {
+    dlock_client* setter = open();
+    dlock_permit_semaphore* semaphore = nullptr;
+    int set = 0;
+    ASSERT_EQ(dlock_permit_semaphore_new(setter, path.c_str(), &semaphore), DLOCK_OK);
+    ASSERT_EQ(dlock_permit_semaphore_try_set_permits(semaphore, permits, &set), DLOCK_OK) << dlock_last_error();
+    dlock_permit_semaphore_free(semaphore);
+  }
+  dlock_test::TempDir dir;
+  const std::string sections_path = dir.file("sections");
+  CuratorLoop curator(classpath, hosts(), path, "semaphore:" + std::to_string(permits), curator_cycles,
+                      sections_path, dir.file("curator.out"));
+  ASSERT_TRUE(curator.ready()) << curator.output();
+  std::atomic<int> failures{0};
+  {
+    dlock_test::SectionLog log(sections_path);
+    on_threads(dlock_threads, [&](int t) {
+      dlock_client* client = nullptr;
+      dlock_permit_semaphore* semaphore = nullptr;
+      if (dlock_client_open(url().c_str(), nullptr, &client) != DLOCK_OK ||
+          dlock_permit_semaphore_new(client, path.c_str(), &semaphore) != DLOCK_OK) {
+        ++failures;
+        dlock_client_close(client);
+        return;
+      }
+      for (int i = 0; i < dlock_cycles; ++i) {
+        char id[DLOCK_PERMIT_ID_SIZE];
+        if (dlock_permit_semaphore_acquire(semaphore, 20000, -1, nullptr, id, sizeof id) != DLOCK_OK) {
+          ++failures;
+          break;
+        }
+        dlock_test::Section section;
+        section.owner = "dlock" + std::to_string(t);
+        section.start_ns = dlock_test::monotonic_ns();
+        std::this_thread::sleep_for(milliseconds(5));
+        section.end_ns = dlock_test::monotonic_ns();
+        section.write_accepted = true;
+        log.append(section);
+        if (dlock_permit_semaphore_release(semaphore, id) != DLOCK_OK) ++failures;
+      }
+      dlock_permit_semaphore_free(semaphore);
+      dlock_client_close(client);
+    });
+  }
+  curator.expect_done();
+  ASSERT_EQ(failures.load(), 0);
+
+  // Counts the sections held at once, by a sweep over their starts and ends
+  // (an end before a start at the same instant).
+  const std::vector<dlock_test::Section> sections = dlock_test::SectionLog::read(sections_path);
+  ASSERT_EQ(sections.size(), static_cast<std::size_t>(curator_cycles + dlock_threads * dlock_cycles));
+  std::vector<std::tuple<int64_t, int, bool>> events;  // time, +1/-1, Curator's
+  for (const dlock_test::Section& section : sections) {
+    const bool by_curator = section.owner == "curator";
+    events.emplace_back(section.start_ns, 1, by_curator);
+    events.emplace_back(section.end_ns, -1, by_curator);
+  }
+  std::sort(events.begin(), events.end());
+  int held = 0;
+  int most = 0;
+  int curator_held = 0;
+  bool shared = false;  // a Curator section and a dlock one at once
+  for (const auto& [at, change, by_curator] : events) {
+    held += change;
+    if (by_curator) curator_held += change;
+    most = std::max(most, held);
+    if (curator_held > 0 && held > curator_held) shared = true;
+  }
+  EXPECT_LE(most, permits) << "more sections at once than leases";
+  EXPECT_EQ(most, permits) << "the permits were never all in use";
+  EXPECT_TRUE(shared) << "Curator and dlock never held leases at the same time";
 }
 
 // A 3-node ensemble whose leader is killed while a client holds a lock and

@@ -482,6 +482,12 @@ const char *dlock_version(void);
     dlock_jni::check(dlock_fair_lock_new($self, name, &lock));
     return lock;
   }
+  /* A non-reentrant lock: the same handle type too. */
+  dlock_lock *newNonReentrantLock(const char *name) {
+    dlock_lock *lock = nullptr;
+    dlock_jni::check(dlock_lock_new_nonreentrant($self, name, &lock));
+    return lock;
+  }
   /* The caller deletes the copy (NativeStats.delete()). */
   NativeStats *readStats() {
     dlock_client_stats stats{};

@@ -93,6 +93,10 @@ int dlock_lock_new(dlock_client* client, const char* name, dlock_lock** out) {
   return dlock::c_api::new_lock_handle(client, name, dlock::LockKind::reentrant, out);
 }
 
+int dlock_lock_new_nonreentrant(dlock_client* client, const char* name, dlock_lock** out) {
+  return dlock::c_api::new_lock_handle(client, name, dlock::LockKind::nonreentrant, out);
+}
+
 void dlock_lock_free(dlock_lock* lock) {
   if (lock == nullptr) return;
   lock->on_lost->clear();

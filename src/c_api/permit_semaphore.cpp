@@ -1,11 +1,15 @@
-// The leased-permit semaphore's entry points.
-#include "primitives/permit_semaphore/permit_semaphore.hpp"
-
+// The leased-permit semaphore's entry points, on the client's backend's
+// PermitSemaphoreOps.
 #include <cstring>
 
 #include "c_api/async_calls.hpp"
 #include "c_api/semaphore_handles.hpp"
+#include "common/error.hpp"
+#include "core/handle_holds.hpp"
 #include "dlock.h"
+#include "primitives/permit_semaphore/lease_permit_semaphore_ops.hpp"
+#include "primitives/permit_semaphore/permit_keys.hpp"
+#include "primitives/permit_semaphore/redis_permit_semaphore_ops.hpp"
 
 namespace {
 
@@ -13,9 +17,13 @@ using dlock::c_api::guarded;
 using dlock::c_api::require;
 using dlock::c_api::require_permits;
 
+// The core stays alive while the operation runs, even if another thread
+// closes the client meanwhile.
 template <typename Work>
 int with_permits(dlock_permit_semaphore* semaphore, Work&& work) {
-  return dlock::c_api::with_primitive<dlock::PermitSemaphore>(semaphore, "semaphore", work);
+  require(semaphore, "semaphore");
+  std::shared_ptr<dlock::ClientCore> core = semaphore->client->core();
+  return work(*semaphore->ops, *core);
 }
 
 dlock::PermitRequest permit_request(dlock_permit_semaphore* semaphore, int64_t wait, int64_t lease_ms,
@@ -34,15 +42,31 @@ dlock::PermitRequest permit_request(dlock_permit_semaphore* semaphore, int64_t w
 extern "C" {
 
 int dlock_permit_semaphore_new(dlock_client* client, const char* name, dlock_permit_semaphore** out) {
-  return guarded([&] { return dlock::c_api::new_handle(client, name, out); });
+  return guarded([&] {
+    require(out, "out");
+    *out = nullptr;
+    require(client, "client");
+    require(name, "name");
+    auto semaphore = std::make_unique<dlock_permit_semaphore>();
+    semaphore->client = client->client;
+    // The backend's permits as lock holds (ZooKeeper), else Redisson's layout.
+    const std::shared_ptr<dlock::PermitLeases> leases = client->backend->permit_leases(name);
+    if (leases) {
+      semaphore->ops = std::make_shared<dlock::LeasePermitSemaphoreOps>(leases);
+    } else {
+      semaphore->ops = std::make_shared<dlock::RedisPermitSemaphoreOps>(name);
+    }
+    *out = semaphore.release();
+    return DLOCK_OK;
+  });
 }
 
 void dlock_permit_semaphore_free(dlock_permit_semaphore* semaphore) {
   if (semaphore == nullptr) return;
   semaphore->on_lost->clear();
   guarded([&] {
-    return with_permits(semaphore, [&](dlock::PermitSemaphore& ops) {
-      ops.release_taken_through(semaphore);
+    return with_permits(semaphore, [&](dlock::PermitSemaphoreOps&, dlock::ClientCore& core) {
+      dlock::release_holds_taken_through(core, semaphore);
       return DLOCK_OK;
     });
   });
@@ -60,10 +84,12 @@ int dlock_permit_semaphore_acquire(dlock_permit_semaphore* semaphore, int64_t wa
     }
     const int64_t wait = dlock::c_api::checked_wait(wait_ms);
     dlock::c_api::require_lease(lease_ms);
-    return with_permits(semaphore, [&](dlock::PermitSemaphore& ops) {
-      const std::optional<std::string> id = ops.acquire(permit_request(semaphore, wait, lease_ms, cancel));
-      if (!id) return DLOCK_NOT_ACQUIRED;
-      std::memcpy(id_out, id->c_str(), id->size() + 1);
+    return with_permits(semaphore, [&](dlock::PermitSemaphoreOps& ops, dlock::ClientCore& core) {
+      const dlock::PermitSemaphoreOps::Wait acquire =
+          ops.acquire_wait(core, permit_request(semaphore, wait, lease_ms, cancel));
+      if (!acquire.process->run()) return DLOCK_NOT_ACQUIRED;
+      const std::string id = acquire.permit_id();
+      std::memcpy(id_out, id.c_str(), id.size() + 1);
       return DLOCK_OK;
     });
   });
@@ -78,12 +104,12 @@ int dlock_permit_semaphore_acquire_async(dlock_permit_semaphore* semaphore, int6
     dlock::c_api::require_lease(lease_ms);
     // The job lives on the core's runner, which the core outlives.
     std::shared_ptr<dlock::ClientCore> core = semaphore->client->core();
-    dlock::PermitSemaphore::Wait wait_for =
-        dlock::PermitSemaphore(*core, semaphore->state).acquire_wait(permit_request(semaphore, wait, lease_ms, cancel));
+    dlock::PermitSemaphoreOps::Wait wait_for =
+        semaphore->ops->acquire_wait(*core, permit_request(semaphore, wait, lease_ms, cancel));
     dlock::submit_wait(core->async_runner(), std::move(wait_for.process),
                        [id = std::move(wait_for.permit_id), done, ctx](bool granted, const std::exception_ptr& error) {
                          const int status = dlock::c_api::async_status(granted, error);
-                         done(status, status == DLOCK_OK ? id.c_str() : "", status < 0 ? dlock_last_error() : "",
+                         done(status, status == DLOCK_OK ? id().c_str() : "", status < 0 ? dlock_last_error() : "",
                               ctx);
                        });
     return DLOCK_OK;
@@ -93,8 +119,8 @@ int dlock_permit_semaphore_acquire_async(dlock_permit_semaphore* semaphore, int6
 int dlock_permit_semaphore_release(dlock_permit_semaphore* semaphore, const char* permit_id) {
   return guarded([&] {
     require(permit_id, "permit_id");
-    return with_permits(semaphore, [&](dlock::PermitSemaphore& ops) {
-      ops.release(permit_id);
+    return with_permits(semaphore, [&](dlock::PermitSemaphoreOps& ops, dlock::ClientCore& core) {
+      ops.release(core, permit_id);
       return DLOCK_OK;
     });
   });
@@ -105,8 +131,17 @@ int dlock_permit_semaphore_try_release(dlock_permit_semaphore* semaphore, const 
   return guarded([&] {
     require(permit_id, "permit_id");
     require(released_out, "released_out");
-    return with_permits(semaphore, [&](dlock::PermitSemaphore& ops) {
-      *released_out = ops.try_release(permit_id) ? 1 : 0;
+    return with_permits(semaphore, [&](dlock::PermitSemaphoreOps& ops, dlock::ClientCore& core) {
+      // As a release, answering 0 instead of DLOCK_E_LOST or DLOCK_E_NOT_OWNER
+      // (a loss still reaches the lost callback).
+      try {
+        ops.release(core, permit_id);
+        *released_out = 1;
+      } catch (const dlock::LostError&) {
+        *released_out = 0;
+      } catch (const dlock::NotOwnerError&) {
+        *released_out = 0;
+      }
       return DLOCK_OK;
     });
   });
@@ -116,8 +151,8 @@ int dlock_permit_semaphore_try_set_permits(dlock_permit_semaphore* semaphore, in
   return guarded([&] {
     require(set_out, "set_out");
     require_permits(permits, true);
-    return with_permits(semaphore, [&](dlock::PermitSemaphore& ops) {
-      *set_out = ops.try_set_permits(permits) ? 1 : 0;
+    return with_permits(semaphore, [&](dlock::PermitSemaphoreOps& ops, dlock::ClientCore& core) {
+      *set_out = ops.try_set_permits(core, permits) ? 1 : 0;
       return DLOCK_OK;
     });
   });
@@ -126,8 +161,8 @@ int dlock_permit_semaphore_try_set_permits(dlock_permit_semaphore* semaphore, in
 int dlock_permit_semaphore_available_permits(dlock_permit_semaphore* semaphore, int64_t* out) {
   return guarded([&] {
     require(out, "out");
-    return with_permits(semaphore, [&](dlock::PermitSemaphore& ops) {
-      *out = ops.available_permits();
+    return with_permits(semaphore, [&](dlock::PermitSemaphoreOps& ops, dlock::ClientCore& core) {
+      *out = ops.available_permits(core);
       return DLOCK_OK;
     });
   });

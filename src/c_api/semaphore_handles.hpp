@@ -10,7 +10,7 @@
 #include "core/lost_callback.hpp"
 #include "dlock.h"
 #include "primitives/latch/count_down_latch.hpp"
-#include "primitives/permit_semaphore/permit_resource.hpp"
+#include "core/permit_semaphore_ops.hpp"
 #include "primitives/semaphore/semaphore.hpp"
 
 // Each handle's `state` is what its primitive's operations are built on.
@@ -21,7 +21,7 @@ struct dlock_semaphore {
 
 struct dlock_permit_semaphore {
   std::shared_ptr<dlock::Client> client;
-  std::shared_ptr<const dlock::PermitResource> state;
+  std::shared_ptr<dlock::PermitSemaphoreOps> ops;  // as the client's backend serves it
   std::shared_ptr<dlock::LostCallback> on_lost = std::make_shared<dlock::LostCallback>();
 };
 

@@ -9,12 +9,15 @@
 
 #include "common/error.hpp"
 #include "core/lock_ops.hpp"
+#include "core/permit_leases.hpp"
 
 namespace dlock {
 
 // What a dlock_lock handle can stand for: every kind is taken, waited for,
 // re-entered, renewed and released through the same flow (ReentrantLock).
-enum class LockKind { reentrant, fair, read, write };
+// A nonreentrant lock is the one kind whose holder is not let in again
+// (LockOps::reentrant): its second acquire waits for its own release.
+enum class LockKind { reentrant, fair, read, write, nonreentrant };
 
 class Backend {
  public:
@@ -31,6 +34,12 @@ class Backend {
   virtual std::vector<std::string> list_locks(const std::string& /*prefix*/) {
     throw UnsupportedError(std::string("list locks: the ") + scheme() + " backend cannot list its locks");
   }
+  // The leases of the leased-permit semaphore `name` when the backend keeps
+  // its permits as holds of a lock kind (ZooKeeper); nullptr when it has a
+  // layout of its own (Redis: primitives/permit_semaphore's PermitSemaphore).
+  // Throws InvalidArgument for a name it refuses, ClosedError once the client
+  // is closed.
+  virtual std::shared_ptr<PermitLeases> permit_leases(const std::string& name) = 0;
 };
 
 }  // namespace dlock

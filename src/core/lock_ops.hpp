@@ -62,6 +62,10 @@ class LockOps {
   // holds last as long as its session (ZooKeeper) has none: its holds are all
   // the watchdog's, and extend() is unsupported.
   virtual bool fixed_leases() const = 0;
+  // Whether an owner holding it is let in again (a re-entry, counted by the
+  // client). False for the non-reentrant lock: the holder's acquire waits,
+  // as another owner's does, until the hold is released (ReentrantLock).
+  virtual bool reentrant() const = 0;
   // The name the caller gave.
   virtual const std::string& name() const = 0;
   // What the client's holds of it are keyed by, with the owner: the sides of

@@ -68,8 +68,9 @@ CLIENT_LIBRARY_HOMES = {
     "mysql.h": ("src/backends/sql/mysql_connection.cpp",),
 }
 # Primitives that are another primitive with something added, and may include it:
-# an election's leadership is a lock hold plus the leader's record.
-BUILT_ON = {"election": {"lock"}}
+# an election's leadership is a lock hold plus the leader's record; a permit of a
+# backend whose permits are lock holds (ZooKeeper's leases) is one plus a count.
+BUILT_ON = {"election": {"lock"}, "permit_semaphore": {"lock"}}
 # The layers of src/ that may include dlock.h, and the one file elsewhere that
 # does: DLOCK_NAME_MAX is the limit every primitive's name check applies.
 DLOCK_H_LAYERS = {"c_api", "common"}

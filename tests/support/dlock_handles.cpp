@@ -55,6 +55,12 @@ LockHandle new_fair_lock(dlock_client* client, const std::string& name) {
   return LockHandle(lock);
 }
 
+LockHandle new_nonreentrant_lock(dlock_client* client, const std::string& name) {
+  dlock_lock* lock = nullptr;
+  require_ok(dlock_lock_new_nonreentrant(client, name.c_str(), &lock), "dlock_lock_new_nonreentrant(" + name + ")");
+  return LockHandle(lock);
+}
+
 CancelHandle new_cancel() {
   dlock_cancel* cancel = nullptr;
   require_ok(dlock_cancel_new(&cancel), "dlock_cancel_new");

@@ -48,6 +48,7 @@ ClientHandle open_client(const std::string& url);
 ClientHandle open_client(const std::string& url, const dlock_client_options& options);
 LockHandle new_lock(dlock_client* client, const std::string& name);
 LockHandle new_fair_lock(dlock_client* client, const std::string& name);
+LockHandle new_nonreentrant_lock(dlock_client* client, const std::string& name);
 CancelHandle new_cancel();
 ElectionHandle new_election(dlock_client* client, const std::string& name);
 

@@ -109,9 +109,17 @@ class Client:
         blocking_timeout: float = -1,
         thread_local: bool = True,
         on_lost: LostCallback | None = None,
+        reentrant: bool = True,
         **unsupported: NoReturn,
     ) -> Lock:
         """A Lock object on the lock ``name``; no round trip.
+
+        ``reentrant``: True, as :class:`threading.RLock`; False, as :class:`threading.Lock`:
+        its holder is not let in again, so a second ``acquire`` by the owner waits for the
+        hold's release like anyone else's (``acquire(blocking=False)`` returns False at
+        once, ``acquire(timeout=t)`` after ``t``). On Redis it shares the reentrant lock's
+        Redisson hash; on ZooKeeper it is Curator's InterProcessSemaphoreMutex (see
+        docs/zookeeper.md). With ``thread_local=False`` any thread may release it.
 
         ``lease``: None renews the lease until release (the watchdog), else a fixed lease in
         seconds, never renewed (see :meth:`Lock.extend`). ``blocking_timeout``: how long
@@ -141,7 +149,10 @@ class Client:
         not with every name ever locked.
         """
         owner = _checked_owner("lock", name, thread_local, on_lost, unsupported)
-        return Lock(self._handles.get(name), lease, blocking_timeout, on_lost, owner)
+        if not isinstance(reentrant, bool):
+            raise TypeError(f"reentrant: expected a bool, got {type(reentrant).__name__}")
+        kind = "lock" if reentrant else "nonreentrant"
+        return Lock(self._handles.get(name, kind), lease, blocking_timeout, on_lost, owner)
 
     def fair_lock(
         self,

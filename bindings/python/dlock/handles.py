@@ -175,7 +175,8 @@ class LockHandles:
 
     def get(self, name: str, kind: str = "lock") -> SharedLock:
         """The handle of the lock ``name`` of ``kind``: "lock" the reentrant lock, "fair"
-        the fair lock, "read" or "write" a side of the read-write lock."""
+        the fair lock, "nonreentrant" the non-reentrant lock, "read" or "write" a side of
+        the read-write lock."""
         key: str | tuple[str, str] = name if kind == "lock" else (kind, name)
         # Under the mutex: two handles on one name would each count only their own holds.
         with self._mutex:

@@ -20,6 +20,7 @@ NativeLock::NativeLock(py::object client, const py::str& name, py::object on_los
   const auto make = kind == "read"    ? &dlock_rwlock_read_lock
                     : kind == "write" ? &dlock_rwlock_write_lock
                     : kind == "fair"  ? &dlock_fair_lock_new
+                    : kind == "nonreentrant" ? &dlock_lock_new_nonreentrant
                                       : &dlock_lock_new;
   check_status(make(client_.cast<NativeClient&>().get(), c_string(text, "name"), &lock_));
   if (on_lost.is_none()) return;

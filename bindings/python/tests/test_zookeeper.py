@@ -47,9 +47,14 @@ def test_a_lock_is_reentrant_fenced_and_excludes_another_client(
             with mine:  # re-entry: the same hold
                 assert mine.fencing_token == first
             assert not theirs.acquire(blocking=False)
-        assert theirs.acquire(timeout=5)
-        assert theirs.fencing_token > first
-        theirs.release()
+        _granted_after_release(theirs, first)
+
+
+def _granted_after_release(theirs: dlock.Lock, first: int) -> None:
+    """Once the holder released, the other client is granted a larger token."""
+    assert theirs.acquire(timeout=5)
+    assert theirs.fencing_token > first
+    theirs.release()
 
 
 def test_a_waiting_thread_is_granted_when_the_holder_releases(
@@ -84,3 +89,66 @@ def test_a_fixed_lease_is_refused(zk_client: dlock.Client, path: str) -> None:
 def test_a_primitive_it_does_not_serve_names_the_backend(zk_client: dlock.Client) -> None:
     with pytest.raises(dlock.UnsupportedError, match="zookeeper"):
         zk_client.semaphore("slots").acquire(blocking=False)
+
+
+def test_a_non_reentrant_lock_refuses_its_holder_as_threading_lock_does(
+        zookeeper: ZooKeeperServer, zk_client: dlock.Client, path: str) -> None:
+    with dlock.Client(zookeeper.url) as other:
+        mine = zk_client.lock(path, reentrant=False)
+        theirs = other.lock(path, reentrant=False)
+        with mine:
+            first = mine.fencing_token
+            assert not mine.acquire(blocking=False)
+            started = time.monotonic()
+            assert not mine.acquire(timeout=0.3)
+            assert time.monotonic() - started >= 0.29
+            assert mine.fencing_token == first
+            assert not theirs.acquire(blocking=False)
+        _granted_after_release(theirs, first)
+
+
+def test_a_non_reentrant_lock_owned_by_its_object_is_released_by_another_thread(
+        zk_client: dlock.Client, path: str) -> None:
+    lock = zk_client.lock(path, reentrant=False, thread_local=False)
+    assert lock.acquire()
+    first = lock.fencing_token
+    releaser = threading.Timer(0.3, lock.release)
+    releaser.start()
+    started = time.monotonic()
+    assert lock.acquire(timeout=5), "the release from another thread did not let it in"
+    assert time.monotonic() - started >= 0.25
+    releaser.join()
+    assert lock.fencing_token > first
+    lock.release()
+
+
+def test_a_non_reentrant_lock_is_refused_a_non_bool_reentrant(zk_client: dlock.Client, path: str) -> None:
+    with pytest.raises(TypeError, match="reentrant"):
+        zk_client.lock(path, reentrant=0)  # type: ignore[arg-type]
+
+
+def test_a_permit_semaphore_is_curators_semaphore_v2(
+        zookeeper: ZooKeeperServer, zk_client: dlock.Client, path: str) -> None:
+    with dlock.Client(zookeeper.url) as other:
+        mine = zk_client.permit_expirable_semaphore(path)
+        theirs = other.permit_expirable_semaphore(path)
+        with pytest.raises(dlock.InvalidArgumentError, match="try_set_permits"):
+            mine.acquire(timeout=0)
+        assert mine.try_set_permits(2)
+        assert not theirs.try_set_permits(3)
+        assert theirs.available_permits() == 2
+        first = mine.acquire(timeout=0)
+        second = theirs.acquire(timeout=0)
+        assert first is not None and second is not None and first.id != second.id
+        assert theirs.acquire(timeout=0) is None
+        assert mine.available_permits() == 0
+        with pytest.raises(dlock.LockNotOwnedError, match="zookeeper"):
+            theirs.release(first.id)  # another client's permit
+        with pytest.raises(dlock.InvalidArgumentError, match="lease_ms.*zookeeper|zookeeper.*lease_ms"):
+            theirs.acquire(timeout=0, lease=5)
+        first.release()
+        with theirs.acquire(timeout=5) as third:
+            assert third is not None
+            assert mine.available_permits() == 0
+        second.release()
+        assert mine.available_permits() == 2

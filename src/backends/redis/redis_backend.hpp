@@ -20,6 +20,8 @@ class RedisBackend final : public Backend {
   std::shared_ptr<LockOps> lock(const std::string& name, LockKind kind) override;
   // The hashes under `prefix`, found with SCAN (lock_listing.hpp).
   std::vector<std::string> list_locks(const std::string& prefix) override;
+  // nullptr: Redisson's RPermitExpirableSemaphore layout (primitives/permit_semaphore).
+  std::shared_ptr<PermitLeases> permit_leases(const std::string& name) override;
 
  private:
   const std::shared_ptr<Client> client_;

@@ -16,11 +16,15 @@ class RedisLockOps final : public LockOps {
  public:
   // Each call runs on `client`'s core of the moment: a handle's ops serve a
   // child process after fork() on the child's own core.
-  RedisLockOps(std::shared_ptr<Client> client, std::shared_ptr<const Lockable> resource)
-      : client_(std::move(client)), resource_(std::move(resource)) {}
+  // `reentrant` false: the non-reentrant lock, on the reentrant lock's hash
+  // (the engine keeps its holder out; NonReentrantLockResource's acquire
+  // refuses another acquire under the holder's field).
+  RedisLockOps(std::shared_ptr<Client> client, std::shared_ptr<const Lockable> resource, bool reentrant = true)
+      : client_(std::move(client)), resource_(std::move(resource)), reentrant_(reentrant) {}
 
   const char* backend() const override { return "redis"; }
   bool fixed_leases() const override { return true; }
+  bool reentrant() const override { return reentrant_; }
   const std::string& name() const override { return resource_->name(); }
   const std::string& hold_key() const override { return resource_->hold_key(); }
   std::string hold_field(const std::string& client_field) const override {
@@ -49,6 +53,7 @@ class RedisLockOps final : public LockOps {
  private:
   const std::shared_ptr<Client> client_;
   const std::shared_ptr<const Lockable> resource_;
+  const bool reentrant_;
 };
 
 }  // namespace dlock

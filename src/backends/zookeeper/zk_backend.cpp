@@ -8,14 +8,23 @@
 #include "backends/zookeeper/zk_client_session.hpp"
 #include "backends/zookeeper/zk_lock_ops.hpp"
 #include "backends/zookeeper/zk_paths.hpp"
+#include "backends/zookeeper/zk_permit_leases.hpp"
 
 namespace dlock {
 
-std::shared_ptr<LockOps> ZkBackend::lock(const std::string& name, LockKind kind) {
+ZkLockOps::SessionOf ZkBackend::session_of() const {
   // Each call finds the session of the client's core of the moment: a
   // handle's ops serve a fork()ed child on the child's own session.
-  return std::make_shared<ZkLockOps>(
-      [client = client_]() -> zk::ZkSession& { return zk_session(*client->core()); }, name, kind);
+  return [client = client_]() -> zk::ZkSession& { return zk_session(*client->core()); };
+}
+
+std::shared_ptr<LockOps> ZkBackend::lock(const std::string& name, LockKind kind) {
+  return std::make_shared<ZkLockOps>(session_of(), name, kind);
+}
+
+std::shared_ptr<PermitLeases> ZkBackend::permit_leases(const std::string& name) {
+  client_->core();  // ClosedError for a closed client
+  return std::make_shared<ZkPermitLeases>(session_of(), name);
 }
 
 std::vector<std::string> ZkBackend::list_locks(const std::string& prefix) {

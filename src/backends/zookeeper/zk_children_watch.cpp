@@ -12,7 +12,7 @@ namespace dlock {
 struct ZkChildrenWatch::Listing {
   zhandle_t* handle;
   std::string path;
-  zk::MutexKind kind;
+  ZkChildrenWatch::Open open;
   zk::WatchRegistry::Id id = 0;
   std::mutex mutex;
   Waiter* waiter;
@@ -44,8 +44,7 @@ void on_listed(int rc, const String_vector* children, const Stat*, const void* d
     }
   }
   // Trouble with the session (rc is neither) signals too: the waiter's try meets it.
-  if (rc == ZOK && !zk::grantable_now(std::vector<std::string>(children->data, children->data + children->count),
-                                      listing.kind))
+  if (rc == ZOK && !listing.open(std::vector<std::string>(children->data, children->data + children->count)))
     return;
   std::lock_guard<std::mutex> lock(listing.mutex);
   if (listing.waiter != nullptr) listing.waiter->signal();
@@ -64,12 +63,12 @@ void arm(const std::shared_ptr<Listing>& listing) {
 
 }  // namespace
 
-ZkChildrenWatch::ZkChildrenWatch(zk::ZkSession& session, std::string path, zk::MutexKind kind, Waiter& waiter)
+ZkChildrenWatch::ZkChildrenWatch(zk::ZkSession& session, std::string path, Open open, Waiter& waiter)
     : session_(session), path_(std::move(path)) {
   listing_ = std::make_shared<Listing>();
   listing_->handle = session_.handle();
   listing_->path = path_;
-  listing_->kind = kind;
+  listing_->open = std::move(open);
   listing_->waiter = &waiter;
   // The id is set before the first arm: the registry's lock orders it before any firing.
   id_ = zk::WatchRegistry::add_repeating([listing = listing_] { arm(listing); });

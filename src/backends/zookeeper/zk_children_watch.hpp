@@ -1,7 +1,8 @@
 // What a group's member that refused waits on (LockOps::watch_releases): the
-// lock path's children, listed on each change. The waiter is signalled when a
-// listing shows the lock open to it (no node at all; for a read side, no write
-// node), not on every change: a refused try makes and deletes a node of its
+// children of the path its holders' nodes are under, listed on each change.
+// The waiter is signalled when a listing shows the lock open to it (for a
+// mutex no node at all; for a read side no write node; for leases fewer than
+// their number), not on every change: a refused try makes and deletes a node of its
 // own, and the tries of the waiters each change woke would wake the others
 // again, each try's node refusing the rest (a storm of tries at the speed of a
 // round trip, in which none may be granted). ZooKeeper's watches fire once, so
@@ -10,10 +11,11 @@
 // with the last node) it waits for the path to be created instead.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
-#include "backends/zookeeper/zk_mutex.hpp"
 #include "backends/zookeeper/zk_session.hpp"
 #include "backends/zookeeper/zk_watches.hpp"
 #include "core/wait_watch.hpp"
@@ -23,10 +25,13 @@ namespace dlock {
 
 class ZkChildrenWatch final : public WaitWatch {
  public:
-  // Signals `waiter` whenever a listing of `path`'s children shows the lock
-  // open to a node of `kind` (or fails), the first listing included: the
-  // holder may have gone before the watch was set.
-  ZkChildrenWatch(zk::ZkSession& session, std::string path, zk::MutexKind kind, Waiter& waiter);
+  // Whether children like these let one more holder in.
+  using Open = std::function<bool(const std::vector<std::string>& children)>;
+
+  // Signals `waiter` whenever a listing of `path`'s children is `open` (or
+  // fails), the first listing included: the holder may have gone before the
+  // watch was set.
+  ZkChildrenWatch(zk::ZkSession& session, std::string path, Open open, Waiter& waiter);
   ~ZkChildrenWatch() override;
   ZkChildrenWatch(const ZkChildrenWatch&) = delete;
   ZkChildrenWatch& operator=(const ZkChildrenWatch&) = delete;

@@ -8,33 +8,11 @@
 
 #include "backends/zookeeper/zk_call.hpp"
 #include "backends/zookeeper/zk_children_watch.hpp"
-#include "backends/zookeeper/zk_paths.hpp"
 #include "common/error.hpp"
 #include "core/held_resource.hpp"
 
 namespace dlock {
 namespace {
-
-zk::MutexKind mutex_kind(LockKind kind) {
-  switch (kind) {
-    case LockKind::read:
-      return zk::MutexKind::read;
-    case LockKind::write:
-      return zk::MutexKind::write;
-    case LockKind::reentrant:
-    case LockKind::fair:
-      break;
-  }
-  return zk::MutexKind::mutex;
-}
-
-// As the Redis read-write lock's sides: the name and the side, split by a
-// NUL no name through the C ABI contains.
-std::string hold_key_of(const std::string& name, LockKind kind) {
-  if (kind == LockKind::read) return name + '\0' + "read";
-  if (kind == LockKind::write) return name + '\0' + "write";
-  return name;
-}
 
 class ZkHeld final : public HeldResource {
  public:
@@ -104,16 +82,20 @@ int64_t release_node(zk::ZkSession& session, const std::string& node, uint64_t c
   }
 }
 
-// A withdrawal: deletes the children named with `prefix` (one at most: the
-// prefix is a fresh UUID per node). 1 when one was there.
-int64_t withdraw_node(zk::ZkSession& session, const std::string& path, const std::string& prefix) {
-  for (const std::string& child : children_of(session, path)) {
-    if (child.compare(0, prefix.size(), prefix) != 0) continue;
-    const int rc = zk::remove(session, path + "/" + child);
-    if (rc == ZOK) return 1;
-    if (rc != ZNONODE) zk::raise_for(rc, "delete", path + "/" + child);
+// A withdrawal: deletes the children of each node's parent named with its
+// prefix (one at most: the prefix is a fresh UUID per node). 1 when one was there.
+int64_t withdraw_nodes(zk::ZkSession& session, const std::vector<zk::QueuedNode>& nodes) {
+  int64_t withdrawn = 0;
+  for (const zk::QueuedNode& node : nodes) {
+    for (const std::string& child : children_of(session, node.parent)) {
+      if (child.compare(0, node.prefix.size(), node.prefix) != 0) continue;
+      const int rc = zk::remove(session, node.parent + "/" + child);
+      if (rc == ZOK) withdrawn = 1;
+      if (rc != ZOK && rc != ZNONODE) zk::raise_for(rc, "delete", node.parent + "/" + child);
+      break;
+    }
   }
-  return 0;
+  return withdrawn;
 }
 
 }  // namespace
@@ -139,19 +121,23 @@ bool ZkDeletesInDoubt::take(const std::string& request_id, std::int64_t session_
 }
 
 ZkLockOps::ZkLockOps(SessionOf session, std::string name, LockKind kind)
+    : ZkLockOps(std::move(session), name, ZkLockLayout(name, kind)) {}
+
+ZkLockOps::ZkLockOps(SessionOf session, std::string name, ZkLockLayout layout)
     : session_(std::move(session)),
       name_(std::move(name)),
-      hold_key_(hold_key_of(name_, kind)),
-      path_(zk::lock_path(name_)),
-      kind_(mutex_kind(kind)),
-      held_(std::make_shared<ZkHeld>(name_, hold_key_)) {}
+      layout_(std::move(layout)),
+      held_(std::make_shared<ZkHeld>(name_, layout_.hold_key())) {}
 
 std::unique_ptr<LockWait> ZkLockOps::begin(const std::string& owner_field, int64_t /*lease_ms*/) {
-  return std::make_unique<ZkLockWait>(session_(), path_, kind_, owner_field, unheard_);
+  return std::make_unique<ZkLockWait>(session_(), layout_, owner_field, unheard_);
 }
 
 std::unique_ptr<WaitWatch> ZkLockOps::watch_releases(Waiter& waiter) {
-  return std::make_unique<ZkChildrenWatch>(session_(), path_, kind_, waiter);
+  return std::make_unique<ZkChildrenWatch>(
+      session_(), layout_.holders_path(),
+      [layout = layout_](const std::vector<std::string>& holders) { return layout.open_to_another(holders); },
+      waiter);
 }
 
 bool ZkLockOps::release(const GrantRef& grant, const std::string& request_id, int64_t latch_ms) {
@@ -163,9 +149,9 @@ Settle ZkLockOps::settle_release(const GrantRef& grant, const std::string& reque
   // timeout (the C client reconnects by itself): `once_before` adds nothing.
   if (grant.locator.empty()) {
     // Taken now: the owner's next wait, once this is settled, has another prefix.
-    const std::optional<std::string> prefix = unheard_->prefix_of(grant.owner_field);
-    return [session = session_, path = path_, prefix](std::optional<Clock::time_point>) -> int64_t {
-      return prefix ? withdraw_node(session(), path, *prefix) : 0;
+    const std::optional<std::vector<zk::QueuedNode>> nodes = unheard_->nodes_of(grant.owner_field);
+    return [session = session_, nodes](std::optional<Clock::time_point>) -> int64_t {
+      return nodes ? withdraw_nodes(session(), *nodes) : 0;
     };
   }
   return [session = session_, node = grant.locator, czxid = grant.token, request_id, in_doubt = in_doubt_,
@@ -188,23 +174,24 @@ bool ZkLockOps::release_keeping(const std::string& /*owner_field*/, int64_t /*ke
 
 bool ZkLockOps::force_release() {
   zk::ZkSession& session = session_();
-  const std::vector<std::string> children = children_of(session, path_);
+  const std::string& holders = layout_.holders_path();
+  const std::vector<std::string> children = children_of(session, holders);
   if (children.empty()) return false;
   std::vector<std::future<int>> deletes;
-  for (const std::string& child : children) deletes.push_back(zk::send_delete(session, path_ + "/" + child));
+  for (const std::string& child : children) deletes.push_back(zk::send_delete(session, holders + "/" + child));
   // Answered in order: once the last is here, all are. One round trip.
-  const int last = zk::await(session, deletes.back(), "delete", path_);
+  const int last = zk::await(session, deletes.back(), "delete", holders);
   bool deleted = false;
   for (std::size_t i = 0; i < deletes.size(); ++i) {
     const int rc = i + 1 == deletes.size() ? last : deletes[i].get();
     if (rc == ZOK) deleted = true;
-    if (rc != ZOK && rc != ZNONODE) zk::raise_for(rc, "delete", path_ + "/" + children[i]);
+    if (rc != ZOK && rc != ZNONODE) zk::raise_for(rc, "delete", holders + "/" + children[i]);
   }
   return deleted;
 }
 
 bool ZkLockOps::is_locked() {
-  return !children_of(session_(), path_).empty();
+  return !children_of(session_(), layout_.holders_path()).empty();
 }
 
 int64_t ZkLockOps::ttl_ms() {
@@ -215,12 +202,13 @@ LockInspection ZkLockOps::inspect() {
   zk::ZkSession& session = session_();
   LockInspection inspection;
   std::vector<std::future<zk::DataResult>> answers;
-  const std::vector<std::string> holders = zk::holders_among(children_of(session, path_), kind_);
-  for (const std::string& holder : holders) answers.push_back(zk::send_get(session, path_ + "/" + holder));
+  const std::string& parent = layout_.holders_path();
+  const std::vector<std::string> holders = layout_.holding(children_of(session, parent));
+  for (const std::string& holder : holders) answers.push_back(zk::send_get(session, parent + "/" + holder));
   for (std::size_t i = 0; i < answers.size(); ++i) {
-    const zk::DataResult found = zk::await(session, answers[i], "getData", path_ + "/" + holders[i]);
+    const zk::DataResult found = zk::await(session, answers[i], "getData", parent + "/" + holders[i]);
     if (found.rc == ZNONODE) continue;  // released since the listing
-    if (found.rc != ZOK) zk::raise_for(found.rc, "getData", path_ + "/" + holders[i]);
+    if (found.rc != ZOK) zk::raise_for(found.rc, "getData", parent + "/" + holders[i]);
     inspection.holders.push_back({found.data, 1});
     const auto token = static_cast<uint64_t>(found.stat.czxid);
     inspection.last_token = std::max(inspection.last_token.value_or(0), token);

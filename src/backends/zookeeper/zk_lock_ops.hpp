@@ -1,10 +1,10 @@
 // A lock kind's operations on ZooKeeper (core/lock_ops.hpp), over Curator's
-// layouts (docs/design/backends.md 2.1-2.4): the reentrant and the fair lock
-// are InterProcessMutex (FIFO already), the read-write lock's sides those of
-// InterProcessReadWriteLock, all at zk_paths' lock_path(name). A grant is our
-// node: GrantRef::locator its path, the token its czxid. A hold lasts as long
-// as the session: no fixed leases, nothing to extend or keep; the watchdog's
-// renewal is the keeper's check that the node is still ours (zk_keeper.hpp).
+// layouts (zk_lock_layout.hpp: InterProcessMutex, InterProcessReadWriteLock's
+// sides, InterProcessSemaphoreMutex) at zk_paths' lock_path(name). A grant is
+// our node: GrantRef::locator its path, the token its czxid. A hold lasts as
+// long as the session: no fixed leases, nothing to extend or keep; the
+// watchdog's renewal is the keeper's check that the node is still ours
+// (zk_keeper.hpp).
 #pragma once
 
 #include <chrono>
@@ -15,7 +15,7 @@
 #include <string>
 
 #include "backends/zookeeper/zk_lock_wait.hpp"
-#include "backends/zookeeper/zk_mutex.hpp"
+#include "backends/zookeeper/zk_lock_layout.hpp"
 #include "backends/zookeeper/zk_session.hpp"
 #include "core/backend.hpp"
 #include "core/lock_ops.hpp"
@@ -48,32 +48,34 @@ class ZkLockOps final : public LockOps {
   // a wait keeps the one it began on.
   using SessionOf = std::function<zk::ZkSession&()>;
 
-  // Throws InvalidArgument for a name zk_paths refuses, UnsupportedError for a kind not served.
+  // Throws InvalidArgument for a name zk_paths refuses.
   ZkLockOps(SessionOf session, std::string name, LockKind kind);
+  ZkLockOps(SessionOf session, std::string name, ZkLockLayout layout);
 
   const char* backend() const override { return "zookeeper"; }
   bool fixed_leases() const override { return false; }
+  bool reentrant() const override { return layout_.reentrant(); }
   const std::string& name() const override { return name_; }
-  const std::string& hold_key() const override { return hold_key_; }
+  const std::string& hold_key() const override { return layout_.hold_key(); }
   // The node's data: who holds it, for dlock status.
   std::string hold_field(const std::string& client_field) const override { return client_field; }
   std::shared_ptr<const HeldResource> held() const override { return held_; }
-  const std::string& path() const { return path_; }
+  const std::string& path() const { return layout_.path(); }
 
   std::unique_ptr<LockWait> begin(const std::string& owner_field, int64_t lease_ms) override;
-  // A child watch on the lock path, set again each time it fires.
+  // A child watch on the holders' path, set again each time it fires.
   std::unique_ptr<WaitWatch> watch_releases(Waiter& waiter) override;
   // Deletes the node at grant.locator if its czxid is grant.token. Without a
-  // locator (a withdrawal): the owner's node of the wait still running or
-  // just ended, by its protected prefix; nothing when none is known.
+  // locator (a withdrawal): the owner's nodes of the wait still running or
+  // just ended, by their protected prefixes; nothing when none is known.
   bool release(const GrantRef& grant, const std::string& request_id, int64_t latch_ms) override;
   Settle settle_release(const GrantRef& grant, const std::string& request_id, int64_t latch_ms) override;
   // Throws UnsupportedError: the session, not a lease, keeps the hold.
   Extension extend(const GrantRef& grant, int64_t lease_ms) override;
   bool keeps() const override { return false; }
   bool release_keeping(const std::string& owner_field, int64_t keep_ms) override;
-  // Deletes every node under the lock path: the holder's and the waiters'
-  // (who queue again). Whether there was one.
+  // Deletes every node under the holders' path: the holder's and the
+  // waiters' there (who queue again). Whether there was one.
   bool force_release() override;
   bool is_locked() override;
   // -1 while held (no lease), -2 when not.
@@ -88,9 +90,7 @@ class ZkLockOps final : public LockOps {
  private:
   const SessionOf session_;
   const std::string name_;
-  const std::string hold_key_;
-  const std::string path_;
-  const zk::MutexKind kind_;
+  const ZkLockLayout layout_;
   const std::shared_ptr<const HeldResource> held_;
   const std::shared_ptr<ZkUnheardNodes> unheard_ = std::make_shared<ZkUnheardNodes>();
   const std::shared_ptr<ZkDeletesInDoubt> in_doubt_ = std::make_shared<ZkDeletesInDoubt>();

@@ -4,31 +4,27 @@
 
 namespace dlock {
 
-void ZkUnheardNodes::waiting(const std::string& owner_field, const std::string& prefix) {
+void ZkUnheardNodes::waiting(const std::string& owner_field, const std::vector<zk::QueuedNode>& nodes) {
   std::lock_guard<std::mutex> lock(mutex_);
-  prefixes_[owner_field] = prefix;
+  nodes_[owner_field] = nodes;
 }
 
-void ZkUnheardNodes::ended(const std::string& owner_field, const std::string& prefix) {
+void ZkUnheardNodes::ended(const std::string& owner_field, const std::vector<zk::QueuedNode>& nodes) {
   std::lock_guard<std::mutex> lock(mutex_);
-  const auto found = prefixes_.find(owner_field);
-  if (found != prefixes_.end() && found->second == prefix) prefixes_.erase(found);
+  const auto found = nodes_.find(owner_field);
+  if (found != nodes_.end() && found->second == nodes) nodes_.erase(found);
 }
 
-std::optional<std::string> ZkUnheardNodes::prefix_of(const std::string& owner_field) const {
+std::optional<std::vector<zk::QueuedNode>> ZkUnheardNodes::nodes_of(const std::string& owner_field) const {
   std::lock_guard<std::mutex> lock(mutex_);
-  const auto found = prefixes_.find(owner_field);
-  if (found == prefixes_.end()) return std::nullopt;
+  const auto found = nodes_.find(owner_field);
+  if (found == nodes_.end()) return std::nullopt;
   return found->second;
 }
 
-ZkLockWait::ZkLockWait(zk::ZkSession& session, std::string lock_path, zk::MutexKind kind,
-                       std::string owner_field, std::shared_ptr<ZkUnheardNodes> unheard)
-    : session_(session),
-      lock_path_(std::move(lock_path)),
-      kind_(kind),
-      owner_field_(std::move(owner_field)),
-      unheard_(std::move(unheard)) {}
+ZkLockWait::ZkLockWait(zk::ZkSession& session, const ZkLockLayout& layout, std::string owner_field,
+                       std::shared_ptr<ZkUnheardNodes> unheard)
+    : session_(session), layout_(layout), owner_field_(std::move(owner_field)), unheard_(std::move(unheard)) {}
 
 ZkLockWait::~ZkLockWait() {
   end_wait();
@@ -37,9 +33,9 @@ ZkLockWait::~ZkLockWait() {
 zk::ZkCheck ZkLockWait::begin() {
   end_wait();
   begun_ = false;
-  mutex_ = std::make_unique<zk::ZkMutex>(session_, lock_path_, kind_, owner_field_);
-  unheard_->waiting(owner_field_, mutex_->node_prefix());
-  const zk::ZkCheck check = mutex_->begin();
+  recipe_ = layout_.queue(session_, owner_field_);
+  unheard_->waiting(owner_field_, recipe_->queued_nodes());
+  const zk::ZkCheck check = recipe_->begin();
   begun_ = true;
   return check;
 }
@@ -51,7 +47,7 @@ LockWait::Try ZkLockWait::attempt(int64_t /*wait_left_ms*/, bool /*woken_by_mess
   zk::ZkCheck check;
   try {
     try {
-      check = begun_ ? mutex_->attempt() : begin();
+      check = begun_ ? recipe_->attempt() : begin();
     } catch (const LostError&) {
       // Our node was deleted while we waited (a force release, an admin)
       // with the session alive (an expired one answers with an error): queue again.
@@ -66,15 +62,15 @@ LockWait::Try ZkLockWait::attempt(int64_t /*wait_left_ms*/, bool /*woken_by_mess
   if (!check.granted) return outcome;
   outcome.granted = true;
   outcome.token = check.token;
-  outcome.locator = mutex_->node_path();
-  unheard_->ended(owner_field_, mutex_->node_prefix());
+  outcome.locator = recipe_->node_path();
+  unheard_->ended(owner_field_, recipe_->queued_nodes());
   return outcome;
 }
 
 void ZkLockWait::watch(Waiter& waiter) {
   if (riding_out_) return;
   try {
-    mutex_->watch([&waiter] { waiter.signal(); });
+    recipe_->watch([&waiter] { waiter.signal(); });
   } catch (const ConnectionError&) {
     if (!zk::may_still_own_nodes(session_)) throw;
     waiter.signal();  // the next try rides the broken connection out
@@ -82,13 +78,13 @@ void ZkLockWait::watch(Waiter& waiter) {
 }
 
 void ZkLockWait::abandon() noexcept {
-  if (mutex_) mutex_->abandon();
+  if (recipe_) recipe_->abandon();
   end_wait();
 }
 
 void ZkLockWait::end_wait() noexcept {
   // A withdrawal took the prefix when it was queued, before the wait stopped.
-  if (mutex_) unheard_->ended(owner_field_, mutex_->node_prefix());
+  if (recipe_) unheard_->ended(owner_field_, recipe_->queued_nodes());
 }
 
 }  // namespace dlock

@@ -1,7 +1,9 @@
-// A lock kind's wait on ZooKeeper (core/lock_ops.hpp): one ZkMutex (Curator's
-// InterProcessMutex, or a side of its InterProcessReadWriteLock), its first
-// try the mutex's begin() (create our node and list, one round trip), later
-// tries its attempt(), its news a data watch on the node it waits for.
+// A lock kind's wait on ZooKeeper (core/lock_ops.hpp): one recipe's wait in
+// the kind's layout (zk_lock_layout.hpp: a ZkMutex for Curator's
+// InterProcessMutex or a side of its InterProcessReadWriteLock, a
+// ZkSemaphoreLease for its InterProcessSemaphoreMutex), its first try the
+// recipe's begin() (create our node and list, one round trip), later tries
+// its attempt(), its news the recipe's watch.
 //
 // A broken connection is not a failure while the session may still own our
 // node (zk_wait's may_still_own_nodes: the C client reconnects by itself and
@@ -21,33 +23,34 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
-#include "backends/zookeeper/zk_mutex.hpp"
+#include "backends/zookeeper/zk_lock_layout.hpp"
 #include "backends/zookeeper/zk_session.hpp"
 #include "core/lock_ops.hpp"
 
 namespace dlock {
 
-// The protected prefix of each owner's node while its wait runs, by owner
-// field: how a withdrawal (a release of a grant without a locator) finds the
-// node of a create whose answer was lost, as Curator's protected mode does.
-// One per ZkLockOps, shared with its waits.
+// The protected nodes of each owner's wait while it runs, by owner field: how
+// a withdrawal (a release of a grant without a locator) finds the node of a
+// create whose answer was lost, as Curator's protected mode does. One per
+// ZkLockOps, shared with its waits.
 class ZkUnheardNodes {
  public:
-  void waiting(const std::string& owner_field, const std::string& prefix);
-  // The wait of `prefix` ended: granted (the hold has the node's path) or abandoned.
-  void ended(const std::string& owner_field, const std::string& prefix);
-  std::optional<std::string> prefix_of(const std::string& owner_field) const;
+  void waiting(const std::string& owner_field, const std::vector<zk::QueuedNode>& nodes);
+  // The wait of `nodes` ended: granted (the hold has the node's path) or abandoned.
+  void ended(const std::string& owner_field, const std::vector<zk::QueuedNode>& nodes);
+  std::optional<std::vector<zk::QueuedNode>> nodes_of(const std::string& owner_field) const;
 
  private:
   mutable std::mutex mutex_;
-  std::map<std::string, std::string> prefixes_;
+  std::map<std::string, std::vector<zk::QueuedNode>> nodes_;
 };
 
 class ZkLockWait final : public LockWait {
  public:
-  // `session` outlives the wait; the node's data is `owner_field`.
-  ZkLockWait(zk::ZkSession& session, std::string lock_path, zk::MutexKind kind, std::string owner_field,
+  // `session` outlives the wait; the nodes' data is `owner_field`.
+  ZkLockWait(zk::ZkSession& session, const ZkLockLayout& layout, std::string owner_field,
              std::shared_ptr<ZkUnheardNodes> unheard);
   ~ZkLockWait() override;
   ZkLockWait(const ZkLockWait&) = delete;
@@ -64,11 +67,10 @@ class ZkLockWait final : public LockWait {
   void end_wait() noexcept;
 
   zk::ZkSession& session_;
-  const std::string lock_path_;
-  const zk::MutexKind kind_;
+  const ZkLockLayout layout_;
   const std::string owner_field_;
   const std::shared_ptr<ZkUnheardNodes> unheard_;
-  std::unique_ptr<zk::ZkMutex> mutex_;
+  std::unique_ptr<zk::ZkWait> recipe_;
   bool begun_ = false;       // our node exists (or existed) and was checked once
   bool riding_out_ = false;  // the last try met a broken connection: its retry_after wakes the engine
 };

@@ -59,7 +59,8 @@ class ZkMutex : public ZkWait {
   // wait_for_grant() on this mutex.
   bool acquire(std::chrono::milliseconds wait);
 
-  const std::string& node_path() const { return node_path_; }
+  const std::string& node_path() const override { return node_path_; }
+  std::vector<QueuedNode> queued_nodes() const override { return {{lock_path_, node_prefix_}}; }
   std::uint64_t token() const { return token_; }
   // The node we wait for (empty when granted or before begin()).
   const std::string& predecessor() const { return predecessor_; }

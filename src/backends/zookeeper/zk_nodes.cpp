@@ -14,16 +14,6 @@ namespace {
 // deleted once empty) a few times too (LockInternals.attemptLock).
 constexpr int max_parent_attempts = 5;
 
-// As Curator's ZKPaths.mkdirs(..., asContainers): every missing ancestor a container.
-void create_containers(ZkSession& session, const std::string& path) {
-  for (std::size_t slash = path.find('/', 1);; slash = path.find('/', slash + 1)) {
-    const std::string ancestor = slash == std::string::npos ? path : path.substr(0, slash);
-    const CreateResult made = create(session, ancestor, std::string(), ZOO_CONTAINER);
-    if (made.rc != ZOK && made.rc != ZNODEEXISTS) raise_for(made.rc, "create", ancestor);
-    if (slash == std::string::npos) return;
-  }
-}
-
 // After an unknown create outcome: our node (its path and czxid) if the server
 // made it, else an empty path.
 CreatedNode find_protected(ZkSession& session, const std::string& parent, const std::string& prefix) {
@@ -43,6 +33,15 @@ CreatedNode find_protected(ZkSession& session, const std::string& parent, const 
 }
 
 }  // namespace
+
+void create_containers(ZkSession& session, const std::string& path) {
+  for (std::size_t slash = path.find('/', 1);; slash = path.find('/', slash + 1)) {
+    const std::string ancestor = slash == std::string::npos ? path : path.substr(0, slash);
+    const CreateResult made = create(session, ancestor, std::string(), ZOO_CONTAINER);
+    if (made.rc != ZOK && made.rc != ZNODEEXISTS) raise_for(made.rc, "create", ancestor);
+    if (slash == std::string::npos) return;
+  }
+}
 
 std::string protected_prefix(const std::string& base) {
   return "_c_" + random_uuid() + "-" + base;

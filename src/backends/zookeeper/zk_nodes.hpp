@@ -25,6 +25,10 @@ struct CreatedNode {
   std::optional<std::vector<std::string>> children;
 };
 
+// As Curator's ZKPaths.mkdirs(..., asContainers): `path` and every missing
+// ancestor made a container. Throws what the creates meet.
+void create_containers(ZkSession& session, const std::string& path);
+
 // "_c_<uuid>-<base>": the start of a protected node's name.
 std::string protected_prefix(const std::string& base);
 

@@ -116,6 +116,12 @@ void ZkSemaphoreLease::release() {
   delete_held(session_, lease, "lease");
 }
 
+std::vector<QueuedNode> ZkSemaphoreLease::queued_nodes() const {
+  std::vector<QueuedNode> nodes = gate_.queued_nodes();
+  nodes.push_back({leases_path_, lease_prefix_});
+  return nodes;
+}
+
 bool ZkSemaphoreLease::acquire(std::chrono::milliseconds wait) {
   return wait_for_grant(session_, *this, wait);
 }

@@ -43,7 +43,9 @@ class ZkSemaphoreLease : public ZkWait {
   // wait_for_grant() on this lease.
   bool acquire(std::chrono::milliseconds wait);
 
-  const std::string& node_path() const { return lease_path_; }
+  const std::string& node_path() const override { return lease_path_; }
+  // The gate's node and the lease.
+  std::vector<QueuedNode> queued_nodes() const override;
   std::uint64_t token() const { return token_; }
   const std::string& leases_path() const { return leases_path_; }
 

@@ -7,6 +7,8 @@
 #include <chrono>
 #include <cstdint>
 #include <functional>
+#include <string>
+#include <vector>
 
 #include "backends/zookeeper/zk_session.hpp"
 
@@ -21,6 +23,14 @@ inline constexpr std::chrono::milliseconds reconnect_pause{50};
 // closed nor refused, and the server confirmed it within its timeout. A wait
 // rides a broken connection out while this holds.
 bool may_still_own_nodes(const ZkSession& session);
+
+// Where a wait's protected node goes: its parent and its "_c_<uuid>-..."
+// prefix. A withdrawal finds a node whose create went unheard by it.
+struct QueuedNode {
+  std::string parent;
+  std::string prefix;
+  bool operator==(const QueuedNode& other) const { return parent == other.parent && prefix == other.prefix; }
+};
 
 struct ZkCheck {
   bool granted = false;
@@ -42,6 +52,10 @@ class ZkWait {
   // Gives up without a grant, without waiting for the server. Idempotent; a
   // granted node is not touched.
   virtual void abandon() noexcept = 0;
+  // The node a grant holds by (its czxid is the token); empty before it is made.
+  virtual const std::string& node_path() const = 0;
+  // Every protected node this wait makes, known before it makes them.
+  virtual std::vector<QueuedNode> queued_nodes() const = 0;
 };
 
 // For tests and simple callers: begin, then watch and attempt until granted or

@@ -15,6 +15,8 @@ WaitSpec AcquireProcess::spec() const {
 }
 
 WaitAttempts::Outcome AcquireProcess::attempt(int64_t wait_left_ms, bool woken_by_message) {
+  if (lock_.held_against_reentry(request_.owner)) return {false, std::nullopt};
+  own_release_.reset();
   const bool first = !wait_;
   if (first) start();
   try {
@@ -38,9 +40,17 @@ void AcquireProcess::start() {
   wait_ = lock_.ops_->begin(field_, lease_ms_);
 }
 
-void AcquireProcess::watch(Waiter& waiter) { wait_->watch(waiter); }
+void AcquireProcess::watch(Waiter& waiter) {
+  if (!wait_) {
+    // Refused before asking the server: the owner's own hold is in the way.
+    if (!own_release_) own_release_ = lock_.ops_->watch_releases(waiter);
+    return;
+  }
+  wait_->watch(waiter);
+}
 
 void AcquireProcess::stop(bool granted) noexcept {
+  own_release_.reset();
   if (!wait_) return;
   if (!granted) wait_->abandon();
   wait_.reset();

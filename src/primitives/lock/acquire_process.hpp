@@ -53,6 +53,9 @@ class AcquireProcess final : public WaitAttempts {
   LockWait::Try last_{};
   uint64_t token_ = 0;
   std::unique_ptr<LockWait> wait_;
+  // While the owner holds a non-reentrant lock it asks again for: the news of
+  // any release of the name, its own among them.
+  std::unique_ptr<WaitWatch> own_release_;
 };
 
 }  // namespace dlock

@@ -107,9 +107,18 @@ uint64_t ReentrantLock::record_grant(const AcquireRequest& request, const std::s
 
 std::optional<uint64_t> ReentrantLock::reenter(uint64_t owner) {
   core_.throw_if_closed();
+  if (!ops_->reentrant()) return std::nullopt;
   const std::optional<uint64_t> token = core_.holds().reenter(hold_key(), owner);
   if (token) ClientStats::count(core_.stats().reentries);
   return token;
+}
+
+bool ReentrantLock::held_against_reentry(uint64_t owner) {
+  if (ops_->reentrant()) return false;
+  const std::optional<Hold> hold = core_.holds().find(hold_key(), owner);
+  if (!hold) return false;
+  if (hold->lost) throw_ended_hold(*hold, "acquire", name());
+  return true;
 }
 
 void ReentrantLock::check_lease(int64_t lease_ms) const {

@@ -41,6 +41,7 @@ class ReentrantLock {
   // returns its token, nullopt when the owner holds nothing (a release of its
   // left pending is no hold: the acquire's first attempt settles it). No
   // round trip. Throws ClosedError, LostError (the hold is known lost).
+  // Always nullopt for a kind that is not reentrant (LockOps::reentrant).
   std::optional<uint64_t> reenter(uint64_t owner);
   // Throws NotOwnerError, LostError.
   void release(uint64_t owner);
@@ -98,6 +99,12 @@ class ReentrantLock {
   // `sent_at`, found gone: the one and only notice of it. Returns the hold
   // marked ended (expired or lost, Hold::end).
   Hold deliver_found_by_release(Hold hold, Clock::time_point sent_at);
+
+  // Whether a non-reentrant lock's `owner` holds it already, so its acquire
+  // must wait for that hold's release without asking the server (a request
+  // under the owner's field would be taken for the hold's own). Throws
+  // LostError when that hold is known lost: its release tells the owner.
+  bool held_against_reentry(uint64_t owner);
 
   const std::string& name() const { return ops_->name(); }
   const std::string& hold_key() const { return ops_->hold_key(); }

@@ -4,7 +4,6 @@
 #include "backends/redis/redis_session.hpp"
 #include "backends/redis/redis_settle.hpp"
 #include "common/error.hpp"
-#include "core/handle_holds.hpp"
 #include "core/release_attempts.hpp"
 
 namespace dlock {
@@ -100,17 +99,11 @@ class PermitAcquire final : public ReleaseAttempts {
   const std::string request_id_;
 };
 
-PermitSemaphore::Wait PermitSemaphore::acquire_wait(const PermitRequest& request) {
+PermitSemaphoreOps::Wait PermitSemaphore::acquire_wait(const PermitRequest& request) {
   auto acquire = std::make_shared<PermitAcquire>(*this, request);
   return {std::make_shared<WaitProcess>(
               acquire, WaitSpec{request.wait_ms, request.cancel, &core_.stats(), acquire->what()}),
-          acquire->id().text()};
-}
-
-std::optional<std::string> PermitSemaphore::acquire(const PermitRequest& request) {
-  const Wait wait = acquire_wait(request);
-  if (!wait.process->run()) return std::nullopt;
-  return wait.permit_id;
+          [id = acquire->id().text()] { return id; }};
 }
 
 void PermitSemaphore::withdraw_later(const PermitId& id, const std::string& record,
@@ -170,17 +163,6 @@ void PermitSemaphore::release(std::string_view text) {
   }
 }
 
-bool PermitSemaphore::try_release(std::string_view id) {
-  try {
-    release(id);
-    return true;
-  } catch (const LostError&) {
-    return false;
-  } catch (const NotOwnerError&) {
-    return false;
-  }
-}
-
 bool PermitSemaphore::try_set_permits(int permits) {
   core_.throw_if_closed();
   const std::string count = std::to_string(permits);
@@ -198,10 +180,6 @@ int64_t PermitSemaphore::available_permits() {
         .run(connection, {keys().name, keys().timeouts, keys().channel}, {})
         .integer("available permits of '" + keys().name + "'");
   });
-}
-
-void PermitSemaphore::release_taken_through(const void* handle) {
-  release_holds_taken_through(core_, handle);
 }
 
 }  // namespace dlock

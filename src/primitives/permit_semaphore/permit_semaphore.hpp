@@ -7,55 +7,35 @@
 
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <string>
 #include <string_view>
 
 #include "core/cancel.hpp"
 #include "core/client_core.hpp"
 #include "core/lost_callback.hpp"
+#include "core/permit_semaphore_ops.hpp"
 #include "core/wait_process.hpp"
 #include "primitives/permit_semaphore/permit_resource.hpp"
 
 namespace dlock {
-
-struct PermitRequest {
-  int64_t wait_ms = 0;    // 0 one attempt, -1 forever
-  int64_t lease_ms = -1;  // -1 watchdog
-  Cancel* cancel = nullptr;
-  const void* handle = nullptr;
-  std::shared_ptr<LostCallback> on_lost;
-};
 
 class PermitSemaphore {
  public:
   PermitSemaphore(ClientCore& core, std::shared_ptr<const PermitResource> resource)
       : core_(core), resource_(std::move(resource)) {}
 
-  // The permit's id (32 hex digits), or nullopt when the wait ran out. Throws
-  // InterruptedError, ClosedError, ConnectionError, ProtocolError.
-  std::optional<std::string> acquire(const PermitRequest& request);
-  // The same acquire as a wait for a driver to run (core/wait_process.hpp),
-  // and the permit's id should it be granted.
-  struct Wait {
-    std::shared_ptr<WaitProcess> process;
-    std::string permit_id;
-  };
-  Wait acquire_wait(const PermitRequest& request);
+  // An acquire as a wait for a driver to run (core/wait_process.hpp), and
+  // the permit's id (32 hex digits, chosen before the wait). The driver's run
+  // throws InterruptedError, ClosedError, ConnectionError, ProtocolError.
+  PermitSemaphoreOps::Wait acquire_wait(const PermitRequest& request);
   // Releases the permit `id` (any holder's, as in Redisson). Throws
   // LostError when this client held it and lost it, NotOwnerError when
   // nobody holds it (released already, or its lease ended).
   void release(std::string_view id);
-  // As release(), answering false instead of throwing LostError or
-  // NotOwnerError (a loss still reaches the lost callback).
-  bool try_release(std::string_view id);
   // Sets the permits when the semaphore does not exist yet; false when it did.
   bool try_set_permits(int permits);
   // Available permits, after reclaiming those whose lease ended.
   int64_t available_permits();
-
-  // Releases, best effort, the permits taken through `handle` (it is freed).
-  void release_taken_through(const void* handle);
 
  private:
   friend class PermitAcquire;

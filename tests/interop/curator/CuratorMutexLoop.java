@@ -2,7 +2,9 @@
 // (java -cp "<curator jars>" CuratorMutexLoop.java CONNECT PATH CYCLES HOLD_MS SECTION_LOG [KIND]):
 // takes InterProcessMutex(PATH), or with KIND "read" or "write" that side of
 // InterProcessReadWriteLock(PATH), or with KIND "semaphore" a lease of
-// InterProcessSemaphoreV2(PATH, 1) (what InterProcessSemaphoreMutex is), CYCLES
+// InterProcessSemaphoreV2(PATH, 1) (what InterProcessSemaphoreMutex is) or
+// with "semaphore:N" of InterProcessSemaphoreV2(PATH, N), or
+// with KIND "semaphore-mutex" InterProcessSemaphoreMutex(PATH) itself, CYCLES
 // times, holding it HOLD_MS each time, and appends each critical section to
 // SECTION_LOG as tests/support/section_log.cpp writes them ("token owner
 // start_ns end_ns accepted release_status"; the token is our node's czxid; the
@@ -10,12 +12,14 @@
 // reads them; System.nanoTime() is CLOCK_MONOTONIC on Linux, so the times
 // compare with the C++ side's). Prints "ready" once connected, "done" at the end.
 import java.io.FileOutputStream;
+import java.lang.reflect.Field;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
+import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreMutex;
 import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreV2;
 import org.apache.curator.framework.recipes.locks.Lease;
 import org.apache.curator.retry.RetryNTimes;
@@ -50,6 +54,7 @@ public final class CuratorMutexLoop {
   }
 
   static Recipe recipe(CuratorFramework client, String path, String kind) {
+    if (kind.startsWith("semaphore:")) return semaphore(client, path, Integer.parseInt(kind.substring(10)));
     switch (kind) {
       case "read": {
         ReadSide side = new ReadSide(client, path);
@@ -65,15 +70,19 @@ public final class CuratorMutexLoop {
           public void release() throws Exception { side.release(); }
         };
       }
-      case "semaphore": {
-        InterProcessSemaphoreV2 semaphore = new InterProcessSemaphoreV2(client, path, 1);
+      case "semaphore":
+        return semaphore(client, path, 1);
+      case "semaphore-mutex": {
+        InterProcessSemaphoreMutex mutex = new InterProcessSemaphoreMutex(client, path);
         return new Recipe() {
-          Lease lease;
           public String acquire() throws Exception {
-            lease = semaphore.acquire();
-            return path + "/leases/" + lease.getNodeName();
+            mutex.acquire();
+            // Its lease is private: read it to tell which node holds it.
+            Field held = InterProcessSemaphoreMutex.class.getDeclaredField("lease");
+            held.setAccessible(true);
+            return path + "/leases/" + ((Lease) held.get(mutex)).getNodeName();
           }
-          public void release() throws Exception { semaphore.returnLease(lease); }
+          public void release() throws Exception { mutex.release(); }
         };
       }
       default: {
@@ -88,6 +97,18 @@ public final class CuratorMutexLoop {
         };
       }
     }
+  }
+
+  static Recipe semaphore(CuratorFramework client, String path, int maxLeases) {
+    InterProcessSemaphoreV2 semaphore = new InterProcessSemaphoreV2(client, path, maxLeases);
+    return new Recipe() {
+      Lease lease;
+      public String acquire() throws Exception {
+        lease = semaphore.acquire();
+        return path + "/leases/" + lease.getNodeName();
+      }
+      public void release() throws Exception { semaphore.returnLease(lease); }
+    };
   }
 
   public static void main(String[] args) throws Exception {

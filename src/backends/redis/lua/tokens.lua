@@ -38,16 +38,25 @@ local function fresh_grant(counter, grant, request, lease)
   return token
 end
 
--- The token of a grant to an owner whose field is already in the lock: the
--- recorded one when `request` is the grant's retry, else a fresh grant's.
--- Returns the token, or nil and an error reply.
-local function holders_token(counter, grant, request, lease)
+-- The token recorded under `grant` when `request` is that grant's retry, else nil.
+local function retried_token(grant, request)
   local recorded = redis.call('get', grant)
   if recorded then
     local id, token = string.match(recorded, '^(%S+) (%d+)$')
     if id == request then
       return tonumber(token)
     end
+  end
+  return nil
+end
+
+-- The token of a grant to an owner whose field is already in the lock: the
+-- recorded one when `request` is the grant's retry, else a fresh grant's.
+-- Returns the token, or nil and an error reply.
+local function holders_token(counter, grant, request, lease)
+  local token = retried_token(grant, request)
+  if token then
+    return token
   end
   return fresh_grant(counter, grant, request, lease)
 end

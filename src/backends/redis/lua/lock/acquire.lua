@@ -34,6 +34,11 @@
 -- heartbeat wakes (wait_beat.lua). So a waiter costs one refused attempt
 -- however many hand-offs it waits through.
 --
+-- ARGV[5] = '1' for the non-reentrant lock: the owner's field found under
+-- another request id is another acquire of the same owner (a thread sharing
+-- an object-owned lock's owner id), refused as another owner's would be; only
+-- the grant's own retry gets its token.
+--
 -- Nothing is written before every command that can fail has run: a refused
 -- lease, a counter that is not one, or an ACL that denies TIME, GET or the
 -- counter's or the grant key's write leave the lock untouched. The one write
@@ -41,6 +46,7 @@
 -- refused: a hash left without an expiry would be a lock nobody can take again.
 local lock, counter, latch, turn, waiting, grant, deadlines = KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5], KEYS[6], KEYS[7]
 local lease, owner, request, will_wait = ARGV[1], ARGV[2], ARGV[3], ARGV[4] == '1'
+local reentrant = ARGV[5] ~= '1'
 
 local refused = bad_lease(lease)
 if refused then
@@ -77,12 +83,18 @@ if holder_pttl == -2 then
 end
 
 if redis.call('hexists', lock, owner) == 1 then
-  local token, bad_counter = holders_token(counter, grant, request, lease)
-  if not token then
-    return bad_counter
+  local token = retried_token(grant, request)
+  if not token and reentrant then
+    local bad_counter
+    token, bad_counter = fresh_grant(counter, grant, request, lease)
+    if not token then
+      return bad_counter
+    end
   end
-  redis.call('pexpire', lock, lease)
-  return token
+  if token then
+    redis.call('pexpire', lock, lease)
+    return token
+  end
 end
 
 if not will_wait then

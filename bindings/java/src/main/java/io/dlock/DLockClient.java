@@ -39,6 +39,7 @@ public final class DLockClient implements AutoCloseable {
   private final LockHandles locks = new LockHandles();
   private final PrimitiveHandles primitives = new PrimitiveHandles();
   private final LockHandles fairLocks = new LockHandles();
+  private final LockHandles nonReentrantLocks = new LockHandles();
   /** DLocks a hold is taken through: never collected (see KeptWhileHeld). */
   private final Set<DLock> heldLocks = ConcurrentHashMap.newKeySet();
   /** The elections not yet closed: this client's close frees them. */
@@ -101,7 +102,7 @@ public final class DLockClient implements AutoCloseable {
    * @throws DLockException INVALID for a bad name
    */
   public DLock getLock(String name) {
-    return lockIn(locks, name, false);
+    return lockIn(locks, name, handle::newLock);
   }
 
   /**
@@ -117,10 +118,27 @@ public final class DLockClient implements AutoCloseable {
    * @throws DLockException INVALID for a bad name
    */
   public DLock getFairLock(String name) {
-    return lockIn(fairLocks, name, true);
+    return lockIn(fairLocks, name, handle::newFairLock);
   }
 
-  private DLock lockIn(LockHandles cache, String name, boolean fair) {
+  /**
+   * The non-reentrant lock named {@code name} (names as for {@link #getLock}):
+   * a {@link DLock} whose holder is not let in again, as Curator's
+   * {@code InterProcessSemaphoreMutex}: a second {@code lock()} by the holding
+   * thread waits for the hold's release like any other thread's, so
+   * {@code tryLock()} returns false at once and {@code tryLock(t, unit)} after
+   * {@code t}; its hold count is 0 or 1. On Redis it shares Redisson's
+   * {@code RLock} hash; on ZooKeeper it is {@code InterProcessSemaphoreMutex}'s
+   * layout (docs/zookeeper.md). Makes no round trip; names give DLocks as
+   * {@link #getLock} does.
+   *
+   * @throws DLockException INVALID for a bad name
+   */
+  public DLock getNonReentrantLock(String name) {
+    return lockIn(nonReentrantLocks, name, handle::newNonReentrantLock);
+  }
+
+  private DLock lockIn(LockHandles cache, String name, Function<String, NativeLock> make) {
     Objects.requireNonNull(name, "name");
     DLock lock = cache.inUse(name);
     if (lock != null) {
@@ -131,13 +149,13 @@ public final class DLockClient implements AutoCloseable {
       // Under the monitor, so that close() never frees the native client under a newLock.
       guard.checkOpen();
       return cache.get(name,
-          n -> new DLock(n, fair ? handle.newFairLock(n) : handle.newLock(n), guard, callbacks, heldLocks));
+          n -> new DLock(n, make.apply(n), guard, callbacks, heldLocks));
     }
   }
 
-  /** The native lock handles not yet freed (reentrant and fair locks): for tests. */
+  /** The native lock handles not yet freed (reentrant, fair and non-reentrant locks): for tests. */
   int liveLockHandles() {
-    return locks.liveHandles() + fairLocks.liveHandles();
+    return locks.liveHandles() + fairLocks.liveHandles() + nonReentrantLocks.liveHandles();
   }
 
   /**
@@ -265,6 +283,7 @@ public final class DLockClient implements AutoCloseable {
     guard.afterCalls(() -> {
       locks.freeAll();
       fairLocks.freeAll();
+      nonReentrantLocks.freeAll();
       heldLocks.clear();
       primitives.freeAll();
     });

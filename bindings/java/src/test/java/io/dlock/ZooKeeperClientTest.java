@@ -33,15 +33,68 @@ class ZooKeeperClientTest {
       assertFalse(Threads.onOtherThread(() -> theirs.tryLock()));
       mine.unlock();
       mine.unlock();
-      long next = Threads.onOtherThread(() -> {
-        assertTrue(theirs.tryLock(5, TimeUnit.SECONDS));
-        try {
-          return theirs.getFencingToken();
-        } finally {
-          theirs.unlock();
-        }
-      });
-      assertTrue(next > token, next + " after " + token);
+      assertGrantedAfter(theirs, token);
+    }
+  }
+
+  @Test
+  void aNonReentrantLockRefusesItsHolderAndExcludesAnotherClient() throws Exception {
+    try (DLockClient first = DLockClient.connect(zookeeper.url());
+        DLockClient second = DLockClient.connect(zookeeper.url())) {
+      DLock mine = first.getNonReentrantLock("/app/locks/java-once");
+      DLock theirs = second.getNonReentrantLock("/app/locks/java-once");
+      mine.lock();
+      long token = mine.getFencingToken();
+      assertFalse(mine.tryLock());
+      long started = System.nanoTime();
+      assertFalse(mine.tryLock(300, TimeUnit.MILLISECONDS));
+      assertTrue(System.nanoTime() - started >= TimeUnit.MILLISECONDS.toNanos(290));
+      assertEquals(1, mine.getHoldCount());
+      assertFalse(Threads.onOtherThread(() -> theirs.tryLock()));
+      mine.unlock();
+      assertGrantedAfter(theirs, token);
+    }
+  }
+
+  /** Once the holder released, {@code theirs} is granted on another thread, with a larger token. */
+  private static void assertGrantedAfter(DLock theirs, long token) throws Exception {
+    long next = Threads.onOtherThread(() -> {
+      assertTrue(theirs.tryLock(5, TimeUnit.SECONDS));
+      try {
+        return theirs.getFencingToken();
+      } finally {
+        theirs.unlock();
+      }
+    });
+    assertTrue(next > token, next + " after " + token);
+  }
+
+  @Test
+  void aPermitSemaphoreIsCuratorsSemaphoreV2() throws Exception {
+    try (DLockClient first = DLockClient.connect(zookeeper.url());
+        DLockClient second = DLockClient.connect(zookeeper.url())) {
+      DPermitExpirableSemaphore mine = first.getPermitExpirableSemaphore("/app/semaphores/java");
+      DPermitExpirableSemaphore theirs = second.getPermitExpirableSemaphore("/app/semaphores/java");
+      assertTrue(mine.trySetPermits(2));
+      assertFalse(theirs.trySetPermits(3));
+      String one = mine.tryAcquire();
+      String two = theirs.tryAcquire();
+      assertTrue(one != null && two != null && !one.equals(two));
+      assertEquals(null, theirs.tryAcquire());
+      assertEquals(0, mine.availablePermits());
+      // Another client's permit is not this one's to release (as Redisson says: no such permit).
+      IllegalArgumentException notTheirs =
+          assertThrows(IllegalArgumentException.class, () -> theirs.release(one));
+      assertTrue(notTheirs.getCause().getMessage().contains("zookeeper"), notTheirs.getCause().getMessage());
+      DLockException fixed =
+          assertThrows(DLockException.class, () -> theirs.tryAcquire(0, 5, TimeUnit.SECONDS));
+      assertEquals(DLockStatus.INVALID, fixed.getStatus());
+      mine.release(one);
+      String three = theirs.tryAcquire(5, TimeUnit.SECONDS);
+      assertTrue(three != null);
+      theirs.release(two);
+      theirs.release(three);
+      assertEquals(2, mine.availablePermits());
     }
   }
 
