@@ -14,6 +14,8 @@ const char* kind_name(LockKind kind) {
     case LockKind::read:
     case LockKind::write:
       return "read-write lock";
+    case LockKind::nonreentrant:
+      return "non-reentrant lock";
     case LockKind::reentrant:
       break;
   }
@@ -30,6 +32,10 @@ std::shared_ptr<LockOps> SqlBackend::lock(const std::string& name, LockKind kind
   // handle's ops serve a fork()ed child on the child's own session.
   return std::make_shared<SqlLockOps>(
       [client = client_]() -> SqlClientSession& { return sql_session(*client->core()); }, name);
+}
+
+std::shared_ptr<PermitLeases> SqlBackend::permit_leases(const std::string& name) {
+  throw UnsupportedError("permit semaphore '" + name + "': the " + scheme_ + " backend does not serve it");
 }
 
 }  // namespace dlock

@@ -21,6 +21,8 @@ class SqlBackend final : public Backend {
   const char* scheme() const override { return scheme_; }
   // Throws UnsupportedError naming the backend for a kind but the reentrant lock.
   std::shared_ptr<LockOps> lock(const std::string& name, LockKind kind) override;
+  // Throws UnsupportedError naming the backend: no semaphore on SQL yet.
+  std::shared_ptr<PermitLeases> permit_leases(const std::string& name) override;
 
  private:
   const std::shared_ptr<Client> client_;

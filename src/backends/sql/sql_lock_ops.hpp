@@ -31,6 +31,7 @@ class SqlLockOps final : public LockOps {
 
   const char* backend() const override { return scheme_; }
   bool fixed_leases() const override { return true; }
+  bool reentrant() const override { return true; }
   const std::string& name() const override { return name_; }
   const std::string& hold_key() const override { return name_; }
   // The row's owner column.
