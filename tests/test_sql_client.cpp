@@ -4,7 +4,6 @@
 // MariaDB 10.11 started for it on a claimed loopback port.
 #include <dlock.h>
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -18,6 +17,7 @@
 #include "support/async_completion.hpp"
 #include "support/background_acquire.hpp"
 #include "support/fenced_store.hpp"
+#include "support/forked_child.hpp"
 #include "support/lost_recorder.hpp"
 #include "support/monotonic_clock.hpp"
 #include "support/redis_server.hpp"  // pick_free_port
@@ -310,21 +310,6 @@ TEST_P(SqlClient, AFixedLeaseIsExtendedAndEndsOnItsOwnAndWhatIsNotServedSaysSo) 
   EXPECT_EQ(ttl, -2);
 }
 
-// What a fork()ed child checks of the client its parent opened: the
-// parent's hold is not the child's, and a lock of its own works. Each failed
-// check exits with its number.
-int child_checks(dlock_client* client, dlock_lock* parents_lock) {
-  if (dlock_lock_acquire(parents_lock, 0, -1, nullptr) != DLOCK_NOT_ACQUIRED) return 1;
-  if (dlock_lock_release(parents_lock) != DLOCK_E_NOT_OWNER) return 2;
-  dlock_lock* own = nullptr;
-  if (dlock_lock_new(client, "fork-child", &own) != DLOCK_OK) return 3;
-  if (dlock_lock_acquire(own, 0, -1, nullptr) != DLOCK_OK) return 4;
-  if (dlock_lock_release(own) != DLOCK_OK) return 5;
-  dlock_lock_free(own);
-  dlock_client_close(client);
-  return 0;
-}
-
 // A client opened before fork() works in the child on a session (connections,
 // listener) of its own, and leaves the parent's connections, and so its hold,
 // alone.
@@ -336,14 +321,7 @@ TEST_P(SqlClient, AForkedChildUsesTheClientOnItsOwnSession) {
   dlock_lock* parents = lock(client, "fork-parent");
   dlock_lock* other = lock(open(), "fork-parent");
   ASSERT_EQ(dlock_lock_acquire(parents, 0, -1, nullptr), DLOCK_OK) << dlock_last_error();
-  const pid_t child = fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) _exit(child_checks(client, parents));
-  int status = 0;
-  ASSERT_TRUE(wait_until([&] { return waitpid(child, &status, WNOHANG) != 0; }, milliseconds(20000)))
-      << "the child hung";
-  ASSERT_TRUE(WIFEXITED(status)) << "the child died of signal " << WTERMSIG(status);
-  EXPECT_EQ(WEXITSTATUS(status), 0) << "child check " << WEXITSTATUS(status) << " failed";
+  EXPECT_EQ(dlock_test::run_forked_child_checks(client, parents, "fork-child"), "");
   EXPECT_EQ(dlock_lock_acquire(other, 0, -1, nullptr), DLOCK_NOT_ACQUIRED)
       << "the child ended the parent's hold";
   EXPECT_EQ(dlock_lock_release(parents), DLOCK_OK) << dlock_last_error();

@@ -3,7 +3,6 @@
 // a real ZooKeeper server the suite starts on a loopback port.
 #include <dlock.h>
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -24,6 +23,7 @@
 #include "support/background_acquire.hpp"
 #include "support/child_process.hpp"
 #include "support/fenced_store.hpp"
+#include "support/forked_child.hpp"
 #include "support/lost_recorder.hpp"
 #include "support/monotonic_clock.hpp"
 #include "support/redis_server.hpp"
@@ -643,20 +643,6 @@ TEST_F(ZkClient, AThousandWaitersAreGrantedInTheOrderTheyCame) {
   }
   EXPECT_TRUE(eventually([&] { return children("/crowd/lock").empty(); }));
 }
-
-// Runs in a fork()ed child: 0, or the number of the first check that failed.
-int child_checks(dlock_client* client, dlock_lock* parents_lock) {
-  if (dlock_lock_acquire(parents_lock, 0, -1, nullptr) != DLOCK_NOT_ACQUIRED) return 1;
-  if (dlock_lock_release(parents_lock) != DLOCK_E_NOT_OWNER) return 2;
-  dlock_lock* own = nullptr;
-  if (dlock_lock_new(client, "/fork/child", &own) != DLOCK_OK) return 3;
-  if (dlock_lock_acquire(own, 0, -1, nullptr) != DLOCK_OK) return 4;
-  if (dlock_lock_release(own) != DLOCK_OK) return 5;
-  dlock_lock_free(own);
-  dlock_client_close(client);
-  return 0;
-}
-
 // A client opened before fork() works in the child on a session of its own,
 // and leaves the parent's session, and so its lock, alone (closing the
 // inherited session would have deleted the parent's node).
@@ -670,21 +656,7 @@ TEST_F(ZkClient, AForkedChildUsesTheClientOnItsOwnSession) {
   const std::vector<std::string> before = children("/fork/parent");
   ASSERT_EQ(before.size(), 1u);
 
-  const pid_t child = fork();
-  ASSERT_GE(child, 0);
-  if (child == 0) _exit(child_checks(client, parents));
-  int status = 0;
-  const auto deadline = Clock::now() + milliseconds(20000);
-  while (waitpid(child, &status, WNOHANG) == 0) {
-    if (Clock::now() > deadline) {
-      kill(child, SIGKILL);
-      waitpid(child, &status, 0);
-      FAIL() << "the child hung";
-    }
-    std::this_thread::sleep_for(milliseconds(10));
-  }
-  ASSERT_TRUE(WIFEXITED(status)) << "the child died of signal " << WTERMSIG(status);
-  EXPECT_EQ(WEXITSTATUS(status), 0) << "child check " << WEXITSTATUS(status) << " failed";
+  EXPECT_EQ(dlock_test::run_forked_child_checks(client, parents, "/fork/child"), "");
   EXPECT_EQ(children("/fork/parent"), before) << "the child touched the parent's node";
   EXPECT_TRUE(eventually([&] { return children("/fork/child").empty(); }));
   EXPECT_EQ(dlock_lock_release(parents), DLOCK_OK) << dlock_last_error();
