@@ -174,6 +174,30 @@ TEST_P(SqlClient, ALockIsReenteredWithoutARoundTripRefusedToOthersAndFenced) {
   EXPECT_EQ(dlock_lock_release(mine), DLOCK_OK);
 }
 
+// A hold released keeping the name (what `dlock run --hold-after-success`
+// does): nobody is granted it until the keep ends (from now on the lock table,
+// from the grant on ShedLock's, as its lockAtLeastFor), then the next grant
+// comes with a larger token; the keeper no longer renews it.
+TEST_P(SqlClient, AHoldReleasedKeepingTheNameRefusesOthersUntilTheKeepEnds) {
+  dlock_lock* mine = lock(open(), "kept");
+  dlock_lock* theirs = lock(open(), "kept");
+  uint64_t first = 0;
+  ASSERT_EQ(dlock_lock_acquire(mine, 0, -1, &first), DLOCK_OK) << dlock_last_error();
+  const auto kept_at = std::chrono::steady_clock::now();
+  ASSERT_EQ(dlock_lock_release_keeping(mine, 2000), DLOCK_OK) << dlock_last_error();
+  EXPECT_EQ(dlock_lock_release(mine), DLOCK_E_NOT_OWNER) << "a kept hold is no longer the caller's";
+  EXPECT_EQ(dlock_lock_acquire(theirs, 0, -1, nullptr), DLOCK_NOT_ACQUIRED);
+  int64_t ttl = 0;
+  ASSERT_EQ(dlock_lock_ttl(theirs, &ttl), DLOCK_OK) << dlock_last_error();
+  EXPECT_GT(ttl, 0);
+  EXPECT_LE(ttl, 2000);
+  uint64_t next = 0;
+  ASSERT_EQ(dlock_lock_acquire(theirs, 10000, -1, &next), DLOCK_OK) << dlock_last_error();
+  EXPECT_GE(std::chrono::steady_clock::now() - kept_at, milliseconds(1500)) << "granted before the keep ended";
+  EXPECT_GT(next, first);
+  EXPECT_EQ(dlock_lock_release(theirs), DLOCK_OK);
+}
+
 // PostgreSQL's lock table: woken by NOTIFY, well within a second. MySQL and
 // ShedLock's table: by the back-off, whose pause is at most 600 ms (500 ms
 // and its jitter); two seconds leave room for a loaded machine.
@@ -271,8 +295,8 @@ TEST_P(SqlClient, ALeaseEndedBehindTheHoldersBackIsReportedLost) {
 
 // A fixed lease is the row's own, by the server's clock: it ends without a
 // release, and is_locked and ttl read it there; extend sets what is left of
-// it. Keeping and a forced release have no statement yet: each is refused
-// naming the backend, and the hold is untouched.
+// it. A forced release has no statement yet: it is refused naming the
+// backend, and the hold is untouched.
 TEST_P(SqlClient, AFixedLeaseIsExtendedAndEndsOnItsOwnAndWhatIsNotServedSaysSo) {
   dlock_client* client = open();
   dlock_lock* handle = lock(client, "fixed");
@@ -291,7 +315,6 @@ TEST_P(SqlClient, AFixedLeaseIsExtendedAndEndsOnItsOwnAndWhatIsNotServedSaysSo) 
     EXPECT_NE(std::string(dlock_last_error()).find(scheme()), std::string::npos)
         << call << ": " << dlock_last_error();
   };
-  refused_naming_the_backend("release_keeping", dlock_lock_release_keeping(handle, 5000));
   refused_naming_the_backend("force_release", dlock_lock_force_release(other));
   EXPECT_EQ(dlock_lock_acquire(other, 0, -1, nullptr), DLOCK_NOT_ACQUIRED);
   // Extended to 4 s: still held past the first lease's end.

@@ -234,6 +234,11 @@ time_t modified(const std::string& path) {
   return stat(path.c_str(), &info) == 0 ? info.st_mtime : 0;
 }
 
+bool exists(const std::string& path) {
+  struct stat info {};
+  return stat(path.c_str(), &info) == 0;
+}
+
 const ShedLockProgram& shedlock_program() {
   static const ShedLockProgram program = [] {
     ShedLockProgram built;
@@ -335,6 +340,56 @@ TEST_P(ShedLockInterop, DlockHoldRefusesShedLockUntilItsRelease) {
   ASSERT_TRUE(after.succeeded()) << after.output;
   EXPECT_NE(after.output.find("granted"), std::string::npos) << after.output;
   EXPECT_EQ(query("SELECT COUNT(*) FROM shedlock"), "1");
+}
+
+// A job once per period between a cron'd `dlock run` and a ShedLock service
+// on one table: dlock's run, its job done, keeps the name for the rest of the
+// period (--hold-after-success), so ShedLock's next attempt in the period is
+// refused, and so is another `dlock run`; neither runs the job again.
+TEST_P(ShedLockInterop, DlockRunHeldAfterSuccessRefusesShedLockForThePeriod) {
+#ifndef DLOCK_CLI_PROGRAM
+  GTEST_SKIP() << "the dlock command is not built (DLOCK_BUILD_CLI)";
+#else
+  TempDir dir;
+  const std::string url = server_->url("table=shedlock");
+  const auto dlock_run = [&](const std::string& ran) {
+    return run_program({DLOCK_CLI_PROGRAM, "run", "--url", url, "-n", "--hold-after-success", "1h",
+                        "period-job", "--", "touch", dir.file(ran)},
+                       seconds(60));
+  };
+  const ProgramOutput first = dlock_run("first-ran");
+  ASSERT_TRUE(first.succeeded()) << first.output;
+  EXPECT_TRUE(exists(dir.file("first-ran")));
+  const ProgramOutput shedlock_try = run_program(shedlock("period-job", {"try", "10000"}), seconds(120));
+  ASSERT_TRUE(shedlock_try.succeeded()) << shedlock_try.output;
+  EXPECT_NE(shedlock_try.output.find("refused"), std::string::npos) << shedlock_try.output;
+  EXPECT_EQ(shedlock_try.output.find("granted"), std::string::npos) << shedlock_try.output;
+  const ProgramOutput second = dlock_run("second-ran");
+  EXPECT_EQ(WIFEXITED(second.status) ? WEXITSTATUS(second.status) : -1, 75) << second.output;
+  EXPECT_FALSE(exists(dir.file("second-ran"))) << "the job ran twice in the period";
+  EXPECT_EQ(query("SELECT COUNT(*) FROM shedlock"), "1");
+#endif
+}
+
+// The other way round: ShedLock's run, unlocked with lockAtLeastFor (1 h)
+// as @SchedulerLock does, keeps the name; `dlock run --hold-after-success`
+// in that period does not run the job.
+TEST_P(ShedLockInterop, ShedLockRunWithLockAtLeastForRefusesDlockRunForThePeriod) {
+#ifndef DLOCK_CLI_PROGRAM
+  GTEST_SKIP() << "the dlock command is not built (DLOCK_BUILD_CLI)";
+#else
+  TempDir dir;
+  const ProgramOutput shedlock_run =
+      run_program(shedlock("period-job", {"try", "7200000", "3600000"}), seconds(120));
+  ASSERT_TRUE(shedlock_run.succeeded()) << shedlock_run.output;
+  ASSERT_NE(shedlock_run.output.find("granted"), std::string::npos) << shedlock_run.output;
+  const ProgramOutput run =
+      run_program({DLOCK_CLI_PROGRAM, "run", "--url", server_->url("table=shedlock"), "-n", "--hold-after-success",
+                   "1h", "period-job", "--", "touch", dir.file("ran")},
+                  seconds(60));
+  EXPECT_EQ(WIFEXITED(run.status) ? WEXITSTATUS(run.status) : -1, 75) << run.output;
+  EXPECT_FALSE(exists(dir.file("ran"))) << "the job ran twice in the period";
+#endif
 }
 
 // ShedLock's loop (sections of 20 ms) and two dlock threads take turns for

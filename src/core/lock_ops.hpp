@@ -99,10 +99,10 @@ class LockOps {
   virtual Extension extend(const GrantRef& grant, int64_t lease_ms) = 0;
   // Whether this kind serves release_keeping.
   virtual bool keeps() const = 0;
-  // Ends `owner_field`'s hold but leaves the name taken, unrenewed, for
-  // `keep_ms`; whether it was still held. Only for a kind that keeps().
+  // Ends `grant`'s hold but leaves the name taken, unrenewed, for `keep_ms`;
+  // whether it was still held. Only for a kind that keeps().
   // Throws ConnectionError.
-  virtual bool release_keeping(const std::string& owner_field, int64_t keep_ms) = 0;
+  virtual bool release_keeping(const GrantRef& grant, int64_t keep_ms) = 0;
   // Deletes the hold whoever has it; whether there was one.
   virtual bool force_release() = 0;
   virtual bool is_locked() = 0;

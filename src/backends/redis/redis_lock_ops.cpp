@@ -59,10 +59,10 @@ bool RedisLockOps::keeps() const {
   return dynamic_cast<const LockResource*>(resource_.get()) != nullptr;
 }
 
-bool RedisLockOps::release_keeping(const std::string& owner_field, int64_t keep_ms) {
+bool RedisLockOps::release_keeping(const GrantRef& grant, int64_t keep_ms) {
   const auto& lock = dynamic_cast<const LockResource&>(*resource_);
   return redis_session(*client_->core()).execute(resource_->name(), [&](Connection& connection) {
-    return lock.keep(connection, owner_field, keep_ms);
+    return lock.keep(connection, grant.owner_field, keep_ms);
   });
 }
 

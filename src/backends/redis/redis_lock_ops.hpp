@@ -43,7 +43,7 @@ class RedisLockOps final : public LockOps {
   // The reentrant lock's hash (so the fair lock's and the election's too):
   // keep.lua renames the holder's field and sets the lease.
   bool keeps() const override;
-  bool release_keeping(const std::string& owner_field, int64_t keep_ms) override;
+  bool release_keeping(const GrantRef& grant, int64_t keep_ms) override;
   bool force_release() override;
   bool is_locked() override;
   int64_t ttl_ms() override;

@@ -93,8 +93,11 @@ LockOps::Extension SqlLockOps::extend(const GrantRef& grant, int64_t lease_ms) {
   return extension;
 }
 
-bool SqlLockOps::release_keeping(const std::string& /*owner_field*/, int64_t /*keep_ms*/) {
-  unsupported("release_keeping");
+bool SqlLockOps::release_keeping(const GrantRef& grant, int64_t keep_ms) {
+  SqlClientSession& session = session_();
+  sql::SqlPool::Lease connection = session.pool().take();
+  return sql::end_lease(*connection, session.dialect(), name_, grant.owner_field, grant.locator,
+                        std::chrono::milliseconds(keep_ms), false);
 }
 
 bool SqlLockOps::force_release() {

@@ -51,8 +51,10 @@ class SqlLockOps final : public LockOps {
   // The keeper's renewal for this one grant (LeaseDialect::renew): a lease
   // that ended is not brought back.
   Extension extend(const GrantRef& grant, int64_t lease_ms) override;
-  bool keeps() const override { return false; }
-  bool release_keeping(const std::string& owner_field, int64_t keep_ms) override;
+  // Its lease ends keep_ms from now on the lock table; on ShedLock's, keep_ms
+  // after the grant (its lockAtLeastFor: `dlock run --hold-after-success`).
+  bool keeps() const override { return true; }
+  bool release_keeping(const GrantRef& grant, int64_t keep_ms) override;
   bool force_release() override;
   bool is_locked() override;
   // The row's lease left by the server's clock, -2 when nobody holds it.

@@ -166,7 +166,7 @@ LockOps::Extension ZkLockOps::extend(const GrantRef& /*grant*/, int64_t /*lease_
       "': the zookeeper backend holds a lock for its session; lease_ms must be -1 (watchdog)");
 }
 
-bool ZkLockOps::release_keeping(const std::string& /*owner_field*/, int64_t /*keep_ms*/) {
+bool ZkLockOps::release_keeping(const GrantRef& /*grant*/, int64_t /*keep_ms*/) {
   throw UnsupportedError(
       "release_keeping '" + name_ +
       "': the zookeeper backend holds a lock for its session, which cannot keep it unheld");

@@ -73,7 +73,7 @@ class ZkLockOps final : public LockOps {
   // Throws UnsupportedError: the session, not a lease, keeps the hold.
   Extension extend(const GrantRef& grant, int64_t lease_ms) override;
   bool keeps() const override { return false; }
-  bool release_keeping(const std::string& owner_field, int64_t keep_ms) override;
+  bool release_keeping(const GrantRef& grant, int64_t keep_ms) override;
   // Deletes every node under the holders' path: the holder's and the
   // waiters' there (who queue again). Whether there was one.
   bool force_release() override;

@@ -231,7 +231,7 @@ void ReentrantLock::release_keeping(uint64_t owner, int64_t keep_ms) {
   }
   if (hold->lost) throw_ended_hold(*hold, "release_keeping", name());
   const Clock::time_point sent_at = Clock::now();
-  const bool kept = ops_->release_keeping(hold->grant.owner_field, keep_ms);
+  const bool kept = ops_->release_keeping(hold->grant, keep_ms);
   if (!kept) {
     // Found here first, as in release(): the one and only notice.
     throw_ended_hold(deliver_found_by_release(*hold, sent_at), "release_keeping", name());

@@ -45,7 +45,8 @@ public final class ShedLockLoop {
     switch (mode) {
       case "loop" -> loop(provider, name, atMostFor, Long.parseLong(args[6]), Long.parseLong(args[7]), args[8]);
       case "hold" -> hold(provider, name, atMostFor, Long.parseLong(args[6]));
-      case "try" -> tryOnce(provider, name, atMostFor);
+      case "try" -> tryOnce(provider, name, atMostFor,
+          Duration.ofMillis(args.length > 6 ? Long.parseLong(args[6]) : 0));
       default -> throw new IllegalArgumentException("mode " + mode);
     }
   }
@@ -60,7 +61,12 @@ public final class ShedLockLoop {
   }
 
   private static Optional<SimpleLock> lock(JdbcTemplateLockProvider provider, String name, Duration atMostFor) {
-    return provider.lock(new LockConfiguration(Instant.now(), name, atMostFor, Duration.ZERO));
+    return lock(provider, name, atMostFor, Duration.ZERO);
+  }
+
+  private static Optional<SimpleLock> lock(JdbcTemplateLockProvider provider, String name, Duration atMostFor,
+      Duration atLeastFor) {
+    return provider.lock(new LockConfiguration(Instant.now(), name, atMostFor, atLeastFor));
   }
 
   private static void loop(JdbcTemplateLockProvider provider, String name, Duration atMostFor, long runMs,
@@ -101,8 +107,11 @@ public final class ShedLockLoop {
     System.out.flush();
   }
 
-  private static void tryOnce(JdbcTemplateLockProvider provider, String name, Duration atMostFor) {
-    Optional<SimpleLock> held = lock(provider, name, atMostFor);
+  // One @SchedulerLock run: the job "runs" if granted, and the unlock keeps
+  // the name for atLeastFor (lockAtLeastFor) from the grant.
+  private static void tryOnce(JdbcTemplateLockProvider provider, String name, Duration atMostFor,
+      Duration atLeastFor) {
+    Optional<SimpleLock> held = lock(provider, name, atMostFor, atLeastFor);
     System.out.println(held.isPresent() ? "granted" : "refused");
     held.ifPresent(SimpleLock::unlock);
   }
