@@ -198,6 +198,37 @@ TEST_P(SqlClient, AHoldReleasedKeepingTheNameRefusesOthersUntilTheKeepEnds) {
   EXPECT_EQ(dlock_lock_release(theirs), DLOCK_OK);
 }
 
+// A MultiLock of two SQL locks: refused whole while another client holds a
+// member (the other member left free), and a waiting group is let in once
+// that member is released.
+TEST_P(SqlClient, AMultiLockOfSqlLocksIsAllOrNone) {
+  dlock_client* client = open();
+  dlock_lock* members[] = {lock(client, "group-a"), lock(client, "group-b")};
+  dlock_multilock* group = nullptr;
+  ASSERT_EQ(dlock_multilock_new(members, 2, &group), DLOCK_OK) << dlock_last_error();
+  dlock_lock* blocker = lock(open(), "group-b");
+  ASSERT_EQ(dlock_lock_acquire(blocker, 0, -1, nullptr), DLOCK_OK) << dlock_last_error();
+  EXPECT_EQ(dlock_multilock_acquire(group, 0, -1), DLOCK_NOT_ACQUIRED);
+  int locked = -1;
+  ASSERT_EQ(dlock_lock_is_locked(members[0], &locked), DLOCK_OK) << dlock_last_error();
+  EXPECT_EQ(locked, 0) << "a refused group left a member held";
+  std::atomic<int> status{1000};
+  std::thread waiting([&] {
+    status = dlock_multilock_acquire(group, 10000, -1);
+    if (status != DLOCK_OK) return;
+    int both = 0;
+    EXPECT_EQ(dlock_lock_is_locked(members[0], &both), DLOCK_OK);
+    EXPECT_EQ(both, 1);
+    EXPECT_EQ(dlock_multilock_release(group), DLOCK_OK);  // by its owner, this thread
+  });
+  std::this_thread::sleep_for(milliseconds(300));
+  EXPECT_EQ(status.load(), 1000) << "granted while a member was held";
+  ASSERT_EQ(dlock_lock_release(blocker), DLOCK_OK);
+  waiting.join();
+  EXPECT_EQ(status.load(), DLOCK_OK) << dlock_last_error();
+  dlock_multilock_free(group);
+}
+
 // PostgreSQL's lock table: woken by NOTIFY, well within a second. MySQL and
 // ShedLock's table: by the back-off, whose pause is at most 600 ms (500 ms
 // and its jitter); two seconds leave room for a loaded machine.
