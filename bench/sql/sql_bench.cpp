@@ -1,11 +1,13 @@
-// sql_bench: dlock's lease-mode lock on PostgreSQL (src/backends/sql, not yet
-// behind the C API) beside, in the same run on the same server, a bare libpq
+// sql_bench: dlock's lease-mode lock on PostgreSQL, through the C ABI (a
+// client on postgresql://, what every binding calls) and the backend's
+// LeaseLock alone, beside, in the same run on the same server, a bare libpq
 // loop of the two statements a lock table needs (grant by insert-or-take-over,
 // release) and pg_advisory_lock/unlock: uncontended acquire+release pairs per
 // second from one connection, after a warm-up, and the ratios. It starts its
 // own PostgreSQL 15 on loopback (tests/support/pg_server).
 //
 //   sql_bench [--run-ms MS]
+#include <dlock.h>
 #include <libpq-fe.h>
 
 #include <cstdlib>
@@ -88,6 +90,19 @@ int run(int run_ms) {
     lock.release();
   };
 
+  // The client: a fixed lease as long as the bare loop's, so no watchdog runs.
+  dlock_client* client = nullptr;
+  dlock_lock* handle = nullptr;
+  if (dlock_client_open(url.c_str(), nullptr, &client) != DLOCK_OK ||
+      dlock_lock_new(client, "bench-client", &handle) != DLOCK_OK)
+    throw std::runtime_error(std::string("dlock client: ") + dlock_last_error());
+  const std::unique_ptr<dlock_client, void (*)(dlock_client*)> client_closed(client, dlock_client_close);
+  const std::unique_ptr<dlock_lock, void (*)(dlock_lock*)> handle_freed(handle, dlock_lock_free);
+  const auto client_pair = [&] {
+    if (dlock_lock_acquire(handle, 0, 30000, nullptr) != DLOCK_OK || dlock_lock_release(handle) != DLOCK_OK)
+      throw std::runtime_error(std::string("dlock client: ") + dlock_last_error());
+  };
+
   BareSession bare(url);
   bare.prepare(
       "grant",
@@ -119,12 +134,14 @@ int run(int run_ms) {
 
   // The three loops take turns, a slice each per round, so a change in the
   // machine's load falls on all three alike; each figure is the mean of its slices.
+  double client_pairs = 0;
   double dlock_pairs = 0;
   double bare_pairs = 0;
   double notify_pairs = 0;
   double advisory_pairs = 0;
   for (int round = 0; round < kRounds; ++round) {
     const int warmup = round == 0 ? warmup_ms : warmup_ms / 10;
+    client_pairs += pairs_per_second(client_pair, warmup, run_ms / kRounds) / kRounds;
     dlock_pairs += pairs_per_second(dlock_pair, warmup, run_ms / kRounds) / kRounds;
     bare_pairs +=
         pairs_per_second([&] { bare_pair("bench-bare", "release"); }, warmup, run_ms / kRounds) / kRounds;
@@ -136,6 +153,12 @@ int run(int run_ms) {
 
   Report report;
   report.section("Uncontended acquire+release pairs/s, one connection each, same server, same run");
+  report.row({"dlock client (C ABI, postgresql://)", grouped(static_cast<int64_t>(client_pairs)),
+              grouped(static_cast<int64_t>(bare_pairs)) + " bare libpq loop",
+              fixed(client_pairs / bare_pairs, 2) + " x bare", "", Verdict::info});
+  report.row({"dlock client vs advisory lock", grouped(static_cast<int64_t>(client_pairs)),
+              grouped(static_cast<int64_t>(advisory_pairs)) + " pg_advisory_lock",
+              fixed(client_pairs / advisory_pairs, 2) + " x advisory", "", Verdict::info});
   report.row({"dlock lease lock (LeaseLock)", grouped(static_cast<int64_t>(dlock_pairs)),
               grouped(static_cast<int64_t>(bare_pairs)) + " bare libpq loop",
               fixed(dlock_pairs / bare_pairs, 2) + " x bare", "", Verdict::info});
