@@ -3,7 +3,8 @@
 # semaphore, leased permits, latch, MultiLock, RedLock) under every fault
 # (holder kill -9 and SIGSTOP, CLIENT KILL storms, restarts with and without
 # persistence, Sentinel and Cluster failovers with and without sync_replicas;
-# on a ZooKeeper ensemble, holder kill -9 and SIGSTOP and the leader's kill -9),
+# on a ZooKeeper ensemble, holder kill -9 and SIGSTOP and the leader's kill -9;
+# on PostgreSQL and MariaDB lock tables, holder kill -9 and SIGSTOP),
 # judged by an independent checker over the sections the workers logged
 # (tests/safety). See docs/reliability.md.
 #

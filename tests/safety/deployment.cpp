@@ -54,6 +54,9 @@ Deployment::Deployment(dlock_test::RedisCluster& cluster)
 Deployment::Deployment(dlock_test::ZkEnsemble& ensemble)
     : topology_(Topology::zookeeper), ensemble_(&ensemble) {}
 
+Deployment::Deployment(dlock_test::SqlTestServer& server, Topology topology)
+    : topology_(topology), sql_(&server) {}
+
 std::string Deployment::url(bool sync) const {
   const std::string query = sync ? "?sync_replicas=1" : "";
   switch (topology_) {
@@ -64,6 +67,9 @@ std::string Deployment::url(bool sync) const {
     case Topology::zookeeper:
       return "zookeeper://" + ensemble_->connect_string() +
              "?session_timeout_ms=" + std::to_string(kZkSessionTimeoutMs);
+    case Topology::postgresql:
+    case Topology::mariadb:
+      return sql_->url();
     case Topology::standalone:
       break;
   }

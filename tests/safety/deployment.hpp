@@ -11,6 +11,7 @@
 #include "redis_cluster.hpp"
 #include "redis_server.hpp"
 #include "sentinel_cluster.hpp"
+#include "sql_test_server.hpp"
 #include "zk_ensemble.hpp"
 
 namespace dlock_safety {
@@ -27,6 +28,8 @@ class Deployment {
   explicit Deployment(dlock_test::RedisCluster& cluster);
   // A 3-node ZooKeeper ensemble, shared by the ZooKeeper phases.
   explicit Deployment(dlock_test::ZkEnsemble& ensemble);
+  // A PostgreSQL or MariaDB server, its lock table.
+  explicit Deployment(dlock_test::SqlTestServer& server, Topology topology);
 
   // The URL the workers open; `sync` adds ?sync_replicas=1.
   std::string url(bool sync) const;
@@ -58,6 +61,7 @@ class Deployment {
   dlock_test::SentinelCluster* sentinel_ = nullptr;
   dlock_test::RedisCluster* cluster_ = nullptr;
   dlock_test::ZkEnsemble* ensemble_ = nullptr;
+  dlock_test::SqlTestServer* sql_ = nullptr;
   dlock_test::RedisServer& node(int port);  // a replicated set-up's node
 
   int target_port_ = 0;            // the master cut_replication() cut off

@@ -112,6 +112,8 @@ int run(const Options& options) {
   std::unique_ptr<dlock_test::SentinelCluster> sentinel;
   std::unique_ptr<dlock_test::RedisCluster> cluster;
   std::unique_ptr<dlock_test::ZkEnsemble> ensemble;
+  std::unique_ptr<dlock_test::SqlTestServer> postgresql;
+  std::unique_ptr<dlock_test::SqlTestServer> mariadb;
   std::vector<std::string> phase_errors;  // a phase that could not run is reported, and fails the run
   for (Fault fault : options.faults) {
     std::fprintf(stderr, "safety-run: %s\n", fault_name(fault).c_str());
@@ -132,6 +134,14 @@ int run(const Options& options) {
         case Topology::zookeeper:
           if (!ensemble) ensemble = std::make_unique<dlock_test::ZkEnsemble>();
           deployment = std::make_unique<Deployment>(*ensemble);
+          break;
+        case Topology::postgresql:
+          if (!postgresql) postgresql = dlock_test::start_sql_server(dlock_test::SqlServerKind::postgresql);
+          deployment = std::make_unique<Deployment>(*postgresql, Topology::postgresql);
+          break;
+        case Topology::mariadb:
+          if (!mariadb) mariadb = dlock_test::start_sql_server(dlock_test::SqlServerKind::mariadb);
+          deployment = std::make_unique<Deployment>(*mariadb, Topology::mariadb);
           break;
       }
       for (CellResult& result : run_phase(fault, *deployment, options.primitives, settings)) {

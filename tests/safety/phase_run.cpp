@@ -172,10 +172,14 @@ void inject(Fault fault, std::vector<Participant>& participants, Deployment& dep
   switch (fault) {
     case Fault::holder_kill9:
     case Fault::zk_holder_kill9:
+    case Fault::pg_holder_kill9:
+    case Fault::mariadb_holder_kill9:
       for (auto& victim : victims.processes) victim->kill_and_reap();
       return;
     case Fault::holder_sigstop:
     case Fault::zk_holder_sigstop:
+    case Fault::pg_holder_sigstop:
+    case Fault::mariadb_holder_sigstop:
       signal_all(victims, SIGSTOP);
       std::this_thread::sleep_for(milliseconds(kWatchdogMs * 5 / 2));  // the lease (session) lapses meanwhile
       signal_all(victims, SIGCONT);

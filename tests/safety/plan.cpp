@@ -18,6 +18,12 @@ const std::vector<Fault>& all_faults() {
 #ifdef DLOCK_SAFETY_ZOOKEEPER
       Fault::zk_holder_kill9,        Fault::zk_holder_sigstop,      Fault::zk_leader_kill,
 #endif
+#ifdef DLOCK_SAFETY_POSTGRESQL
+      Fault::pg_holder_kill9,        Fault::pg_holder_sigstop,
+#endif
+#ifdef DLOCK_SAFETY_MYSQL
+      Fault::mariadb_holder_kill9,   Fault::mariadb_holder_sigstop,
+#endif
   };
   return faults;
 }
@@ -72,6 +78,14 @@ std::string fault_name(Fault fault) {
       return "zk-holder-sigstop";
     case Fault::zk_leader_kill:
       return "zk-leader-kill";
+    case Fault::pg_holder_kill9:
+      return "pg-holder-kill9";
+    case Fault::pg_holder_sigstop:
+      return "pg-holder-sigstop";
+    case Fault::mariadb_holder_kill9:
+      return "mariadb-holder-kill9";
+    case Fault::mariadb_holder_sigstop:
+      return "mariadb-holder-sigstop";
   }
   return "?";
 }
@@ -88,6 +102,12 @@ Topology topology_of(Fault fault) {
     case Fault::zk_holder_sigstop:
     case Fault::zk_leader_kill:
       return Topology::zookeeper;
+    case Fault::pg_holder_kill9:
+    case Fault::pg_holder_sigstop:
+      return Topology::postgresql;
+    case Fault::mariadb_holder_kill9:
+    case Fault::mariadb_holder_sigstop:
+      return Topology::mariadb;
     default:
       return Topology::standalone;
   }
@@ -125,8 +145,22 @@ Expectation zookeeper_expectation(Primitive primitive, Fault fault) {
 
 }  // namespace
 
+// SQL's lock table: the reentrant lock (and groups of it) only (SPEC section
+// 12); a lease by the server's clock, renewed by the watchdog.
+Expectation sql_expectation(Primitive primitive, Fault fault) {
+  if (primitive != Primitive::lock && primitive != Primitive::multilock)
+    return {Claim::not_applicable, "not run on SQL"};
+  if (fault != Fault::pg_holder_sigstop && fault != Fault::mariadb_holder_sigstop) return {Claim::safe, ""};
+  if (primitive == Primitive::multilock)
+    return {Claim::known_unsafe, "a paused holder's lease lapses; the C API's MultiLock returns no token"};
+  return {Claim::safe_with_fencing,
+          "a pause longer than the lease: only the fencing token (from the sequence) stops the stale write"};
+}
+
 Expectation expectation(Primitive primitive, Fault fault) {
   if (topology_of(fault) == Topology::zookeeper) return zookeeper_expectation(primitive, fault);
+  if (topology_of(fault) == Topology::postgresql || topology_of(fault) == Topology::mariadb)
+    return sql_expectation(primitive, fault);
   const bool failover = topology_of(fault) != Topology::standalone;
   if (primitive == Primitive::redlock && failover) {
     return {Claim::not_applicable, "RedLock runs over independent masters, not over replicas"};
@@ -184,9 +218,13 @@ int victim_section_ms(Fault fault) {
       if (fault == Fault::zk_leader_kill) return 8000;  // a new leader is elected in a few seconds
       break;
     case Topology::standalone:
+    case Topology::postgresql:
+    case Topology::mariadb:
       break;
   }
-  return fault == Fault::holder_sigstop || fault == Fault::zk_holder_sigstop ? 200 : 1500;
+  const bool pause = fault == Fault::holder_sigstop || fault == Fault::zk_holder_sigstop ||
+                     fault == Fault::pg_holder_sigstop || fault == Fault::mariadb_holder_sigstop;
+  return pause ? 200 : 1500;
 }
 
 }  // namespace dlock_safety

@@ -23,12 +23,17 @@ enum class Fault {
   zk_holder_kill9,
   zk_holder_sigstop,  // paused past its session: expired, the next holder granted
   zk_leader_kill,     // kill -9 of the ensemble's leader, then its restart
+  // On a PostgreSQL or a MariaDB server's lock table (a build with that backend only):
+  pg_holder_kill9,
+  pg_holder_sigstop,  // paused past its lease: the row taken over, the next holder granted
+  mariadb_holder_kill9,
+  mariadb_holder_sigstop,
 };
 
-enum class Topology { standalone, sentinel, cluster, zookeeper };
+enum class Topology { standalone, sentinel, cluster, zookeeper, postgresql, mariadb };
 
 const std::vector<Primitive>& all_primitives();
-// Every fault this build can run: the ZooKeeper ones only with that backend.
+// Every fault this build can run: the ZooKeeper and SQL ones only with their backends.
 const std::vector<Fault>& all_faults();
 std::string primitive_name(Primitive primitive);  // "lock", "fair-lock", ...
 std::string fault_name(Fault fault);              // "holder-kill9", ...
