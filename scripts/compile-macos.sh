@@ -4,7 +4,9 @@
 # core stays portable. Nothing is run or shipped, since no macOS machine can test
 # it here (docs/platforms.md). hiredis is built from its pinned source
 # (scripts/sources.lock) without TLS: OpenSSL for macOS is not built, and
-# rediss:// is not what this checks.
+# rediss:// is not what this checks. Nor are the SQL backends in it: libpq and
+# MariaDB's client are not built for macOS (the ZooKeeper client neither: its
+# prefix here has none).
 # Usage: scripts/compile-macos.sh [BUILD_ROOT]   (default build/macos)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -35,7 +37,7 @@ for target in aarch64-macos x86_64-macos; do
   fi
 
   cmake -S "$root" -B "$dir/dlock" "${cross[@]}" -DCMAKE_CXX_COMPILER="$bin/zig-c++" -DDLOCK_DEPS_PREFIX="$dir/deps" -DDLOCK_WITH_TLS=OFF \
-    -DDLOCK_BUILD_TESTS=OFF -DDLOCK_BUILD_BENCH=OFF -DDLOCK_BUILD_DEMO=OFF -DDLOCK_BUILD_CLI=ON >/dev/null
+    -DDLOCK_WITH_POSTGRESQL=OFF -DDLOCK_WITH_MYSQL=OFF -DDLOCK_BUILD_TESTS=OFF -DDLOCK_BUILD_BENCH=OFF -DDLOCK_BUILD_DEMO=OFF -DDLOCK_BUILD_CLI=ON >/dev/null
   cmake --build "$dir/dlock" -j "$jobs" --target dlock dlock_cli >"$dir/build.log" 2>&1 ||
     { grep -E 'error|FAILED' "$dir/build.log" | head -n 40 >&2; echo "$target: the build failed (log: $dir/build.log)" >&2; exit 1; }
   arch=${target%-macos}

@@ -2,7 +2,6 @@
 
 #include <unistd.h>
 
-#include <climits>
 
 #include "common/error.hpp"
 
@@ -52,7 +51,9 @@ long utf8_characters(const std::string& text) {
 }
 
 std::string host_name() {
-  char name[HOST_NAME_MAX + 1] = {};
+  // 255 bytes is the longest host name Linux and macOS allow (macOS has no
+  // HOST_NAME_MAX), and gethostname() may leave out the NUL.
+  char name[256] = {};
   if (gethostname(name, sizeof name - 1) != 0) return "localhost";
   return name;
 }
