@@ -372,9 +372,10 @@ TEST_P(SqlClient, AForkedChildUsesTheClientOnItsOwnSession) {
   GTEST_SKIP() << "TSan cannot follow threads started in a child of a multithreaded fork";
 #endif
 #ifdef __SANITIZE_ADDRESS__
-  // Under ASan's slowdown a fork() can catch another of the client's threads
-  // (the LISTEN connection's, the keeper's) inside a lock the child then
-  // waits on for good: about 1 run in 3 on PostgreSQL. The SQL session does
+  // Under ASan the child hung about 1 run in 3 on PostgreSQL, most likely a
+  // fork() catching another of the client's threads (the LISTEN connection's,
+  // the keeper's) inside a lock the child then waits on for good (not yet
+  // confirmed). The SQL session does
   // not yet let go of its inherited state in the child without touching it,
   // as the Redis and ZooKeeper ones do (issue 24); until it does, this runs
   // in the plain build only.
