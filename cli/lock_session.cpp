@@ -13,7 +13,7 @@ Failure failure_for_status(int status, const std::string& message) {
     case DLOCK_E_PROTOCOL:
     case DLOCK_E_UNSUPPORTED:
     case DLOCK_E_CLOSED:
-      return Failure(exit_code::redis_unavailable, message);
+      return Failure(exit_code::server_unavailable, message);
     default:
       return Failure(exit_code::internal, message);
   }
@@ -25,15 +25,26 @@ void fail_with_status(int status, const std::string& doing, const std::string& d
   throw failure_for_status(status, doing + ": " + detail);
 }
 
+namespace {
+
+// "the zookeeper server" for a zookeeper:// url: what a connection failure
+// names, whichever backend the url's scheme picks.
+std::string server_named_by(const std::string& url) {
+  const std::size_t end = url.find("://");
+  return end == std::string::npos ? "the server" : "the " + url.substr(0, end) + " server";
+}
+
+}  // namespace
+
 ClientHandle open_client(const std::string& url, int64_t watchdog_lease_ms) {
   dlock_client_options options;
   dlock_client_options_init(&options);
   if (watchdog_lease_ms > 0) options.watchdog_timeout_ms = watchdog_lease_ms;
   dlock_client* client = nullptr;
   const int status = dlock_client_open(url.c_str(), &options, &client);
-  // A url this build cannot serve (rediss:// without TLS, a backend it lacks) names no Redis.
+  // A url this build cannot serve (rediss:// without TLS, a backend it lacks) names no server.
   if (status == DLOCK_E_UNSUPPORTED) fail_with_status(status, "cannot open a client");
-  if (status != DLOCK_OK) fail_with_status(status, "cannot connect to Redis");
+  if (status != DLOCK_OK) fail_with_status(status, "cannot connect to " + server_named_by(url));
   return ClientHandle(client, dlock_client_close);
 }
 

@@ -84,6 +84,7 @@ class ExitCodes(DlockTestCase):
         code, _, err = self.dlock("run", "job", "--", "true")
         self.assertEqual(code, 69)
         self.assert_clean_error(err)
+        self.assertIn("cannot connect to the redis server", err)
 
     def test_help(self):
         code, out, _ = self.dlock("--help")

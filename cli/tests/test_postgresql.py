@@ -47,6 +47,13 @@ class PostgresRuns(unittest.TestCase):
             " AND lease_until > clock_timestamp()")
         return int(answer.stdout) if answer.returncode == 0 and answer.stdout.strip() else None
 
+    def test_a_closed_port_names_the_postgresql_server(self):
+        env = dict(self.env, DLOCK_URL="postgresql://app@127.0.0.1:1/app")
+        answer = subprocess.run([DLOCK, "run", "job", "--", "true"], env=env, capture_output=True, text=True,
+                                timeout=30)
+        self.assertEqual(answer.returncode, 69, answer.stderr)
+        self.assertIn("cannot connect to the postgresql server", answer.stderr)
+
     def test_a_second_run_waits_until_the_first_releases(self):
         log = os.path.join(self.work_dir, "sections")
         first = self.run_section("report", log, 1.5)
