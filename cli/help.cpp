@@ -83,8 +83,9 @@ Durations: an integer and a unit, ms s m h d, possibly repeated: 500ms,
 30s, 5m, 1h, 1h30m.
 
 Exit codes: COMMAND's status (128+N when signal N ended it); 3 not held
-(status) or no leader (leader); 64 usage error; 69 Redis unreachable or
-failing, a URL this build cannot serve, or schema of a URL without one;
+(status) or no leader (leader); 64 usage error; 69 the server (Redis,
+ZooKeeper, the database) unreachable or failing, a URL this build cannot
+serve, or schema of a URL without one;
 70 internal error; 75 lock not acquired (see -E); 79 lock lost while
 COMMAND ran; 80 --max-attempts reached; 126 COMMAND not executable; 127
 COMMAND not found.
