@@ -7,8 +7,10 @@
 # same C ABI and the same core, so every command and script they send is sent by
 # the C++ tests too; against Valkey they would repeat the core's checks for
 # about 6.5 minutes of CI. They run against Redis in scripts/test.sh. The safety
-# run's short mode (label `safety`) ran once already, in scripts/test.sh; the
-# ZooKeeper and SQL backends' tests (labels `zookeeper`, `sql`) start no Redis.
+# run's short mode (label `safety`) and the slow tests (label `slow`: failovers,
+# faults, contention, RedLock's timings) ran once already, in scripts/test.sh;
+# the ZooKeeper and SQL backends' tests (labels `zookeeper`, `sql`) start no
+# Redis.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 sudo=""
@@ -17,5 +19,5 @@ $sudo scripts/deps-valkey.sh
 export DLOCK_TEST_REDIS_SERVER=valkey-server
 jobs=${DLOCK_JOBS:-2}
 
-echo "== C++ against Valkey (CTest, without the labels safety, zookeeper and sql)"
-ctest --test-dir build/test -j "$jobs" --output-on-failure -LE 'safety|zookeeper|sql'
+echo "== C++ against Valkey (CTest, without the labels safety, slow, zookeeper and sql)"
+ctest --test-dir build/test -j "$jobs" --output-on-failure -LE 'safety|slow|zookeeper|sql'
