@@ -165,19 +165,22 @@ TEST_F(ZkLockOpsOneNode, ReleaseWakesOnlyTheNextWaiterInQueueOrder) {
   EXPECT_EQ(children_count(*session, ops->path()), 0u);
 }
 
-TEST_F(ZkLockOpsOneNode, NodeWithAnotherCzxidOrGoneIsNotReleased) {
+// A release is one delete of the grant's node: its path carries the UUID of
+// the attempt that created it, so whatever else is in the lock is never
+// touched, and a node gone is a release that finds nothing.
+TEST_F(ZkLockOpsOneNode, NodeGoneIsNotReleasedAndOthersAreUntouched) {
   auto session = session_on(hosts());
   auto admin = session_on(hosts());
-  auto ops = ops_on(*session, "czxid");
+  auto ops = ops_on(*session, "gone");
   auto wait = ops->begin("a:1", -1);
   const LockWait::Try granted = wait->attempt(0, false);
   ASSERT_TRUE(granted.granted);
-  // Another node on our path: deleted and made again by another client.
-  ASSERT_EQ(dlock::zk::remove(*admin, granted.locator), ZOK);
-  ASSERT_EQ(dlock::zk::create(*admin, granted.locator, "", ZOO_EPHEMERAL).rc, ZOK);
+  ASSERT_EQ(dlock::zk::remove(*admin, granted.locator), ZOK);  // deleted by another client
+  auto next = ops_on(*admin, "gone")->begin("b:1", -1);
+  const LockWait::Try taken = next->attempt(0, false);
+  ASSERT_TRUE(taken.granted);
   EXPECT_FALSE(ops->release(grant_of("a:1", granted), "r1", 10000));
-  EXPECT_EQ(dlock::zk::exists(*admin, granted.locator).rc, ZOK) << "another's node was deleted";
-  ASSERT_EQ(dlock::zk::remove(*admin, granted.locator), ZOK);
+  EXPECT_EQ(dlock::zk::exists(*admin, taken.locator).rc, ZOK) << "the next holder's node was deleted";
   EXPECT_FALSE(ops->release(grant_of("a:1", granted), "r2", 10000));
 }
 

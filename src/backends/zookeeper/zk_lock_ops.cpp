@@ -33,33 +33,28 @@ std::vector<std::string> children_of(zk::ZkSession& session, const std::string& 
   return listed.children;
 }
 
-// Deletes `node` if its czxid is `czxid`: 1 released, 0 gone or not ours.
-// A retry of `request_id` whose earlier delete went unanswered, finding the
-// node gone while the session that sent it lives, answers 1: our delete ran.
-// (A force release by another client in between reads as ours too.) The node
-// is checked first and deleted next: its path has our protected UUID, so
-// between the two only a delete of it can come, not another node on its path.
-int64_t release_node_once(zk::ZkSession& session, const std::string& node, uint64_t czxid,
-                          const std::string& request_id, ZkDeletesInDoubt& in_doubt,
-                          std::chrono::milliseconds latch) {
+// Deletes `node`: 1 released, 0 gone (the session expired and took it, or
+// another client deleted it). No check of the node comes first: its path
+// carries the protected UUID of the one attempt that created it (a fresh one
+// per queueing), so no other node is ever at that path, and one request
+// settles the release. A retry of `request_id` whose earlier delete went
+// unanswered, finding the node gone while the session that sent it lives,
+// answers 1: our delete ran. (A force release by another client in between
+// reads as ours too.)
+int64_t release_node_once(zk::ZkSession& session, const std::string& node, const std::string& request_id,
+                          ZkDeletesInDoubt& in_doubt, std::chrono::milliseconds latch) {
   const std::int64_t session_id = session.session_id();
+  // An earlier try's delete that went unanswered, on this same session.
+  const bool sent_before = in_doubt.take(request_id, session_id);
   // An expired session's nodes are gone: the server deleted them (or our
   // delete in doubt did, first).
-  const auto gone = [&] { return in_doubt.take(request_id, session_id) ? 1 : 0; };
-  if (session.state() == zk::SessionState::expired) return gone();
-  const zk::StatResult found = zk::exists(session, node);
-  if (found.rc == ZNONODE || found.rc == ZSESSIONEXPIRED) return gone();
-  if (found.rc != ZOK) zk::raise_for(found.rc, "exists", node);
-  if (static_cast<uint64_t>(found.stat.czxid) != czxid) {
-    in_doubt.take(request_id, session_id);
-    return 0;
-  }
+  if (session.state() == zk::SessionState::expired) return sent_before ? 1 : 0;
   in_doubt.sent(request_id, session_id, latch);
   const int rc = zk::remove(session, node);  // a timeout throws, leaving the delete in doubt
   if (zk::outcome_unknown(rc)) zk::raise_for(rc, "delete", node);
-  const bool ours = in_doubt.take(request_id, session_id);
+  in_doubt.take(request_id, session_id);  // answered: in doubt no more
   if (rc == ZOK) return 1;
-  if (rc == ZNONODE) return ours ? 1 : 0;
+  if (rc == ZNONODE || rc == ZSESSIONEXPIRED) return sent_before ? 1 : 0;
   zk::raise_for(rc, "delete", node);
 }
 
@@ -67,13 +62,12 @@ int64_t release_node_once(zk::ZkSession& session, const std::string& node, uint6
 // timeout) while the session may live: the reconnection says whether the node
 // is still ours to delete, or the session expired and took it (a paused
 // holder, resumed, releases into a connection its client has yet to give up).
-int64_t release_node(zk::ZkSession& session, const std::string& node, uint64_t czxid,
-                     const std::string& request_id, ZkDeletesInDoubt& in_doubt,
-                     std::chrono::milliseconds latch) {
+int64_t release_node(zk::ZkSession& session, const std::string& node, const std::string& request_id,
+                     ZkDeletesInDoubt& in_doubt, std::chrono::milliseconds latch) {
   const zk::Clock::time_point give_up_at = zk::Clock::now() + session.command_timeout();
   for (;;) {
     try {
-      return release_node_once(session, node, czxid, request_id, in_doubt, latch);
+      return release_node_once(session, node, request_id, in_doubt, latch);
     } catch (const ConnectionError&) {
       const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(give_up_at - zk::Clock::now());
       const bool reconnected = left.count() > 0 && session.wait_connected(left);
@@ -154,9 +148,9 @@ Settle ZkLockOps::settle_release(const GrantRef& grant, const std::string& reque
       return nodes ? withdraw_nodes(session(), *nodes) : 0;
     };
   }
-  return [session = session_, node = grant.locator, czxid = grant.token, request_id, in_doubt = in_doubt_,
+  return [session = session_, node = grant.locator, request_id, in_doubt = in_doubt_,
           latch = std::chrono::milliseconds(latch_ms)](std::optional<Clock::time_point>) {
-    return release_node(session(), node, czxid, request_id, *in_doubt, latch);
+    return release_node(session(), node, request_id, *in_doubt, latch);
   };
 }
 
@@ -178,7 +172,8 @@ bool ZkLockOps::force_release() {
   const std::vector<std::string> children = children_of(session, holders);
   if (children.empty()) return false;
   std::vector<std::future<int>> deletes;
-  for (const std::string& child : children) deletes.push_back(zk::send_delete(session, holders + "/" + child));
+  for (const std::string& child : children)
+    deletes.push_back(zk::send_delete(session, holders + "/" + child));
   // Answered in order: once the last is here, all are. One round trip.
   const int last = zk::await(session, deletes.back(), "delete", holders);
   bool deleted = false;
