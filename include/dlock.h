@@ -378,7 +378,8 @@ DLOCK_API int dlock_lock_release_owner(dlock_lock *lock, uint64_t owner);
 
 /**
  * Deletes the lock whoever holds it and wakes a waiter; the former holder
- * learns of it as a lost lock. DLOCK_OK whether or not it was held;
+ * learns of it as a lost lock (on PostgreSQL and MySQL the row's lease is
+ * ended; the holder's watchdog finds it so). DLOCK_OK whether or not it was held;
  * DLOCK_E_PROTOCOL (nothing touched) when the key is not a lock.
  */
 DLOCK_API int dlock_lock_force_release(dlock_lock *lock);
@@ -533,6 +534,12 @@ DLOCK_API void dlock_lock_info_init(dlock_lock_info *info);
  * ttl_ms is -1 while held (the session keeps it) and the last token is the
  * newest holder's node's creation zxid (none while not held).
  *
+ * On PostgreSQL and MySQL the holder is the row's owner while its lease is
+ * live (hold count 1: re-entry is counted in the client; on ShedLock's table a
+ * row another program locked shows its locked_by), ttl_ms the lease left by
+ * the server's clock, and the last token the row's, kept after its release
+ * (none on ShedLock's table, which keeps no token).
+ *
  * DLOCK_OK; DLOCK_E_INVALID NULL lock or info, or info->size smaller than this
  * header's first dlock_lock_info; DLOCK_E_PROTOCOL the key is not a lock
  * (another type, or a hash whose fields are not lock holders; no holders
@@ -592,7 +599,8 @@ typedef int (*dlock_lock_name_fn)(const char *name, size_t name_len, void *user_
  * dlock_lock_inspect(): another hash under the prefix is reported as
  * DLOCK_E_PROTOCOL there. On ZooKeeper: the names under /dlock (unescaped)
  * whose path has a node now, held or awaited; a lock named by a path of the
- * caller's ("/jobs/x") is not listed.
+ * caller's ("/jobs/x") is not listed. On PostgreSQL and MySQL: the names of
+ * the lock table (or ShedLock's) whose lease is live.
  *
  * DLOCK_E_INVALID NULL client, prefix or each, or a prefix longer than
  * DLOCK_NAME_MAX; DLOCK_E_CONNECTION; DLOCK_E_CLOSED.

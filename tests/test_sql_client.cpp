@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <future>
@@ -325,10 +326,8 @@ TEST_P(SqlClient, ALeaseEndedBehindTheHoldersBackIsReportedLost) {
 }
 
 // A fixed lease is the row's own, by the server's clock: it ends without a
-// release, and is_locked and ttl read it there; extend sets what is left of
-// it. A forced release has no statement yet: it is refused naming the
-// backend, and the hold is untouched.
-TEST_P(SqlClient, AFixedLeaseIsExtendedAndEndsOnItsOwnAndWhatIsNotServedSaysSo) {
+// release, and is_locked and ttl read it there; extend sets what is left of it.
+TEST_P(SqlClient, AFixedLeaseIsExtendedAndEndsOnItsOwn) {
   dlock_client* client = open();
   dlock_lock* handle = lock(client, "fixed");
   dlock_lock* other = lock(open(), "fixed");
@@ -341,12 +340,6 @@ TEST_P(SqlClient, AFixedLeaseIsExtendedAndEndsOnItsOwnAndWhatIsNotServedSaysSo) 
   ASSERT_EQ(dlock_lock_ttl(other, &ttl), DLOCK_OK) << dlock_last_error();
   EXPECT_GT(ttl, 0);
   EXPECT_LE(ttl, 1500);
-  const auto refused_naming_the_backend = [&](const char* call, int status) {
-    EXPECT_EQ(status, DLOCK_E_UNSUPPORTED) << call;
-    EXPECT_NE(std::string(dlock_last_error()).find(scheme()), std::string::npos)
-        << call << ": " << dlock_last_error();
-  };
-  refused_naming_the_backend("force_release", dlock_lock_force_release(other));
   EXPECT_EQ(dlock_lock_acquire(other, 0, -1, nullptr), DLOCK_NOT_ACQUIRED);
   // Extended to 4 s: still held past the first lease's end.
   ASSERT_EQ(dlock_lock_extend(handle, 4000), DLOCK_OK) << dlock_last_error();
@@ -362,6 +355,73 @@ TEST_P(SqlClient, AFixedLeaseIsExtendedAndEndsOnItsOwnAndWhatIsNotServedSaysSo) 
   EXPECT_EQ(dlock_lock_release(other), DLOCK_OK);
   EXPECT_EQ(dlock_lock_ttl(other, &ttl), DLOCK_OK);
   EXPECT_EQ(ttl, -2);
+}
+
+// What `dlock status` and `dlock list` read: the row's holder and lease while
+// it is live, its token after the release too; only live rows are listed. A
+// forced release ends the lease whoever holds it: the holder is told it lost
+// the lock, and a waiter is granted.
+TEST_P(SqlClient, InspectionListingAndAForcedReleaseReadAndEndTheRow) {
+  dlock_client* holder_client = open(1500);
+  dlock_lock* held = lock(holder_client, "inspected");
+  dlock_lock* admin = lock(open(), "inspected");
+  LostRecorder lost;
+  ASSERT_EQ(lost.attach(held), DLOCK_OK);
+  uint64_t token = 0;
+  ASSERT_EQ(dlock_lock_acquire(held, 0, -1, &token), DLOCK_OK) << dlock_last_error();
+  dlock_lock_info info;
+  dlock_lock_info_init(&info);
+  dlock_lock_holders* holders = nullptr;
+  ASSERT_EQ(dlock_lock_inspect(admin, &info, &holders), DLOCK_OK) << dlock_last_error();
+  ASSERT_EQ(info.holder_count, 1u);
+  const char* id = nullptr;
+  int64_t count = 0;
+  ASSERT_EQ(dlock_lock_holders_get(holders, 0, &id, nullptr, &count), DLOCK_OK);
+  // <client-uuid>:<owner>, as on Redis (on ShedLock's table: locked_by less this host's prefix).
+  EXPECT_GT(std::string(id).find(':'), 35u) << id;
+  EXPECT_NE(std::string(id).find(':'), std::string::npos) << id;
+  EXPECT_EQ(count, 1);
+  dlock_lock_holders_free(holders);
+  EXPECT_GT(info.ttl_ms, 0);
+  EXPECT_LE(info.ttl_ms, 1500);
+  if (GetParam().shedlock) {
+    EXPECT_EQ(info.has_last_token, 0) << "ShedLock's table keeps no token";
+  } else {
+    EXPECT_EQ(info.has_last_token, 1);
+    EXPECT_EQ(info.last_token, token);
+  }
+
+  std::vector<std::string> names;
+  const auto collect = [](const char* name, size_t len, void* out) {
+    static_cast<std::vector<std::string>*>(out)->emplace_back(name, len);
+    return 0;
+  };
+  ASSERT_EQ(dlock_lock_list(holder_client, "insp", collect, &names), DLOCK_OK) << dlock_last_error();
+  EXPECT_EQ(names, std::vector<std::string>{"inspected"});
+  names.clear();
+  ASSERT_EQ(dlock_lock_list(holder_client, "other", collect, &names), DLOCK_OK);
+  EXPECT_TRUE(names.empty());
+
+  int released = 0;
+  ASSERT_EQ(dlock_lock_force_release_checked(admin, &released), DLOCK_OK) << dlock_last_error();
+  EXPECT_EQ(released, 1);
+  EXPECT_TRUE(wait_until([&] { return lost.calls() > 0; }, milliseconds(5000))) << "the holder was not told";
+  EXPECT_EQ(dlock_lock_release(held), DLOCK_E_LOST);
+  ASSERT_EQ(dlock_lock_force_release_checked(admin, &released), DLOCK_OK);
+  EXPECT_EQ(released, 0) << "nothing held";
+
+  dlock_lock_info_init(&info);
+  ASSERT_EQ(dlock_lock_inspect(admin, &info, nullptr), DLOCK_OK) << dlock_last_error();
+  EXPECT_EQ(info.holder_count, 0u);
+  EXPECT_EQ(info.ttl_ms, -2);
+  EXPECT_EQ(info.has_last_token, GetParam().shedlock ? 0 : 1) << "the row keeps its token";
+  names.clear();
+  ASSERT_EQ(dlock_lock_list(holder_client, "", collect, &names), DLOCK_OK);
+  EXPECT_TRUE(std::find(names.begin(), names.end(), "inspected") == names.end()) << "an ended row is listed";
+  uint64_t next = 0;
+  ASSERT_EQ(dlock_lock_acquire(admin, 0, -1, &next), DLOCK_OK) << dlock_last_error();
+  EXPECT_GT(next, token);
+  EXPECT_EQ(dlock_lock_release(admin), DLOCK_OK);
 }
 
 // A client opened before fork() works in the child on a session (connections,

@@ -2,6 +2,7 @@
 a held name waits for the first to end, and concurrent runs never overlap with rising tokens,
 judged by the same checker as on Redis; dlock schema's statements, run by an administrator, let
 a user who may not create tables lock."""
+import json
 import os
 import shutil
 import subprocess
@@ -77,6 +78,31 @@ class PostgresRuns(unittest.TestCase):
         sections = read_log(log)
         self.assertEqual(len(sections), RUNNERS * RUNS_EACH)
         self.assertEqual(find_violations(sections), [])
+
+    def test_status_and_list_show_the_holder_of_a_run(self):
+        started = os.path.join(self.work_dir, "started")
+        run = subprocess.Popen([DLOCK, "run", "nightly", "--", "sh", "-c",
+                                f'echo "$DLOCK_FENCING_TOKEN" > {started}; exec sleep 30'], env=self.env)
+        self.addCleanup(run.kill)
+        wait_until(lambda: os.path.exists(started) and Path(started).read_text().strip(), 10, "the run's start")
+        token = int(Path(started).read_text())
+        status = subprocess.run([DLOCK, "status", "--json", "nightly"], env=self.env, capture_output=True,
+                                text=True, timeout=30)
+        self.assertEqual(status.returncode, 0, status.stderr)
+        shown = json.loads(status.stdout)
+        self.assertTrue(shown["locked"])
+        self.assertEqual(len(shown["holders"]), 1)
+        self.assertGreater(shown["lease_remaining_ms"], 0, "the row's lease, by the server's clock")
+        self.assertEqual(shown["last_fencing_token"], token)
+        listed = subprocess.run([DLOCK, "list", "--json", "night"], env=self.env, capture_output=True, text=True,
+                                timeout=30)
+        self.assertEqual(listed.returncode, 0, listed.stderr)
+        self.assertEqual([lock["name"] for lock in json.loads(listed.stdout)], ["nightly"])
+        run.terminate()
+        run.wait(10)
+        after = subprocess.run([DLOCK, "status", "nightly"], env=self.env, capture_output=True, text=True,
+                               timeout=30)
+        self.assertEqual(after.returncode, 3, after.stdout + after.stderr)
 
     def test_the_schema_it_prints_lets_a_user_without_create_lock(self):
         # PostgreSQL 15: only the owner creates in schema public.

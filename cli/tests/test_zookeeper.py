@@ -48,7 +48,7 @@ class ZooKeeperRuns(unittest.TestCase):
     def test_status_and_list_show_the_holder_of_a_run(self):
         started = os.path.join(self.work_dir, "started")
         run = subprocess.Popen([DLOCK, "run", "nightly", "--", "sh", "-c",
-                                f'echo "$DLOCK_FENCING_TOKEN" > {started}; sleep 30'], env=self.env)
+                                f'echo "$DLOCK_FENCING_TOKEN" > {started}; exec sleep 30'], env=self.env)
         self.addCleanup(run.kill)
         wait_until(lambda: os.path.exists(started) and Path(started).read_text().strip(), 10, "the run's start")
         token = int(Path(started).read_text())

@@ -17,9 +17,34 @@ void LeaseDialect::check_name(const std::string& name) const {
 
 std::optional<std::chrono::milliseconds> LeaseDialect::lease_left(SqlConnection& connection,
                                                                   const std::string& name) const {
-  const SqlResult found = connection.execute(statements_.lease_left, {name_param(name)});
+  const std::optional<LeaseRow> found = row(connection, name);
+  if (!found || !found->live()) return std::nullopt;
+  return found->left;
+}
+
+std::optional<LeaseRow> LeaseDialect::row(SqlConnection& connection, const std::string& name) const {
+  const SqlResult found = connection.execute(statements_.row, {name_param(name)});
   if (found.rows.empty()) return std::nullopt;
-  return std::chrono::milliseconds(integer_of(found.rows.front().at(0), connection));
+  const SqlRow& columns = found.rows.front();
+  LeaseRow row;
+  row.holder = holder_of(columns.at(0).value_or(""));
+  row.left = std::chrono::milliseconds(integer_of(columns.at(1), connection));
+  if (columns.at(2)) row.token = unsigned_of(columns.at(2), connection);
+  return row;
+}
+
+std::vector<std::string> LeaseDialect::live_names(SqlConnection& connection,
+                                                  const std::string& prefix) const {
+  std::vector<std::string> names;
+  for (const SqlRow& columns : connection.execute(statements_.live_names, {}).rows) {
+    std::string name = bytes_of_hex(columns.at(0).value_or(""));
+    if (name.compare(0, prefix.size(), prefix) == 0) names.push_back(std::move(name));
+  }
+  return names;
+}
+
+std::uint64_t LeaseDialect::force_end(SqlConnection& connection, const std::string& name) const {
+  return connection.execute(statements_.force_end, {name_param(name)}).affected;
 }
 
 std::uint64_t LeaseDialect::release(SqlConnection& connection, const std::string& name,

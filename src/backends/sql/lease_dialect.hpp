@@ -34,6 +34,15 @@ struct LeaseAttempt {
   std::chrono::milliseconds holder_lease_left{0};
 };
 
+// A name's row as it is (lease live or ended), for inspection.
+struct LeaseRow {
+  std::string holder;  // the owner field (ShedLock's table: dlock's on this host; else locked_by)
+  std::chrono::milliseconds left{0};   // by the server's clock; 0 or less once the lease ended
+  std::optional<std::uint64_t> token;  // the row's last token; none on ShedLock's table, which keeps none
+
+  bool live() const { return left.count() > 0; }
+};
+
 struct LeaseHold {
   std::string name;
   std::uint64_t token = 0;
@@ -80,17 +89,29 @@ class LeaseDialect {
   // The lease left on `name` by the server's clock; nullopt when nobody holds it.
   std::optional<std::chrono::milliseconds> lease_left(SqlConnection& connection,
                                                       const std::string& name) const;
+  // The row of `name`; nullopt when the table has none.
+  std::optional<LeaseRow> row(SqlConnection& connection, const std::string& name) const;
+  // The names whose lease is live and that start with `prefix` (`dlock list`).
+  std::vector<std::string> live_names(SqlConnection& connection, const std::string& prefix) const;
+  // Ends the live lease of `name` whoever holds it (an administrator's forced
+  // release: the holder's watchdog finds it ended and reports it lost); the
+  // rows ended (0 or 1). PostgreSQL's lock table notifies the waiters.
+  std::uint64_t force_end(SqlConnection& connection, const std::string& name) const;
 
  protected:
   // The statements that differ between servers in text only. Each takes the
-  // name first (release: as release_params() says); withdraw then the stored
-  // owner. Release and withdraw's SqlResult::affected counts the rows ended;
-  // lease_left returns the whole milliseconds left of a live lease, no row
-  // otherwise.
+  // name first (release: as release_params() says; live_names: nothing);
+  // withdraw then the stored owner. Release, withdraw and force_end's
+  // SqlResult::affected counts the rows ended. `row` returns the stored
+  // owner, the whole milliseconds left (0 or less once ended) and the token
+  // (NULL where the layout keeps none); live_names the hex of each name
+  // whose lease is live.
   struct RowStatements {
-    std::string lease_left;
+    std::string row;
     std::string release;
     std::string withdraw;
+    std::string live_names;
+    std::string force_end;
   };
 
   LeaseDialect(std::string table, RowStatements statements)
@@ -100,6 +121,8 @@ class LeaseDialect {
   virtual SqlParam name_param(const std::string& name) const { return SqlParam::bytes(name); }
   // The owner as the table stores it (ShedLock's locked_by adds the host).
   virtual std::string stored_owner(const std::string& owner) const { return owner; }
+  // The owner field of a stored owner (stored_owner's inverse where it can be).
+  virtual std::string holder_of(const std::string& stored) const { return stored; }
   // The release statement's parameters in the order its text takes them
   // (MySQL's '?' are positional).
   virtual std::vector<SqlParam> release_params(const std::string& name, const std::string& stored_owner,

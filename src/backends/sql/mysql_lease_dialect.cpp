@@ -17,14 +17,19 @@ class MysqlLeaseDialect : public LeaseDialect {
  public:
   explicit MysqlLeaseDialect(const std::string& table)
       : LeaseDialect(
-            table, {"SELECT CEILING(TIMESTAMPDIFF(MICROSECOND, UTC_TIMESTAMP(6), lease_until) / 1000) FROM " +
-                        table + " WHERE name = ? AND lease_until > UTC_TIMESTAMP(6)",
-                    "UPDATE " + table +
-                        " SET lease_until = UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND"
-                        " WHERE name = ? AND owner = ? AND token = ? AND lease_until > UTC_TIMESTAMP(6)",
-                    "UPDATE " + table +
-                        " SET lease_until = UTC_TIMESTAMP(6)"
-                        " WHERE name = ? AND owner = ? AND lease_until > UTC_TIMESTAMP(6)"}),
+            table,
+            {"SELECT owner, CEILING(TIMESTAMPDIFF(MICROSECOND, UTC_TIMESTAMP(6), lease_until) / 1000),"
+             " token FROM " +
+                 table + " WHERE name = ?",
+             "UPDATE " + table +
+                 " SET lease_until = UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND"
+                 " WHERE name = ? AND owner = ? AND token = ? AND lease_until > UTC_TIMESTAMP(6)",
+             "UPDATE " + table +
+                 " SET lease_until = UTC_TIMESTAMP(6)"
+                 " WHERE name = ? AND owner = ? AND lease_until > UTC_TIMESTAMP(6)",
+             "SELECT HEX(name) FROM " + table + " WHERE lease_until > UTC_TIMESTAMP(6)",
+             "UPDATE " + table +
+                 " SET lease_until = UTC_TIMESTAMP(6) WHERE name = ? AND lease_until > UTC_TIMESTAMP(6)"}),
         // The token first (it commits on its own and burns a value when the
         // grant is refused, which does no harm); then the insert, assigning
         // lease_until last since MySQL evaluates ON DUPLICATE KEY UPDATE

@@ -25,15 +25,18 @@ const std::string kLockAtLeastFor = "TIMESTAMPADD(MICROSECOND, ?, locked_at)";
 class MysqlShedLockDialect : public ShedLockDialect {
  public:
   MysqlShedLockDialect()
-      : ShedLockDialect({"SELECT CEILING(TIMESTAMPDIFF(MICROSECOND, " + kNow +
-                             ", lock_until) / 1000) FROM shedlock WHERE name = ? AND lock_until > " + kNow,
-                         // ShedLock's unlock, lockAtLeastFor = `keep`.
-                         "UPDATE shedlock SET lock_until = IF (" + kLockAtLeastFor + " > " + kNow + " , " +
-                             kLockAtLeastFor + ", " + kNow +
-                             ") WHERE name = ? AND locked_by = ? AND locked_at = ? AND lock_until > " + kNow,
-                         // ShedLock's unlock with lockAtLeastFor 0, whatever the grant.
-                         "UPDATE shedlock SET lock_until = " + kNow +
-                             " WHERE name = ? AND locked_by = ? AND lock_until > " + kNow}),
+      : ShedLockDialect(
+            {"SELECT locked_by, CEILING(TIMESTAMPDIFF(MICROSECOND, " + kNow +
+                 ", lock_until) / 1000), NULL FROM shedlock WHERE name = ?",
+             // ShedLock's unlock, lockAtLeastFor = `keep`.
+             "UPDATE shedlock SET lock_until = IF (" + kLockAtLeastFor + " > " + kNow + " , " +
+                 kLockAtLeastFor + ", " + kNow +
+                 ") WHERE name = ? AND locked_by = ? AND locked_at = ? AND lock_until > " + kNow,
+             // ShedLock's unlock with lockAtLeastFor 0, whatever the grant.
+             "UPDATE shedlock SET lock_until = " + kNow +
+                 " WHERE name = ? AND locked_by = ? AND lock_until > " + kNow,
+             "SELECT HEX(name) FROM shedlock WHERE lock_until > " + kNow,
+             "UPDATE shedlock SET lock_until = " + kNow + " WHERE name = ? AND lock_until > " + kNow}),
         acquire_("INSERT IGNORE INTO shedlock(name, lock_until, locked_at, locked_by) VALUES(?, " +
                  kLockAtMostFor + ", " + kNow +
                  ", ?);"

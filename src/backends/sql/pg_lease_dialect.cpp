@@ -16,8 +16,9 @@ class PgLeaseDialect : public LeaseDialect {
   explicit PgLeaseDialect(const std::string& table)
       : LeaseDialect(
             table,
-            {"SELECT ceil(extract(epoch FROM lease_until - clock_timestamp()) * 1000)::bigint FROM " + table +
-                 " WHERE name = $1 AND lease_until > clock_timestamp()",
+            {"SELECT owner, ceil(extract(epoch FROM lease_until - clock_timestamp()) * 1000)::bigint, token "
+             "FROM " +
+                 table + " WHERE name = $1",
              "WITH r AS (UPDATE " + table +
                  " SET lease_until = clock_timestamp() + cast($4 as interval)"
                  " WHERE name = $1 AND owner = $2 AND token = $3::bigint AND lease_until > clock_timestamp()"
@@ -26,6 +27,11 @@ class PgLeaseDialect : public LeaseDialect {
              "WITH r AS (UPDATE " + table +
                  " SET lease_until = clock_timestamp()"
                  " WHERE name = $1 AND owner = $2 AND lease_until > clock_timestamp()"
+                 " RETURNING 1) SELECT pg_notify(" +
+                 pg_release_channel(table, "$1") + ", '') FROM r",
+             "SELECT encode(name, 'hex') FROM " + table + " WHERE lease_until > clock_timestamp()",
+             "WITH r AS (UPDATE " + table +
+                 " SET lease_until = clock_timestamp() WHERE name = $1 AND lease_until > clock_timestamp()"
                  " RETURNING 1) SELECT pg_notify(" +
                  pg_release_channel(table, "$1") + ", '') FROM r"}),
         acquire_(

@@ -25,7 +25,7 @@ class PgShedLockDialect : public ShedLockDialect {
  public:
   PgShedLockDialect()
       : ShedLockDialect(
-            {"SELECT " + kLeft + " FROM shedlock WHERE name = $1 AND lock_until > " + kNow,
+            {"SELECT locked_by, " + kLeft + ", NULL::bigint FROM shedlock WHERE name = $1",
              // ShedLock's unlock, lockAtLeastFor = $4.
              "UPDATE shedlock SET lock_until = CASE WHEN locked_at + cast($4 as interval) > " + kNow +
                  " THEN locked_at + cast($4 as interval) ELSE " + kNow +
@@ -33,7 +33,9 @@ class PgShedLockDialect : public ShedLockDialect {
                  kNow,
              // ShedLock's unlock with lockAtLeastFor 0, whatever the grant.
              "UPDATE shedlock SET lock_until = " + kNow +
-                 " WHERE name = $1 AND locked_by = $2 AND lock_until > " + kNow}),
+                 " WHERE name = $1 AND locked_by = $2 AND lock_until > " + kNow,
+             "SELECT encode(convert_to(name, 'UTF8'), 'hex') FROM shedlock WHERE lock_until > " + kNow,
+             "UPDATE shedlock SET lock_until = " + kNow + " WHERE name = $1 AND lock_until > " + kNow}),
         acquire_("WITH g AS (INSERT INTO shedlock(name, lock_until, locked_at, locked_by) VALUES($1, " +
                  kNow + " + cast($2 as interval), " + kNow +
                  ", $3) ON CONFLICT (name) DO UPDATE SET lock_until = " + kNow +

@@ -36,7 +36,7 @@ class ShedLockDialect : public LeaseDialect {
   std::string stored_owner(const std::string& owner) const override;
   // The owner field of a locked_by dlock wrote on this host; any other
   // locked_by (ShedLock's, another host's dlock) as it is.
-  std::string holder_of(const std::string& locked_by) const;
+  std::string holder_of(const std::string& locked_by) const override;
   // The tokens of `holds` whose (name, grant) the server returned as renewed.
   static std::vector<std::uint64_t> renewed_tokens(const std::vector<LeaseHold>& holds,
                                                    const SqlResult& kept);

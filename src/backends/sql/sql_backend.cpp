@@ -34,6 +34,12 @@ std::shared_ptr<LockOps> SqlBackend::lock(const std::string& name, LockKind kind
       [client = client_]() -> SqlClientSession& { return sql_session(*client->core()); }, name);
 }
 
+std::vector<std::string> SqlBackend::list_locks(const std::string& prefix) {
+  SqlClientSession& session = sql_session(*client_->core());
+  sql::SqlPool::Lease connection = session.pool().take();
+  return session.dialect().live_names(*connection, prefix);
+}
+
 std::shared_ptr<PermitLeases> SqlBackend::permit_leases(const std::string& name) {
   throw UnsupportedError("permit semaphore '" + name + "': the " + scheme_ + " backend does not serve it");
 }

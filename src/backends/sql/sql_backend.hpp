@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "core/backend.hpp"
 #include "core/client.hpp"
@@ -21,6 +22,8 @@ class SqlBackend final : public Backend {
   const char* scheme() const override { return scheme_; }
   // Throws UnsupportedError naming the backend for a kind but the reentrant lock.
   std::shared_ptr<LockOps> lock(const std::string& name, LockKind kind) override;
+  // The names of the table whose lease is live.
+  std::vector<std::string> list_locks(const std::string& prefix) override;
   // Throws UnsupportedError naming the backend: no semaphore on SQL yet.
   std::shared_ptr<PermitLeases> permit_leases(const std::string& name) override;
 

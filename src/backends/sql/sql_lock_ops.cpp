@@ -76,11 +76,6 @@ Settle SqlLockOps::settle_release(const GrantRef& grant, const std::string& /*re
   };
 }
 
-void SqlLockOps::unsupported(const char* operation) const {
-  throw UnsupportedError(std::string(operation) + " '" + name_ + "': the " + scheme_ +
-                         " backend does not serve it yet (issue 24)");
-}
-
 LockOps::Extension SqlLockOps::extend(const GrantRef& grant, int64_t lease_ms) {
   SqlClientSession& session = session_();
   sql::SqlPool::Lease connection = session.pool().take();
@@ -101,7 +96,9 @@ bool SqlLockOps::release_keeping(const GrantRef& grant, int64_t keep_ms) {
 }
 
 bool SqlLockOps::force_release() {
-  unsupported("force_release");
+  SqlClientSession& session = session_();
+  sql::SqlPool::Lease connection = session.pool().take();
+  return session.dialect().force_end(*connection, name_) > 0;
 }
 
 bool SqlLockOps::is_locked() {
@@ -113,6 +110,20 @@ int64_t SqlLockOps::ttl_ms() {
   sql::SqlPool::Lease connection = session.pool().take();
   const std::optional<std::chrono::milliseconds> left = session.dialect().lease_left(*connection, name_);
   return left ? left->count() : -2;
+}
+
+LockInspection SqlLockOps::inspect() {
+  SqlClientSession& session = session_();
+  sql::SqlPool::Lease connection = session.pool().take();
+  LockInspection inspection;
+  const std::optional<sql::LeaseRow> row = session.dialect().row(*connection, name_);
+  if (!row) return inspection;
+  inspection.last_token = row->token;
+  if (row->live()) {
+    inspection.holders.push_back({row->holder, 1});
+    inspection.ttl_ms = row->left.count();
+  }
+  return inspection;
 }
 
 }  // namespace dlock

@@ -5,8 +5,7 @@
 // renewal match so they act on this grant only. A lease is the row's, by the
 // server's clock: fixed leases are served; the watchdog's renewal is the
 // keeper's one statement (sql_keeper.hpp), and extending is that statement
-// for one grant. Keeping and a forced release have no statement yet:
-// UnsupportedError naming the backend.
+// for one grant.
 #pragma once
 
 #include <functional>
@@ -55,14 +54,17 @@ class SqlLockOps final : public LockOps {
   // after the grant (its lockAtLeastFor: `dlock run --hold-after-success`).
   bool keeps() const override { return true; }
   bool release_keeping(const GrantRef& grant, int64_t keep_ms) override;
+  // Ends the row's live lease whoever holds it; its holder's watchdog finds
+  // it ended and reports the hold lost.
   bool force_release() override;
   bool is_locked() override;
   // The row's lease left by the server's clock, -2 when nobody holds it.
   int64_t ttl_ms() override;
+  // The row's holder while its lease is live (the server counts no
+  // re-entry: 1), its lease left, its last token (none on ShedLock's table).
+  LockInspection inspect() override;
 
  private:
-  [[noreturn]] void unsupported(const char* operation) const;
-
   const SessionOf session_;
   const std::string name_;
   const char* const scheme_;

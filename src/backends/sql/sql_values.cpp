@@ -58,5 +58,21 @@ std::string hex_of(const std::string& bytes) {
   return hex;
 }
 
+std::string bytes_of_hex(const std::string& hex) {
+  const auto nibble = [&hex](char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    throw ProtocolError("not hex from the server: " + hex.substr(0, 64));
+  };
+  if (hex.size() % 2 != 0) throw ProtocolError("odd hex from the server: " + hex.substr(0, 64));
+  std::string bytes;
+  bytes.reserve(hex.size() / 2);
+  for (std::size_t i = 0; i < hex.size(); i += 2) {
+    bytes += static_cast<char>(nibble(hex[i]) << 4 | nibble(hex[i + 1]));
+  }
+  return bytes;
+}
+
 }  // namespace sql
 }  // namespace dlock

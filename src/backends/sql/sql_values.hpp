@@ -20,6 +20,9 @@ bool boolean_of(const SqlValue& value, const SqlConnection& connection);
 
 // Two lowercase hex digits per byte: how names travel inside statement text.
 std::string hex_of(const std::string& bytes);
+// hex_of's inverse, either case (MySQL's HEX() answers upper case). Throws
+// ProtocolError for text that is not hex.
+std::string bytes_of_hex(const std::string& hex);
 
 }  // namespace sql
 }  // namespace dlock
