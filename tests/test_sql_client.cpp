@@ -468,6 +468,29 @@ TEST_P(SqlClient, AFairLockIsUnsupportedNamingTheBackend) {
   EXPECT_NE(std::string(dlock_last_error()).find("fair lock"), std::string::npos) << dlock_last_error();
 }
 
+// A read-only server (a replica, or a user whose transactions are
+// read-only) refuses the grant: the caller sees the server's words, holds
+// nothing, and the lock stays free for a client on the primary.
+TEST_P(SqlClient, AReadOnlyServerRefusesTheGrantAndNothingIsHeld) {
+  dlock_lock* writer = lock(open(), "replica");  // the schema, made by the superuser
+  const std::string options = GetParam().shedlock ? "table=shedlock" : "";
+  dlock_client* read_only = nullptr;
+  ASSERT_EQ(dlock_client_open(server_->read_only_url(options).c_str(), nullptr, &read_only), DLOCK_OK)
+      << dlock_last_error();
+  dlock_lock* refused = nullptr;
+  ASSERT_EQ(dlock_lock_new(read_only, "replica", &refused), DLOCK_OK);
+  EXPECT_EQ(dlock_lock_acquire(refused, 0, -1, nullptr), DLOCK_E_PROTOCOL);
+  EXPECT_NE(std::string(dlock_last_error()).find("read-only"), std::string::npos) << dlock_last_error();
+  int held = 1;
+  ASSERT_EQ(dlock_lock_is_held(refused, &held), DLOCK_OK);
+  EXPECT_EQ(held, 0);
+  EXPECT_EQ(dlock_lock_release(refused), DLOCK_E_NOT_OWNER);
+  dlock_lock_free(refused);
+  dlock_client_close(read_only);
+  EXPECT_EQ(dlock_lock_acquire(writer, 0, -1, nullptr), DLOCK_OK) << dlock_last_error();
+  EXPECT_EQ(dlock_lock_release(writer), DLOCK_OK);
+}
+
 TEST_P(SqlClient, AClosedPortIsAConnectionError) {
   const std::string closed = std::string(scheme()) +
                              "://dlock@127.0.0.1:" + std::to_string(pick_free_port()) +

@@ -18,6 +18,14 @@ class PgTestServer : public SqlTestServer {
         "CREATE ROLE dlock_reader LOGIN; GRANT SELECT ON ALL TABLES IN SCHEMA public TO dlock_reader");
     return server_.url("dlock_reader");
   }
+  std::string read_only_url(const std::string& options) override {
+    server_.query(
+        "CREATE ROLE dlock_replica_user LOGIN;"
+        " GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO dlock_replica_user;"
+        " GRANT USAGE, SELECT, UPDATE ON ALL SEQUENCES IN SCHEMA public TO dlock_replica_user;"
+        " ALTER ROLE dlock_replica_user SET default_transaction_read_only = on");
+    return with_options(server_.url("dlock_replica_user"), options);
+  }
   std::string query(const std::string& sql) override { return server_.query(sql); }
   void kill_session(std::uint64_t id) override { server_.terminate_backend(static_cast<int>(id)); }
   void kill9() override { server_.kill9(); }
@@ -34,6 +42,12 @@ class MariaDbTestServer : public SqlTestServer {
     server_.query(
         "CREATE USER dlock_reader@'%' IDENTIFIED BY 'pw'; GRANT SELECT ON dlock.* TO dlock_reader@'%'");
     return server_.url("dlock_reader", "pw");
+  }
+  std::string read_only_url(const std::string& options) override {
+    server_.query(
+        "CREATE USER dlock_replica_user@'%' IDENTIFIED BY 'pw';"
+        " GRANT SELECT, INSERT, UPDATE, DELETE ON dlock.* TO dlock_replica_user@'%'; SET GLOBAL read_only = 1");
+    return with_options(server_.url("dlock_replica_user", "pw"), options);
   }
   std::string query(const std::string& sql) override { return server_.query(sql); }
   void kill_session(std::uint64_t id) override { server_.kill_connection(id); }
