@@ -1,41 +1,26 @@
-"""dlock run on postgresql://, against a real PostgreSQL server the test starts: a second run on
-a held name waits for the first to end, and concurrent runs never overlap with rising tokens,
-judged by the same checker as on Redis; dlock schema's statements, run by an administrator, let
-a user who may not create tables lock."""
-import json
+"""dlock run on postgresql://, against a real PostgreSQL server the test starts: what every backend
+does (backend_runs); a second run on a held name waits for the first to end and is woken by the
+release; dlock schema's statements, run by an administrator, let a user who may not create tables
+lock."""
 import os
-import shutil
 import subprocess
 import sys
-import tempfile
-import time
 import unittest
 from pathlib import Path
 
+from backend_runs import BackendRuns
 from dlock_case import DLOCK, wait_until
-from sections import RECORDER, contend, find_violations, read_log
+from sections import RECORDER, read_log
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "tests" / "support"))
 from postgres_server import PostgresServer, bindir  # noqa: E402
 
-RUNNERS = 4
-RUNS_EACH = 5
-
 
 @unittest.skipIf(bindir() is None, "no PostgreSQL server (Debian's postgresql-15)")
-class PostgresRuns(unittest.TestCase):
+class PostgresRuns(BackendRuns, unittest.TestCase):
     @classmethod
-    def setUpClass(cls):
-        cls.postgres = PostgresServer().start()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.postgres.stop()
-
-    def setUp(self):
-        self.env = dict(os.environ, DLOCK_URL=self.postgres.url)
-        self.work_dir = tempfile.mkdtemp(prefix="dlock-cli-pg-")
-        self.addCleanup(shutil.rmtree, self.work_dir, True)
+    def start_server(cls):
+        return PostgresServer().start()
 
     def run_section(self, name, log, seconds):
         return subprocess.Popen([DLOCK, "run", name, "--", sys.executable, RECORDER, log, str(seconds)],
@@ -43,7 +28,7 @@ class PostgresRuns(unittest.TestCase):
 
     def live_token(self, name):
         """The token of name's row while its lease runs, read by psql; None when it is free."""
-        answer = self.postgres.try_query(
+        answer = self.server.try_query(
             f"SELECT token FROM dlock_locks WHERE name = convert_to('{name}', 'UTF8')"
             " AND lease_until > clock_timestamp()")
         return int(answer.stdout) if answer.returncode == 0 and answer.stdout.strip() else None
@@ -72,43 +57,11 @@ class PostgresRuns(unittest.TestCase):
         self.assertGreater(second_token, first_token)
         self.assertIsNone(self.live_token("report"), "the row's lease outlived both runs")
 
-    def test_concurrent_runs_never_overlap(self):
-        log = os.path.join(self.work_dir, "sections")
-        self.assertEqual(contend(DLOCK, self.env, "jobs-report", log, RUNNERS, RUNS_EACH), [0] * RUNNERS)
-        sections = read_log(log)
-        self.assertEqual(len(sections), RUNNERS * RUNS_EACH)
-        self.assertEqual(find_violations(sections), [])
-
-    def test_status_and_list_show_the_holder_of_a_run(self):
-        started = os.path.join(self.work_dir, "started")
-        run = subprocess.Popen([DLOCK, "run", "nightly", "--", "sh", "-c",
-                                f'echo "$DLOCK_FENCING_TOKEN" > {started}; exec sleep 30'], env=self.env)
-        self.addCleanup(run.kill)
-        wait_until(lambda: os.path.exists(started) and Path(started).read_text().strip(), 10, "the run's start")
-        token = int(Path(started).read_text())
-        status = subprocess.run([DLOCK, "status", "--json", "nightly"], env=self.env, capture_output=True,
-                                text=True, timeout=30)
-        self.assertEqual(status.returncode, 0, status.stderr)
-        shown = json.loads(status.stdout)
-        self.assertTrue(shown["locked"])
-        self.assertEqual(len(shown["holders"]), 1)
-        self.assertGreater(shown["lease_remaining_ms"], 0, "the row's lease, by the server's clock")
-        self.assertEqual(shown["last_fencing_token"], token)
-        listed = subprocess.run([DLOCK, "list", "--json", "night"], env=self.env, capture_output=True, text=True,
-                                timeout=30)
-        self.assertEqual(listed.returncode, 0, listed.stderr)
-        self.assertEqual([lock["name"] for lock in json.loads(listed.stdout)], ["nightly"])
-        run.terminate()
-        run.wait(10)
-        after = subprocess.run([DLOCK, "status", "nightly"], env=self.env, capture_output=True, text=True,
-                               timeout=30)
-        self.assertEqual(after.returncode, 3, after.stdout + after.stderr)
-
     def test_the_schema_it_prints_lets_a_user_without_create_lock(self):
         # PostgreSQL 15: only the owner creates in schema public.
-        self.postgres.query("CREATE ROLE app LOGIN")
+        self.server.query("CREATE ROLE app LOGIN")
         # A table of its own: the other tests' runs created dlock_locks already.
-        env = dict(self.env, DLOCK_URL=self.postgres.url.replace("postgres@", "app@", 1) + "?table=app_locks")
+        env = dict(self.env, DLOCK_URL=self.server.url.replace("postgres@", "app@", 1) + "?table=app_locks")
         refused = subprocess.run([DLOCK, "run", "job", "--", "true"], env=env, capture_output=True, text=True,
                                  timeout=30)
         self.assertNotEqual(refused.returncode, 0)
@@ -116,13 +69,13 @@ class PostgresRuns(unittest.TestCase):
 
         printed = subprocess.run([DLOCK, "schema"], env=env, capture_output=True, text=True, timeout=30)
         self.assertEqual((printed.returncode, printed.stderr), (0, ""))
-        self.postgres.query(printed.stdout)
-        self.postgres.query("GRANT SELECT, INSERT, UPDATE, DELETE ON app_locks TO app;"
+        self.server.query(printed.stdout)
+        self.server.query("GRANT SELECT, INSERT, UPDATE, DELETE ON app_locks TO app;"
                             " GRANT USAGE, SELECT, UPDATE ON SEQUENCE dlock_token_seq TO app")
         ran = subprocess.run([DLOCK, "run", "job", "--", "sh", "-c", 'echo "$DLOCK_FENCING_TOKEN"'], env=env,
                              capture_output=True, text=True, timeout=30)
         self.assertEqual(ran.returncode, 0, ran.stderr)
-        self.assertEqual(self.postgres.query("SELECT token FROM app_locks WHERE name = convert_to('job', 'UTF8')"),
+        self.assertEqual(self.server.query("SELECT token FROM app_locks WHERE name = convert_to('job', 'UTF8')"),
                          ran.stdout.strip())
 
 
