@@ -616,9 +616,13 @@ DLOCK_API int dlock_lock_list(dlock_client *client, const char *prefix, dlock_lo
  * and written only while `owner` holds the lock (one round trip, never on the
  * acquire path). The key has no expiry, like the fencing counter, and the next
  * holder's note replaces it: readers compare its holder id with the lock's.
+ * On PostgreSQL and MySQL the note is in the lock's row (its `note` column);
+ * ShedLock's table and ZooKeeper keep none.
  *
  * DLOCK_OK noted; DLOCK_E_NOT_OWNER `owner` does not hold the lock (nothing
- * written); DLOCK_E_INVALID; DLOCK_E_CONNECTION; DLOCK_E_CLOSED.
+ * written); DLOCK_E_UNSUPPORTED a lock kind (a read-write lock's side) or a
+ * backend that keeps no note; DLOCK_E_INVALID; DLOCK_E_CONNECTION;
+ * DLOCK_E_CLOSED.
  */
 DLOCK_API int dlock_lock_note_holder(dlock_lock *lock, uint64_t owner, const char *note);
 
@@ -630,7 +634,8 @@ DLOCK_API int dlock_lock_note_holder(dlock_lock *lock, uint64_t owner, const cha
  * DLOCK_OK returned) when no note was recorded.
  *
  * DLOCK_E_INVALID; DLOCK_E_PROTOCOL the note key is not dlock's;
- * DLOCK_E_CONNECTION; DLOCK_E_CLOSED.
+ * DLOCK_E_UNSUPPORTED as for dlock_lock_note_holder(); DLOCK_E_CONNECTION;
+ * DLOCK_E_CLOSED.
  */
 DLOCK_API int dlock_lock_read_holder_note(dlock_lock *lock, char **holder_id_out, char **note_out);
 

@@ -424,6 +424,44 @@ TEST_P(SqlClient, InspectionListingAndAForcedReleaseReadAndEndTheRow) {
   EXPECT_EQ(dlock_lock_release(admin), DLOCK_OK);
 }
 
+// The holder's note (what `dlock status` shows: host, pid) is kept in its
+// row, read by any client with the id of the hold that wrote it; only a
+// holder writes one. ShedLock's table has no column for it: refused naming
+// the backend.
+TEST_P(SqlClient, AHoldersNoteIsKeptInItsRowAndReadByAnotherClient) {
+  dlock_lock* held = lock(open(), "noted");
+  dlock_lock* reader = lock(open(), "noted");
+  const uint64_t owner = dlock_thread_owner();
+  if (GetParam().shedlock) {
+    ASSERT_EQ(dlock_lock_acquire(held, 0, -1, nullptr), DLOCK_OK) << dlock_last_error();
+    EXPECT_EQ(dlock_lock_note_holder(held, owner, "host=web1 pid=42"), DLOCK_E_UNSUPPORTED);
+    EXPECT_NE(std::string(dlock_last_error()).find(scheme()), std::string::npos) << dlock_last_error();
+    EXPECT_EQ(dlock_lock_release(held), DLOCK_OK) << "the refused note touched the hold";
+    return;
+  }
+  EXPECT_EQ(dlock_lock_note_holder(held, owner, "host=web1 pid=42"), DLOCK_E_NOT_OWNER);
+  char* holder = nullptr;
+  char* note = nullptr;
+  ASSERT_EQ(dlock_lock_read_holder_note(reader, &holder, &note), DLOCK_OK) << dlock_last_error();
+  EXPECT_EQ(note, nullptr) << "nothing was noted yet";
+  ASSERT_EQ(dlock_lock_acquire(held, 0, -1, nullptr), DLOCK_OK) << dlock_last_error();
+  ASSERT_EQ(dlock_lock_note_holder(held, owner, "host=web1 pid=42"), DLOCK_OK) << dlock_last_error();
+  ASSERT_EQ(dlock_lock_read_holder_note(reader, &holder, &note), DLOCK_OK) << dlock_last_error();
+  ASSERT_NE(note, nullptr);
+  EXPECT_STREQ(note, "host=web1 pid=42");
+  dlock_lock_info info;
+  dlock_lock_info_init(&info);
+  dlock_lock_holders* holders = nullptr;
+  ASSERT_EQ(dlock_lock_inspect(reader, &info, &holders), DLOCK_OK) << dlock_last_error();
+  const char* id = nullptr;
+  ASSERT_EQ(dlock_lock_holders_get(holders, 0, &id, nullptr, nullptr), DLOCK_OK);
+  EXPECT_STREQ(holder, id) << "the note names the hold that wrote it";
+  dlock_lock_holders_free(holders);
+  dlock_lock_holder_note_free(holder);
+  dlock_lock_holder_note_free(note);
+  EXPECT_EQ(dlock_lock_release(held), DLOCK_OK);
+}
+
 // A client opened before fork() works in the child on a session (connections,
 // listener) of its own, and leaves the parent's connections, and so its hold,
 // alone.

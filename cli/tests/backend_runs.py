@@ -6,6 +6,7 @@ how to start its server and what differs."""
 import json
 import os
 import shutil
+import socket
 import subprocess
 import tempfile
 from pathlib import Path
@@ -21,6 +22,7 @@ class BackendRuns:
     # Set by the test class.
     CONTENDED_NAME = "jobs-report"  # a name the backend takes as is
     HOLDS_HAVE_LEASES = True  # False where a session keeps a hold (status shows no lease)
+    KEEPS_HOLDER_NOTES = True  # False where status can show the holder's id only, not its host and pid
 
     @classmethod
     def start_server(cls):
@@ -62,6 +64,11 @@ class BackendRuns:
         shown = json.loads(status.stdout)
         self.assertTrue(shown["locked"])
         self.assertEqual(len(shown["holders"]), 1)
+        if self.KEEPS_HOLDER_NOTES:
+            self.assertEqual(shown["holders"][0]["host"], socket.gethostname())
+            self.assertEqual(shown["holders"][0]["pid"], run.pid)
+        else:
+            self.assertIsNone(shown["holders"][0]["host"])
         if self.HOLDS_HAVE_LEASES:
             self.assertGreater(shown["lease_remaining_ms"], 0, "the hold's lease, by the server's clock")
         else:

@@ -7,7 +7,6 @@
 #include "c_api/guarded.hpp"
 #include "c_api/handles.hpp"
 #include "c_api/lock_ops.hpp"
-#include "primitives/lock/holder_note.hpp"
 
 namespace {
 
@@ -53,7 +52,9 @@ int dlock_lock_note_holder(dlock_lock* lock, uint64_t owner, const char* note) {
     require(note, "note");
     const std::string text = bounded(note, note_max, "note");
     return with_ops(lock, [&](dlock::ReentrantLock&, dlock::ClientCore& core) {
-      dlock::note_holder(core, dlock::c_api::plain_lock(lock, "note_holder").keys, owner, text);
+      if (!lock->ops->note_holder(lock->ops->hold_field(core.field(owner)), text)) {
+        throw dlock::NotOwnerError("'" + lock->ops->name() + "' is not held by this owner: no note written");
+      }
       return DLOCK_OK;
     });
   });
@@ -66,9 +67,8 @@ int dlock_lock_read_holder_note(dlock_lock* lock, char** holder_id_out, char** n
     *holder_id_out = nullptr;
     *note_out = nullptr;
     require(lock, "lock");
-    return with_ops(lock, [&](dlock::ReentrantLock&, dlock::ClientCore& core) {
-      const std::optional<dlock::HolderNote> found =
-          dlock::read_holder_note(core, dlock::c_api::plain_lock(lock, "read_holder_note").keys);
+    return with_ops(lock, [&](dlock::ReentrantLock&, dlock::ClientCore&) {
+      const std::optional<dlock::HolderNote> found = lock->ops->holder_note();
       if (found) {
         std::unique_ptr<char, void (*)(void*)> holder(c_string(found->holder), std::free);
         *note_out = c_string(found->note);

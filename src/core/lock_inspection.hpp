@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace dlock {
@@ -13,6 +14,23 @@ namespace dlock {
 struct LockHolder {
   std::string field;   // <client-id>:<owner> (Redis: a kept hold's <client-id>:<owner>:kept)
   int64_t hold_count;  // as the server records it (ZooKeeper, which does not: 1)
+};
+
+// What `dlock status` shows beside a holder's id (its host, pid): the last
+// note a holder recorded, with the field of the hold that wrote it, so a
+// reader pairs it with the holder it belongs to.
+struct HolderNote {
+  std::string holder;
+  std::string note;
+
+  // As a backend stores it: "<holder>\n<note>".
+  std::string stored() const { return holder + "\n" + note; }
+  // stored()'s inverse; nullopt for text that is not one.
+  static std::optional<HolderNote> from_stored(std::string_view text) {
+    const std::size_t newline = text.find('\n');
+    if (newline == std::string_view::npos) return std::nullopt;
+    return HolderNote{std::string(text.substr(0, newline)), std::string(text.substr(newline + 1))};
+  }
 };
 
 struct LockInspection {

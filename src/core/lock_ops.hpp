@@ -111,8 +111,23 @@ class LockOps {
   // Who holds it, in one consistent snapshot. Throws UnsupportedError where
   // the kind or the backend has none; ProtocolError when the name holds
   // something that is not a lock.
-  virtual LockInspection inspect() {
-    throw UnsupportedError("inspect '" + name() + "': the " + backend() + " backend cannot inspect this kind of lock");
+  virtual LockInspection inspect() { unsupported("inspect", "cannot inspect this kind of lock"); }
+  // Records `note` (what `dlock status` shows beside the holder: its host,
+  // pid) for the hold of `field` (hold_field's) while it holds the lock,
+  // replacing the last note; whether it held. Throws UnsupportedError where
+  // the kind or the backend keeps no note.
+  virtual bool note_holder(const std::string& /*field*/, const std::string& /*note*/) {
+    unsupported("note_holder", "keeps no holder note for this kind of lock");
+  }
+  // The last note recorded, nullopt when none. Throws as note_holder.
+  virtual std::optional<HolderNote> holder_note() {
+    unsupported("read_holder_note", "keeps no holder note for this kind of lock");
+  }
+
+ protected:
+  [[noreturn]] void unsupported(const char* operation, const char* why) const {
+    throw UnsupportedError(std::string(operation) + " '" + name() + "': the " + backend() + " backend " +
+                           why);
   }
 };
 

@@ -1,6 +1,7 @@
 #include "backends/redis/redis_lock_ops.hpp"
 
 #include "backends/redis/channel_watch.hpp"
+#include "backends/redis/lock_ops/holder_note.hpp"
 #include "backends/redis/lock_ops/lock_inspection.hpp"
 #include "backends/redis/lock_ops/lock_resource.hpp"
 #include "backends/redis/redis_lock_wait.hpp"
@@ -84,10 +85,27 @@ int64_t RedisLockOps::ttl_ms() {
   });
 }
 
-LockInspection RedisLockOps::inspect() {
+const LockKeys* RedisLockOps::plain_keys() const {
   const auto* lock = dynamic_cast<const LockResource*>(resource_.get());
-  if (lock == nullptr) return LockOps::inspect();
-  return inspect_lock(*client_->core(), lock->keys);
+  return lock != nullptr ? &lock->keys : nullptr;
+}
+
+LockInspection RedisLockOps::inspect() {
+  const LockKeys* keys = plain_keys();
+  if (keys == nullptr) return LockOps::inspect();
+  return inspect_lock(*client_->core(), *keys);
+}
+
+bool RedisLockOps::note_holder(const std::string& field, const std::string& note) {
+  const LockKeys* keys = plain_keys();
+  if (keys == nullptr) return LockOps::note_holder(field, note);
+  return dlock::note_holder(*client_->core(), *keys, field, note);
+}
+
+std::optional<HolderNote> RedisLockOps::holder_note() {
+  const LockKeys* keys = plain_keys();
+  if (keys == nullptr) return LockOps::holder_note();
+  return read_holder_note(*client_->core(), *keys);
 }
 
 }  // namespace dlock

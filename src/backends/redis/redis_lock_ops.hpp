@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "backends/redis/lock_ops/lock_keys.hpp"
 #include "backends/redis/lockable.hpp"
 #include "core/client.hpp"
 #include "core/lock_ops.hpp"
@@ -19,7 +20,8 @@ class RedisLockOps final : public LockOps {
   // `reentrant` false: the non-reentrant lock, on the reentrant lock's hash
   // (the engine keeps its holder out; NonReentrantLockResource's acquire
   // refuses another acquire under the holder's field).
-  RedisLockOps(std::shared_ptr<Client> client, std::shared_ptr<const Lockable> resource, bool reentrant = true)
+  RedisLockOps(std::shared_ptr<Client> client, std::shared_ptr<const Lockable> resource,
+               bool reentrant = true)
       : client_(std::move(client)), resource_(std::move(resource)), reentrant_(reentrant) {}
 
   const char* backend() const override { return "redis"; }
@@ -49,8 +51,14 @@ class RedisLockOps final : public LockOps {
   int64_t ttl_ms() override;
   // The reentrant lock's (inspect.lua); another kind's is unsupported.
   LockInspection inspect() override;
+  // The reentrant lock's (lock_ops/holder_note.hpp); another kind's is unsupported.
+  bool note_holder(const std::string& field, const std::string& note) override;
+  std::optional<HolderNote> holder_note() override;
 
  private:
+  // The reentrant lock's keys; nullptr for another kind.
+  const LockKeys* plain_keys() const;
+
   const std::shared_ptr<Client> client_;
   const std::shared_ptr<const Lockable> resource_;
   const bool reentrant_;

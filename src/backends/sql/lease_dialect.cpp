@@ -43,6 +43,23 @@ std::vector<std::string> LeaseDialect::live_names(SqlConnection& connection,
   return names;
 }
 
+bool LeaseDialect::note_holder(SqlConnection& connection, const std::string& name, const std::string& owner,
+                               const std::string& note) const {
+  const std::string stored = HolderNote{owner, note}.stored();
+  return connection
+             .execute(statements_.note, {SqlParam::text(stored), name_param(name), SqlParam::text(owner)})
+             .affected > 0;
+}
+
+std::optional<HolderNote> LeaseDialect::holder_note(SqlConnection& connection,
+                                                    const std::string& name) const {
+  const SqlResult found = connection.execute(statements_.read_note, {name_param(name)});
+  if (found.rows.empty() || !found.rows.front().at(0)) return std::nullopt;
+  std::optional<HolderNote> note = HolderNote::from_stored(*found.rows.front().at(0));
+  if (!note) throw ProtocolError(connection.server() + ": the note of '" + name + "' is not a holder note");
+  return note;
+}
+
 std::uint64_t LeaseDialect::force_end(SqlConnection& connection, const std::string& name) const {
   return connection.execute(statements_.force_end, {name_param(name)}).affected;
 }

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "backends/sql/sql_connection.hpp"
+#include "core/lock_inspection.hpp"
 
 namespace dlock {
 namespace sql {
@@ -93,6 +94,14 @@ class LeaseDialect {
   std::optional<LeaseRow> row(SqlConnection& connection, const std::string& name) const;
   // The names whose lease is live and that start with `prefix` (`dlock list`).
   std::vector<std::string> live_names(SqlConnection& connection, const std::string& prefix) const;
+  // Whether the table keeps a holder note (ShedLock's has no column for one).
+  bool keeps_notes() const { return !statements_.note.empty(); }
+  // Records `note` on `name`'s row while `owner` holds it, replacing the last;
+  // whether it held. Only where keeps_notes().
+  bool note_holder(SqlConnection& connection, const std::string& name, const std::string& owner,
+                   const std::string& note) const;
+  // The last note recorded on `name`'s row. Only where keeps_notes().
+  std::optional<HolderNote> holder_note(SqlConnection& connection, const std::string& name) const;
   // Ends the live lease of `name` whoever holds it (an administrator's forced
   // release: the holder's watchdog finds it ended and reports it lost); the
   // rows ended (0 or 1). PostgreSQL's lock table notifies the waiters.
@@ -105,13 +114,17 @@ class LeaseDialect {
   // SqlResult::affected counts the rows ended. `row` returns the stored
   // owner, the whole milliseconds left (0 or less once ended) and the token
   // (NULL where the layout keeps none); live_names the hex of each name
-  // whose lease is live.
+  // whose lease is live. `note` (empty where the table keeps none) takes the
+  // stored note, the name and the owner, in that order; `read_note` returns
+  // the stored note.
   struct RowStatements {
     std::string row;
     std::string release;
     std::string withdraw;
     std::string live_names;
     std::string force_end;
+    std::string note = {};
+    std::string read_note = {};
   };
 
   LeaseDialect(std::string table, RowStatements statements)

@@ -29,7 +29,10 @@ class MysqlLeaseDialect : public LeaseDialect {
                  " WHERE name = ? AND owner = ? AND lease_until > UTC_TIMESTAMP(6)",
              "SELECT HEX(name) FROM " + table + " WHERE lease_until > UTC_TIMESTAMP(6)",
              "UPDATE " + table +
-                 " SET lease_until = UTC_TIMESTAMP(6) WHERE name = ? AND lease_until > UTC_TIMESTAMP(6)"}),
+                 " SET lease_until = UTC_TIMESTAMP(6) WHERE name = ? AND lease_until > UTC_TIMESTAMP(6)",
+             "UPDATE " + table +
+                 " SET note = ? WHERE name = ? AND owner = ? AND lease_until > UTC_TIMESTAMP(6)",
+             "SELECT note FROM " + table + " WHERE name = ?"}),
         // The token first (it commits on its own and burns a value when the
         // grant is refused, which does no harm); then the insert, assigning
         // lease_until last since MySQL evaluates ON DUPLICATE KEY UPDATE
@@ -52,7 +55,7 @@ class MysqlLeaseDialect : public LeaseDialect {
     std::vector<std::string> statements{
         "CREATE TABLE IF NOT EXISTS " + table() +
         " (name VARBINARY(1024) NOT NULL PRIMARY KEY, owner VARCHAR(128) CHARACTER SET ascii NOT NULL,"
-        " lease_until DATETIME(6) NOT NULL, token BIGINT UNSIGNED NOT NULL, note VARCHAR(255) NULL)"
+        " lease_until DATETIME(6) NOT NULL, token BIGINT UNSIGNED NOT NULL, note TEXT NULL)"
         " ENGINE=InnoDB"};
     for (std::string& statement : token_schema(SqlDialect::mysql)) statements.push_back(std::move(statement));
     return statements;

@@ -33,7 +33,10 @@ class PgLeaseDialect : public LeaseDialect {
              "WITH r AS (UPDATE " + table +
                  " SET lease_until = clock_timestamp() WHERE name = $1 AND lease_until > clock_timestamp()"
                  " RETURNING 1) SELECT pg_notify(" +
-                 pg_release_channel(table, "$1") + ", '') FROM r"}),
+                 pg_release_channel(table, "$1") + ", '') FROM r",
+             "UPDATE " + table +
+                 " SET note = $1 WHERE name = $2 AND owner = $3 AND lease_until > clock_timestamp()",
+             "SELECT note FROM " + table + " WHERE name = $1"}),
         acquire_(
             "WITH g AS ("
             " INSERT INTO " +

@@ -126,4 +126,18 @@ LockInspection SqlLockOps::inspect() {
   return inspection;
 }
 
+bool SqlLockOps::note_holder(const std::string& field, const std::string& note) {
+  SqlClientSession& session = session_();
+  if (!session.dialect().keeps_notes()) return LockOps::note_holder(field, note);
+  sql::SqlPool::Lease connection = session.pool().take();
+  return session.dialect().note_holder(*connection, name_, field, note);
+}
+
+std::optional<HolderNote> SqlLockOps::holder_note() {
+  SqlClientSession& session = session_();
+  if (!session.dialect().keeps_notes()) return LockOps::holder_note();
+  sql::SqlPool::Lease connection = session.pool().take();
+  return session.dialect().holder_note(*connection, name_);
+}
+
 }  // namespace dlock

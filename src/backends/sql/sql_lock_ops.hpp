@@ -63,6 +63,9 @@ class SqlLockOps final : public LockOps {
   // The row's holder while its lease is live (the server counts no
   // re-entry: 1), its lease left, its last token (none on ShedLock's table).
   LockInspection inspect() override;
+  // In the row's note column; ShedLock's table has none (unsupported).
+  bool note_holder(const std::string& field, const std::string& note) override;
+  std::optional<HolderNote> holder_note() override;
 
  private:
   const SessionOf session_;

@@ -1,4 +1,4 @@
-#include "primitives/lock/holder_note.hpp"
+#include "backends/redis/lock_ops/holder_note.hpp"
 
 #include "backends/redis/lock_ops/lock_lua.hpp"
 #include "backends/redis/net/script.hpp"
@@ -19,28 +19,23 @@ Script& note_script() {
 
 }  // namespace
 
-void note_holder(ClientCore& core, const LockKeys& keys, uint64_t owner, const std::string& note) {
-  core.throw_if_closed();
-  const std::string field = core.field(owner);
+bool note_holder(ClientCore& core, const LockKeys& keys, const std::string& field, const std::string& note) {
   const std::string key = note_key(keys);
-  const bool noted = redis_session(core).execute(keys.name, [&](Connection& connection) {
+  return redis_session(core).execute(keys.name, [&](Connection& connection) {
     const std::string what = "note the holder of '" + keys.name + "'";
     return note_script().run(connection, {keys.name, key}, {field, note}).integer_is_one(what);
   });
-  if (!noted) throw NotOwnerError("'" + keys.name + "' is not held by this owner: no note written");
 }
 
 std::optional<HolderNote> read_holder_note(ClientCore& core, const LockKeys& keys) {
-  core.throw_if_closed();
   const std::string key = note_key(keys);
   return redis_session(core).execute(keys.name, [&](Connection& connection) -> std::optional<HolderNote> {
     const std::string what = "read the holder note '" + key + "'";
     const Reply reply = connection.command({"GET", key});
     if (reply.is_nil()) return std::nullopt;
-    const std::string_view text = reply.text(what);
-    const std::size_t newline = text.find('\n');
-    if (newline == std::string_view::npos) throw ProtocolError(what + ": not a holder note");
-    return HolderNote{std::string(text.substr(0, newline)), std::string(text.substr(newline + 1))};
+    std::optional<HolderNote> note = HolderNote::from_stored(reply.text(what));
+    if (!note) throw ProtocolError(what + ": not a holder note");
+    return note;
   });
 }
 

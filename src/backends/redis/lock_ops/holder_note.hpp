@@ -9,16 +9,12 @@
 
 #include "backends/redis/lock_ops/lock_keys.hpp"
 #include "core/client_core.hpp"
+#include "core/lock_inspection.hpp"
 
 namespace dlock {
 
-struct HolderNote {
-  std::string holder;  // the field of the hold that wrote it
-  std::string note;
-};
-
-// Throws NotOwnerError when `owner` does not hold the lock (nothing written).
-void note_holder(ClientCore& core, const LockKeys& keys, uint64_t owner, const std::string& note);
+// Whether `field` held the lock, and so its note was written.
+bool note_holder(ClientCore& core, const LockKeys& keys, const std::string& field, const std::string& note);
 
 // The last note written, if any. Throws ProtocolError when the key is not one.
 std::optional<HolderNote> read_holder_note(ClientCore& core, const LockKeys& keys);
