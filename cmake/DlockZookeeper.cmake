@@ -5,22 +5,14 @@
 # THREADED definition (the sync API's declarations), their hashtable archive and
 # Threads. DLOCK_HAVE_ZOOKEEPER says whether it was found and is wanted.
 #
-# DLOCK_WITH_ZOOKEEPER: AUTO (on when that client is in the prefix), ON (fail
-# without it) or OFF; its default is the environment's DLOCK_WITH_ZOOKEEPER when
-# set (scripts/release.sh sets ON: no artefact is made without the backend).
-# Debian 12's libzookeeper-mt-dev is not looked for: every artefact embeds the
-# pinned client, as it embeds hiredis.
-set(dlock_zookeeper_default AUTO)
-if(DEFINED ENV{DLOCK_WITH_ZOOKEEPER})
-  set(dlock_zookeeper_default "$ENV{DLOCK_WITH_ZOOKEEPER}")
-endif()
-set(DLOCK_WITH_ZOOKEEPER ${dlock_zookeeper_default} CACHE STRING
+# DLOCK_WITH_ZOOKEEPER (cmake/DlockBackendSwitch.cmake): AUTO (on when that
+# client is in the prefix), ON (fail without it) or OFF; scripts/release.sh sets
+# ON in the environment: no artefact is made without the backend. Debian 12's
+# libzookeeper-mt-dev is not looked for: every artefact embeds the pinned
+# client, as it embeds hiredis.
+include(DlockBackendSwitch)
+dlock_backend_switch(ZOOKEEPER
   "ZooKeeper backend: AUTO (on when scripts/deps-zookeeper.sh's client is in DLOCK_DEPS_PREFIX), ON or OFF")
-set_property(CACHE DLOCK_WITH_ZOOKEEPER PROPERTY STRINGS AUTO ON OFF)
-string(TOUPPER "${DLOCK_WITH_ZOOKEEPER}" dlock_zookeeper_wanted)
-if(NOT dlock_zookeeper_wanted MATCHES "^(AUTO|ON|OFF|TRUE|FALSE|YES|NO|1|0)$")
-  message(FATAL_ERROR "DLOCK_WITH_ZOOKEEPER must be AUTO, ON or OFF, not '${DLOCK_WITH_ZOOKEEPER}'")
-endif()
 
 set(DLOCK_HAVE_ZOOKEEPER OFF)
 set(dlock_zookeeper_dir "${DLOCK_DEPS_PREFIX}/zookeeper")
@@ -29,12 +21,12 @@ set(dlock_zookeeper_hashtable "${dlock_zookeeper_dir}/lib/libhashtable.a")
 set(dlock_zookeeper_header "${dlock_zookeeper_dir}/include/zookeeper/zookeeper.h")
 set(dlock_zookeeper_hint "scripts/deps-zookeeper.sh ${DLOCK_DEPS_PREFIX} builds it; scripts/deps.sh all runs it")
 
-if(dlock_zookeeper_wanted STREQUAL "AUTO" OR dlock_zookeeper_wanted)
+if(dlock_ZOOKEEPER_wanted STREQUAL "AUTO" OR dlock_ZOOKEEPER_wanted)
   if(EXISTS "${dlock_zookeeper_archive}" AND EXISTS "${dlock_zookeeper_hashtable}"
      AND EXISTS "${dlock_zookeeper_header}")
     set(DLOCK_HAVE_ZOOKEEPER ON)
-  elseif(NOT dlock_zookeeper_wanted STREQUAL "AUTO")
-    message(FATAL_ERROR "dlock: DLOCK_WITH_ZOOKEEPER=${DLOCK_WITH_ZOOKEEPER} but there is no ZooKeeper C client in"
+  elseif(NOT dlock_ZOOKEEPER_wanted STREQUAL "AUTO")
+    message(FATAL_ERROR "dlock: ${dlock_ZOOKEEPER_given} but there is no ZooKeeper C client in"
       " ${dlock_zookeeper_dir}: ${dlock_zookeeper_hint}")
   endif()
 endif()
@@ -56,9 +48,9 @@ if(DLOCK_HAVE_ZOOKEEPER)
     INTERFACE_LINK_LIBRARIES "dlock_zookeeper_hashtable;Threads::Threads;rt")
   message(STATUS "dlock: ZooKeeper C client ${dlock_zookeeper_version} (${dlock_zookeeper_dir}, static,"
     " multi-threaded): ZooKeeper backend (zookeeper://) on")
-elseif(dlock_zookeeper_wanted STREQUAL "AUTO")
+elseif(dlock_ZOOKEEPER_wanted STREQUAL "AUTO")
   message(STATUS "dlock: no ZooKeeper C client in ${dlock_zookeeper_dir}: ZooKeeper backend (zookeeper://) off"
     " (${dlock_zookeeper_hint})")
 else()
-  message(STATUS "dlock: ZooKeeper backend (zookeeper://) off (DLOCK_WITH_ZOOKEEPER=${DLOCK_WITH_ZOOKEEPER})")
+  message(STATUS "dlock: ZooKeeper backend (zookeeper://) off (${dlock_ZOOKEEPER_given})")
 endif()
