@@ -169,21 +169,20 @@ void inject(Fault fault, std::vector<Participant>& participants, Deployment& dep
   // With sync_replicas no grant can complete while replication is cut: the
   // victims wait, and the failover goes ahead without them.
   await_sections(victims, uses_sync_replicas(fault) ? milliseconds(2000) : milliseconds(10000));
-  switch (fault) {
-    case Fault::holder_kill9:
-    case Fault::zk_holder_kill9:
-    case Fault::pg_holder_kill9:
-    case Fault::mariadb_holder_kill9:
+  switch (holder_action(fault)) {
+    case HolderAction::kill9:
       for (auto& victim : victims.processes) victim->kill_and_reap();
       return;
-    case Fault::holder_sigstop:
-    case Fault::zk_holder_sigstop:
-    case Fault::pg_holder_sigstop:
-    case Fault::mariadb_holder_sigstop:
+    case HolderAction::pause:
       signal_all(victims, SIGSTOP);
       std::this_thread::sleep_for(milliseconds(kWatchdogMs * 5 / 2));  // the lease (session) lapses meanwhile
       signal_all(victims, SIGCONT);
+      finishing.push_back(std::move(victims));
+      return;
+    case HolderAction::none:
       break;
+  }
+  switch (fault) {
     case Fault::zk_leader_kill:
       deployment.kill_leader();
       break;

@@ -4,9 +4,8 @@ namespace dlock_safety {
 
 const std::vector<Primitive>& all_primitives() {
   static const std::vector<Primitive> primitives = {
-      Primitive::lock,    Primitive::fair_lock, Primitive::rwlock,    Primitive::semaphore,
-      Primitive::permits, Primitive::latch,     Primitive::multilock, Primitive::redlock,
-      Primitive::election};
+      Primitive::lock,  Primitive::fair_lock, Primitive::rwlock,  Primitive::semaphore, Primitive::permits,
+      Primitive::latch, Primitive::multilock, Primitive::redlock, Primitive::election};
   return primitives;
 }
 
@@ -113,6 +112,23 @@ Topology topology_of(Fault fault) {
   }
 }
 
+HolderAction holder_action(Fault fault) {
+  switch (fault) {
+    case Fault::holder_kill9:
+    case Fault::zk_holder_kill9:
+    case Fault::pg_holder_kill9:
+    case Fault::mariadb_holder_kill9:
+      return HolderAction::kill9;
+    case Fault::holder_sigstop:
+    case Fault::zk_holder_sigstop:
+    case Fault::pg_holder_sigstop:
+    case Fault::mariadb_holder_sigstop:
+      return HolderAction::pause;
+    default:
+      return HolderAction::none;
+  }
+}
+
 bool uses_sync_replicas(Fault fault) {
   return fault == Fault::sentinel_failover_sync || fault == Fault::cluster_failover_sync;
 }
@@ -121,7 +137,8 @@ namespace {
 
 bool is_lock_family(Primitive primitive) {
   return primitive == Primitive::lock || primitive == Primitive::fair_lock ||
-         primitive == Primitive::rwlock || primitive == Primitive::multilock || primitive == Primitive::election;
+         primitive == Primitive::rwlock || primitive == Primitive::multilock ||
+         primitive == Primitive::election;
 }
 
 // ZooKeeper: consensus, and the session in place of a lease. What it does not
@@ -136,7 +153,7 @@ Expectation zookeeper_expectation(Primitive primitive, Fault fault) {
     default:
       return {Claim::not_applicable, "not run on ZooKeeper"};
   }
-  if (fault != Fault::zk_holder_sigstop) return {Claim::safe, ""};
+  if (holder_action(fault) != HolderAction::pause) return {Claim::safe, ""};
   if (primitive == Primitive::multilock)
     return {Claim::known_unsafe, "a paused holder's session expires; the C API's MultiLock returns no token"};
   return {Claim::safe_with_fencing,
@@ -150,7 +167,7 @@ Expectation zookeeper_expectation(Primitive primitive, Fault fault) {
 Expectation sql_expectation(Primitive primitive, Fault fault) {
   if (primitive != Primitive::lock && primitive != Primitive::multilock)
     return {Claim::not_applicable, "not run on SQL"};
-  if (fault != Fault::pg_holder_sigstop && fault != Fault::mariadb_holder_sigstop) return {Claim::safe, ""};
+  if (holder_action(fault) != HolderAction::pause) return {Claim::safe, ""};
   if (primitive == Primitive::multilock)
     return {Claim::known_unsafe, "a paused holder's lease lapses; the C API's MultiLock returns no token"};
   return {Claim::safe_with_fencing,
@@ -186,7 +203,7 @@ Expectation expectation(Primitive primitive, Fault fault) {
                                      ? "a server restarted empty at once can complete a second majority"
                                      : "a restart without persistence loses every key"};
   }
-  if (fault == Fault::holder_sigstop) {
+  if (holder_action(fault) == HolderAction::pause) {
     switch (primitive) {
       case Primitive::lock:
       case Primitive::fair_lock:
@@ -222,9 +239,7 @@ int victim_section_ms(Fault fault) {
     case Topology::mariadb:
       break;
   }
-  const bool pause = fault == Fault::holder_sigstop || fault == Fault::zk_holder_sigstop ||
-                     fault == Fault::pg_holder_sigstop || fault == Fault::mariadb_holder_sigstop;
-  return pause ? 200 : 1500;
+  return holder_action(fault) == HolderAction::pause ? 200 : 1500;
 }
 
 }  // namespace dlock_safety

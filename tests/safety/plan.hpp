@@ -40,6 +40,11 @@ std::string fault_name(Fault fault);              // "holder-kill9", ...
 Topology topology_of(Fault fault);
 bool uses_sync_replicas(Fault fault);
 
+// What a fault does to the holders it picks: killed (kill -9), paused past
+// their lease or session (SIGSTOP), or nothing (the fault is the server's).
+enum class HolderAction { none, kill9, pause };
+HolderAction holder_action(Fault fault);
+
 enum class Claim {
   safe,               // any violation fails the run
   safe_with_fencing,  // overlaps are expected, each must be caught by the fenced store
