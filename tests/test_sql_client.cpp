@@ -88,6 +88,14 @@ class SqlClient : public ::testing::TestWithParam<SqlClientCase> {
     if (client != nullptr) clients_.push_back(client);
     return client;
   }
+  // Takes `handle` at once, with a token above `previous`, and lets it go.
+  static void expect_granted_above(dlock_lock* handle, uint64_t previous) {
+    uint64_t token = 0;
+    ASSERT_EQ(dlock_lock_acquire(handle, 0, -1, &token), DLOCK_OK) << dlock_last_error();
+    EXPECT_GT(token, previous);
+    EXPECT_EQ(dlock_lock_release(handle), DLOCK_OK) << dlock_last_error();
+  }
+
   dlock_lock* lock(dlock_client* client, const std::string& name) {
     dlock_lock* handle = nullptr;
     EXPECT_EQ(dlock_lock_new(client, name.c_str(), &handle), DLOCK_OK) << dlock_last_error();
@@ -168,11 +176,7 @@ TEST_P(SqlClient, ALockIsReenteredWithoutARoundTripRefusedToOthersAndFenced) {
   EXPECT_GT(next, first);
   EXPECT_EQ(dlock_lock_release(theirs), DLOCK_OK) << dlock_last_error();
   EXPECT_EQ(dlock_lock_release(theirs), DLOCK_E_NOT_OWNER);
-  // And back: the tokens keep rising.
-  uint64_t third = 0;
-  ASSERT_EQ(dlock_lock_acquire(mine, 0, -1, &third), DLOCK_OK) << dlock_last_error();
-  EXPECT_GT(third, next);
-  EXPECT_EQ(dlock_lock_release(mine), DLOCK_OK);
+  expect_granted_above(mine, next);  // and back: the tokens keep rising
 }
 
 // A hold released keeping the name (what `dlock run --hold-after-success`
@@ -418,10 +422,7 @@ TEST_P(SqlClient, InspectionListingAndAForcedReleaseReadAndEndTheRow) {
   names.clear();
   ASSERT_EQ(dlock_lock_list(holder_client, "", collect, &names), DLOCK_OK);
   EXPECT_TRUE(std::find(names.begin(), names.end(), "inspected") == names.end()) << "an ended row is listed";
-  uint64_t next = 0;
-  ASSERT_EQ(dlock_lock_acquire(admin, 0, -1, &next), DLOCK_OK) << dlock_last_error();
-  EXPECT_GT(next, token);
-  EXPECT_EQ(dlock_lock_release(admin), DLOCK_OK);
+  expect_granted_above(admin, token);
 }
 
 // The holder's note (what `dlock status` shows: host, pid) is kept in its
