@@ -185,8 +185,10 @@ TEST_F(ZkLockOpsOneNode, NodeGoneIsNotReleasedAndOthersAreUntouched) {
 }
 
 // A release that failed with the connection is retried under its request id
-// (a pending request): while the link was cut its check never reached the
-// server, so the retry finds our node and deletes it.
+// (a pending request): its delete went unanswered, and may have reached the
+// server when the link came back (the proxy holds what it was sent) or not.
+// Either way the retry answers "released" and the node is gone; a later try
+// finds nothing of its own to release.
 TEST_F(ZkLockOpsOneNode, RetryOfAReleaseCutOffByTheLinkReleases) {
   TcpProxy proxy(server_->client_port(0));
   auto session = session_on("127.0.0.1:" + std::to_string(proxy.port()), milliseconds(500));
@@ -199,7 +201,6 @@ TEST_F(ZkLockOpsOneNode, RetryOfAReleaseCutOffByTheLinkReleases) {
   proxy.partition();
   EXPECT_THROW(settle(std::nullopt), dlock::ConnectionError);
   proxy.heal();
-  EXPECT_EQ(dlock::zk::exists(*admin, granted.locator).rc, ZOK) << "released though the link was cut";
   ASSERT_TRUE(session->wait_connected(seconds(5)));
   EXPECT_EQ(settle(std::nullopt), 1);
   EXPECT_EQ(dlock::zk::exists(*admin, granted.locator).rc, ZNONODE);
