@@ -1,12 +1,14 @@
 // The SQL backend (core/backend.hpp): the reentrant lock on a lock table in
 // lease mode (dlock's table, or ShedLock's with table=shedlock), each name
-// behind a SqlLockOps on the client's session of the moment. The other lock
-// kinds are not served (the project's specification, section 12).
+// behind a SqlLockOps on the client's session of the moment, and the
+// leased-permit semaphore on dlock's semaphore tables (sql_permit_leases).
+// The other lock kinds are not served (the project's specification, section 12).
 #pragma once
 
 #include <memory>
 #include <string>
 
+#include "backends/sql/sql_lock_ops.hpp"
 #include "core/backend.hpp"
 #include "core/client.hpp"
 
@@ -21,10 +23,12 @@ class SqlBackend final : public Backend {
   const char* scheme() const override { return scheme_; }
   // Throws UnsupportedError naming the backend for a kind but the reentrant lock.
   std::shared_ptr<LockOps> lock(const std::string& name, LockKind kind) override;
-  // Throws UnsupportedError naming the backend: no semaphore on SQL yet.
+  // Throws UnsupportedError naming the backend and the option with table=shedlock.
   std::shared_ptr<PermitLeases> permit_leases(const std::string& name) override;
 
  private:
+  SqlLockOps::SessionOf session_of() const;
+
   const std::shared_ptr<Client> client_;
   const char* const scheme_;
 };
