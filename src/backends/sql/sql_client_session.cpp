@@ -60,7 +60,7 @@ const sql::PermitTables& SqlClientSession::permit_tables() {
   auto tables = sql::permit_tables(url_.dialect);
   {
     sql::SqlPool::Lease connection = pool_.take();
-    sql::ensure_schema(*connection, tables->schema(), tables->schema_exists(*connection),
+    sql::ensure_schema(*connection, tables->schema(), [&] { return tables->schema_exists(*connection); },
                        "the semaphore tables are missing and this user may not create them");
   }
   permit_tables_ = std::move(tables);

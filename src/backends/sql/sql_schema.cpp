@@ -15,11 +15,15 @@ std::string schema_script(const LeaseDialect& dialect) {
   return schema_script(dialect.schema());
 }
 
-void ensure_schema(SqlConnection& connection, const std::vector<std::string>& statements, bool exists,
-                   const std::string& missing) {
-  if (exists) return;
+void ensure_schema(SqlConnection& connection, const std::vector<std::string>& statements,
+                   const std::function<bool()>& exists, const std::string& missing) {
+  if (exists()) return;
   try {
     for (const std::string& statement : statements) connection.execute(statement);
+  } catch (const ProtocolError&) {
+    // PostgreSQL's CREATE ... IF NOT EXISTS run by two clients at once fails
+    // one of them on a duplicate key: what it was creating is there then.
+    if (!exists()) throw;
   } catch (const AuthError& refused) {
     throw AuthError(std::string(refused.what()) + "; " + missing + ": run as a user who may\n" +
                     schema_script(statements));
@@ -27,7 +31,8 @@ void ensure_schema(SqlConnection& connection, const std::vector<std::string>& st
 }
 
 void ensure_schema(SqlConnection& connection, const LeaseDialect& dialect) {
-  ensure_schema(connection, dialect.schema(), dialect.schema_exists(connection), 
+  ensure_schema(
+      connection, dialect.schema(), [&] { return dialect.schema_exists(connection); }, 
                 "the lock table " + dialect.table() + " is missing and this user may not create it");
 }
 

@@ -3,6 +3,7 @@
 // to run as a user who may (docs/design/backends.md 3.1).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -16,9 +17,10 @@ namespace sql {
 // naming the statements when the user may not create it, ConnectionError.
 void ensure_schema(SqlConnection& connection, const LeaseDialect& dialect);
 // The same for any tables: `statements` create them, `exists` says whether
-// they are there, `missing` says what is missing in the error.
-void ensure_schema(SqlConnection& connection, const std::vector<std::string>& statements, bool exists,
-                   const std::string& missing);
+// they are there (asked again when creating fails, as when another client
+// created them meanwhile), `missing` says what is missing in the error.
+void ensure_schema(SqlConnection& connection, const std::vector<std::string>& statements,
+                   const std::function<bool()>& exists, const std::string& missing);
 
 // The schema's statements, one per line, each ending in ';' (what
 // `dlock schema --url` will print).

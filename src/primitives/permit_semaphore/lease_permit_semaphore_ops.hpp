@@ -25,6 +25,7 @@ class LeasePermitSemaphoreOps final : public PermitSemaphoreOps {
   Wait acquire_wait(ClientCore& core, const PermitRequest& request) override;
   // Throws NotOwnerError for an id that is no permit of this client's.
   void release(ClientCore& core, std::string_view id) override;
+  // Throws InvalidArgument naming permits for a count below 1.
   bool try_set_permits(ClientCore& core, int permits) override;
   // The permits less the leases there are, never below 0.
   int64_t available_permits(ClientCore& core) override;
