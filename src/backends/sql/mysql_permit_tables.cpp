@@ -1,8 +1,6 @@
 // The leased-permit semaphore's tables on MySQL 8 / MariaDB 10.6+
 // (permit_tables.hpp): InnoDB rows, UTC_TIMESTAMP(6) as the server's clock,
 // the token from dlock_token as the lock's.
-#include <algorithm>
-
 #include "backends/sql/mysql_lease_dialect.hpp"
 #include "backends/sql/permit_tables.hpp"
 #include "backends/sql/sql_token.hpp"
@@ -60,19 +58,7 @@ class MysqlPermitTables final : public PermitTables {
     const SqlResult result = in_transaction(
         connection, {{"SELECT 1 FROM " + kSemaphores + " WHERE name = ? FOR UPDATE", {key}},
                      {take_, {key, who, key, max, key, who, mysql_microseconds(lease), max, key, who}}});
-    LeaseAttempt attempt;
-    if (result.rows.empty()) return attempt;
-    const SqlRow& row = result.rows.front();
-    const std::string holder = row.at(0).value_or("");
-    attempt.token = unsigned_of(row.at(1), connection);
-    attempt.grant = std::to_string(attempt.token);
-    attempt.granted = holder == owner && integer_of(row.at(3), connection) > 0;
-    if (!attempt.granted) {
-      attempt.holder = holder;
-      const std::int64_t left_us = integer_of(row.at(2), connection);
-      attempt.holder_lease_left = std::chrono::milliseconds(std::max<std::int64_t>(0, (left_us + 999) / 1000));
-    }
-    return attempt;
+    return mysql_lease_attempt(result, owner, connection);
   }
 
   bool try_set_permits(SqlConnection& connection, const std::string& name, int permits) const override {

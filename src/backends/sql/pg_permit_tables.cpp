@@ -1,7 +1,5 @@
 // The leased-permit semaphore's tables on PostgreSQL (permit_tables.hpp), the
 // token from sql_token as the lock's.
-#include <algorithm>
-
 #include "backends/sql/permit_tables.hpp"
 #include "backends/sql/pg_lease_dialect.hpp"
 #include "backends/sql/sql_token.hpp"
@@ -63,18 +61,7 @@ class PgPermitTables final : public PermitTables {
          {take_,
           {SqlParam::bytes(name), SqlParam::text(owner), SqlParam::number(lease.count()),
            SqlParam::number(max_leases)}}});
-    LeaseAttempt attempt;
-    if (result.rows.empty()) return attempt;
-    const SqlRow& row = result.rows.front();
-    attempt.granted = boolean_of(row.at(0), connection);
-    attempt.token = unsigned_of(row.at(1), connection);
-    attempt.grant = std::to_string(attempt.token);
-    if (!attempt.granted) {
-      attempt.holder = row.at(2).value_or("");
-      attempt.holder_lease_left =
-          std::chrono::milliseconds(std::max<std::int64_t>(0, integer_of(row.at(3), connection)));
-    }
-    return attempt;
+    return pg_lease_attempt(result, connection);
   }
 
   bool try_set_permits(SqlConnection& connection, const std::string& name, int permits) const override {
