@@ -8,7 +8,6 @@
 #include "backends/sql/sql_client_session.hpp"
 #include "backends/sql/sql_lock_wait.hpp"
 #include "common/error.hpp"
-#include "core/held_resource.hpp"
 
 namespace dlock {
 namespace {
