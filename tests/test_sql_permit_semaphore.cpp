@@ -45,7 +45,8 @@ class SqlPermitSemaphore : public ::testing::TestWithParam<SqlServerKind> {
   }
   static void set_permits(dlock_permit_semaphore* semaphore, int permits, int expected_set) {
     int set = -1;
-    ASSERT_EQ(dlock_permit_semaphore_try_set_permits(semaphore, permits, &set), DLOCK_OK) << dlock_last_error();
+    ASSERT_EQ(dlock_permit_semaphore_try_set_permits(semaphore, permits, &set), DLOCK_OK)
+        << dlock_last_error();
     EXPECT_EQ(set, expected_set);
   }
   static int64_t available(dlock_permit_semaphore* semaphore) {
@@ -111,7 +112,8 @@ TEST_P(SqlPermitSemaphore, BadInputIsRefusedNamingTheArgument) {
   EXPECT_TRUE(invalid_naming(dlock_permit_semaphore_try_set_permits(semaphore.get(), 0, &set), "permits"));
   EXPECT_TRUE(invalid_naming(dlock_permit_semaphore_try_set_permits(semaphore.get(), -3, &set), "permits"));
   dlock_permit_semaphore* raw = nullptr;
-  EXPECT_TRUE(invalid_naming(dlock_permit_semaphore_new(client.get(), std::string(1025, 'n').c_str(), &raw), "name"));
+  EXPECT_TRUE(
+      invalid_naming(dlock_permit_semaphore_new(client.get(), std::string(1025, 'n').c_str(), &raw), "name"));
   set_permits(semaphore.get(), 1, 1);
   char id[DLOCK_PERMIT_ID_SIZE];
   ASSERT_TRUE(status_is(acquire(semaphore.get(), 0, -1, id), DLOCK_OK));
@@ -156,10 +158,10 @@ TEST_P(SqlPermitSemaphore, ALeaseEndedBehindItsHoldersBackIsReportedLost) {
 
 TEST_P(SqlPermitSemaphore, AKilledHoldersPermitReturnsAtItsLeaseEnd) {
   const std::string output = dir_.file("holder.out");
-  const auto holder = start_worker({"--mode", "permit-hold", "--url", server_->url(), "--name", kName, "--permits",
-                                    "1", "--lease-ms", "-1", "--watchdog-timeout-ms", std::to_string(kLeaseMs),
-                                    "--hold-ms", "60000"},
-                                   output);
+  const auto holder = start_worker(
+      {"--mode", "permit-hold", "--url", server_->url(), "--name", kName, "--permits", "1", "--lease-ms",
+       "-1", "--watchdog-timeout-ms", std::to_string(kLeaseMs), "--hold-ms", "60000"},
+      output);
   ASSERT_TRUE(wait_for_output(output, "acquired", milliseconds(20000)).has_value()) << "the holder took none";
   const ClientHandle client = open();
   const PermitSemaphoreHandle semaphore = new_permit_semaphore(client.get(), kName);
@@ -180,9 +182,9 @@ TEST_P(SqlPermitSemaphore, NoMoreThanNPermitsAreHeldAcrossProcesses) {
   const std::string log = dir_.file("sections");
   std::vector<std::unique_ptr<ChildProcess>> workers;
   for (int i = 0; i < 4; ++i) {
-    workers.push_back(start_worker({"--mode", "permits", "--url", server_->url(), "--name", kName, "--permits",
-                                    std::to_string(kPermits), "--threads", "2", "--cycles", "15", "--log", log,
-                                    "--min-sleep-us", "2000", "--max-sleep-us", "8000"},
+    workers.push_back(start_worker({"--mode", "permits", "--url", server_->url(), "--name", kName,
+                                    "--permits", std::to_string(kPermits), "--threads", "2", "--cycles", "15",
+                                    "--log", log, "--min-sleep-us", "2000", "--max-sleep-us", "8000"},
                                    dir_.file("worker" + std::to_string(i) + ".out")));
   }
   for (std::size_t i = 0; i < workers.size(); ++i) {
@@ -200,7 +202,8 @@ TEST_P(SqlPermitSemaphore, NoMoreThanNPermitsAreHeldAcrossProcesses) {
   EXPECT_EQ(available(new_permit_semaphore(client.get(), kName).get()), kPermits);
 }
 
-INSTANTIATE_TEST_SUITE_P(Servers, SqlPermitSemaphore, ::testing::ValuesIn(built_sql_servers()), sql_server_name);
+INSTANTIATE_TEST_SUITE_P(Servers, SqlPermitSemaphore, ::testing::ValuesIn(built_sql_servers()),
+                         sql_server_name);
 
 }  // namespace
 }  // namespace dlock_test

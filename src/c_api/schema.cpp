@@ -28,7 +28,8 @@ int dlock_schema(const char* url, char** script_out) {
 #if defined(DLOCK_HAVE_POSTGRESQL) || defined(DLOCK_HAVE_MYSQL)
     if (backend == "postgresql" || backend == "mysql") {
       const dlock::sql::SqlUrl parsed = dlock::sql::parse_sql_url(url);
-      std::string script = dlock::sql::schema_script(*dlock::sql::lease_dialect(parsed.dialect, parsed.table));
+      std::string script =
+          dlock::sql::schema_script(*dlock::sql::lease_dialect(parsed.dialect, parsed.table));
       // The permit semaphore's tables, which it creates on its first use (not on ShedLock's table).
       if (parsed.table != dlock::sql::kShedLockTable) {
         script += dlock::sql::schema_script(dlock::sql::permit_tables(parsed.dialect)->schema());

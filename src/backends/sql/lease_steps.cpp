@@ -38,8 +38,9 @@ LeaseAttempt attempt_lease(SqlConnection& connection, const LeaseDialect& dialec
   }
 }
 
-LeaseAttempt attempt_permit_lease(SqlConnection& connection, const PermitTables& tables, const std::string& name,
-                                  const std::string& owner, milliseconds lease, int max_leases) {
+LeaseAttempt attempt_permit_lease(SqlConnection& connection, const PermitTables& tables,
+                                  const std::string& name, const std::string& owner, milliseconds lease,
+                                  int max_leases) {
   try {
     return adopted(tables.acquire(connection, name, owner, lease, max_leases), owner);
   } catch (const AuthError& refused) {

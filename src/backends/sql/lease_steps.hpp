@@ -24,8 +24,9 @@ LeaseAttempt attempt_lease(SqlConnection& connection, const LeaseDialect& dialec
 
 // One take of a lease of the semaphore `name` (PermitTables::acquire), with
 // a live lease already ours adopted as attempt_lease does. Throws as attempt_lease.
-LeaseAttempt attempt_permit_lease(SqlConnection& connection, const PermitTables& tables, const std::string& name,
-                                  const std::string& owner, std::chrono::milliseconds lease, int max_leases);
+LeaseAttempt attempt_permit_lease(SqlConnection& connection, const PermitTables& tables,
+                                  const std::string& name, const std::string& owner,
+                                  std::chrono::milliseconds lease, int max_leases);
 
 // Ends the lease of `owner`'s grant `grant` on `name` (or with `keep` leaves
 // the name locked that much longer); whether it was still held.

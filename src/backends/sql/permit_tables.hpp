@@ -59,7 +59,9 @@ class PermitTables {
 
  protected:
   PermitTables(std::unique_ptr<LeaseDialect> rows, std::string permits_query, std::string count_query)
-      : rows_(std::move(rows)), permits_query_(std::move(permits_query)), count_query_(std::move(count_query)) {}
+      : rows_(std::move(rows)),
+        permits_query_(std::move(permits_query)),
+        count_query_(std::move(count_query)) {}
 
  private:
   const std::unique_ptr<LeaseDialect> rows_;

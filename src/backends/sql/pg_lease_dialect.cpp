@@ -71,9 +71,9 @@ class PgLeaseDialect : public LeaseDialect {
 
   LeaseAttempt acquire(SqlConnection& connection, const std::string& name, const std::string& owner,
                        std::chrono::milliseconds lease) const override {
-    return pg_lease_attempt(
-        connection.execute(acquire_, {SqlParam::bytes(name), SqlParam::text(owner), SqlParam::number(lease.count())}),
-        connection);
+    return pg_lease_attempt(connection.execute(acquire_, {SqlParam::bytes(name), SqlParam::text(owner),
+                                                          SqlParam::number(lease.count())}),
+                            connection);
   }
 
   std::vector<std::uint64_t> renew(SqlConnection& connection, const std::string& client_id,

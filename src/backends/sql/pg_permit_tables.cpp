@@ -15,8 +15,9 @@ const std::string kLeases = kSemaphoreLeaseTable;
 class PgPermitTables final : public PermitTables {
  public:
   PgPermitTables()
-      : PermitTables(pg_lease_dialect(kLeases), "SELECT permits FROM " + kSemaphores + " WHERE name = $1",
-                     "SELECT count(*) FROM " + kLeases + " WHERE name = $1 AND lease_until > clock_timestamp()"),
+      : PermitTables(
+            pg_lease_dialect(kLeases), "SELECT permits FROM " + kSemaphores + " WHERE name = $1",
+            "SELECT count(*) FROM " + kLeases + " WHERE name = $1 AND lease_until > clock_timestamp()"),
         // Run after the name's dlock_semaphore row is locked, so its snapshot
         // holds every take committed before: drops the name's ended leases,
         // inserts ours when the live ones are fewer than $4 and none is
@@ -31,11 +32,14 @@ class PgPermitTables final : public PermitTables {
               " (name, owner, lease_until, token)"
               " SELECT $1, $2, clock_timestamp() + $3::bigint * interval '1 millisecond', " +
               pg_next_token() +
-              " WHERE (SELECT count(*) FROM live) < $4::int AND NOT EXISTS (SELECT 1 FROM live WHERE owner = $2)"
+              " WHERE (SELECT count(*) FROM live) < $4::int AND NOT EXISTS (SELECT 1 FROM live WHERE owner = "
+              "$2)"
               " RETURNING token)"
-              " SELECT true AS granted, token, NULL::text AS holder, NULL::bigint AS left_ms, true AS ours FROM g"
+              " SELECT true AS granted, token, NULL::text AS holder, NULL::bigint AS left_ms, true AS ours "
+              "FROM g"
               " UNION ALL"
-              " SELECT false, token, owner, ceil(extract(epoch FROM lease_until - clock_timestamp()) * 1000)::bigint,"
+              " SELECT false, token, owner, ceil(extract(epoch FROM lease_until - clock_timestamp()) * "
+              "1000)::bigint,"
               " owner = $2 FROM live WHERE NOT EXISTS (SELECT 1 FROM g)"
               " ORDER BY granted DESC, ours DESC, left_ms LIMIT 1") {}
 
@@ -66,7 +70,8 @@ class PgPermitTables final : public PermitTables {
 
   bool try_set_permits(SqlConnection& connection, const std::string& name, int permits) const override {
     return connection
-               .execute("INSERT INTO " + kSemaphores + " (name, permits) VALUES ($1, $2::int) ON CONFLICT DO NOTHING",
+               .execute("INSERT INTO " + kSemaphores +
+                            " (name, permits) VALUES ($1, $2::int) ON CONFLICT DO NOTHING",
                         {SqlParam::bytes(name), SqlParam::number(permits)})
                .affected > 0;
   }

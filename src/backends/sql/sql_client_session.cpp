@@ -46,8 +46,8 @@ void SqlClientSession::ping() {
 void SqlClientSession::release(const Hold& hold, const std::string& /*request_id*/, int64_t /*latch_ms*/,
                                std::optional<Clock::time_point> /*once_before*/) {
   sql::SqlPool::Lease connection = pool_.take();
-  sql::end_lease(*connection, rows(rows_of_hold(hold)), hold.resource->name(), hold.grant.owner_field, hold.grant.locator,
-                 std::chrono::milliseconds(0), false);
+  sql::end_lease(*connection, rows(rows_of_hold(hold)), hold.resource->name(), hold.grant.owner_field,
+                 hold.grant.locator, std::chrono::milliseconds(0), false);
 }
 
 const sql::PermitTables& SqlClientSession::permit_tables() {
@@ -60,8 +60,9 @@ const sql::PermitTables& SqlClientSession::permit_tables() {
   auto tables = sql::permit_tables(url_.dialect);
   {
     sql::SqlPool::Lease connection = pool_.take();
-    sql::ensure_schema(*connection, tables->schema(), [&] { return tables->schema_exists(*connection); },
-                       "the semaphore tables are missing and this user may not create them");
+    sql::ensure_schema(
+        *connection, tables->schema(), [&] { return tables->schema_exists(*connection); },
+        "the semaphore tables are missing and this user may not create them");
   }
   permit_tables_ = std::move(tables);
   return *permit_tables_;

@@ -53,19 +53,21 @@ bool SqlLockOps::release(const GrantRef& grant, const std::string& request_id, i
 Settle SqlLockOps::settle_release(const GrantRef& grant, const std::string& /*request_id*/,
                                   int64_t /*latch_ms*/) {
   // Each try is one statement, bounded by the URL's io_timeout_ms: `once_before` adds nothing.
-  return [session = session_, name = name_, rows = rows_, grant, lost_send = std::make_shared<std::atomic<bool>>(false)](
-             std::optional<Clock::time_point>) -> int64_t {
-    SqlClientSession& on = session();
-    sql::SqlPool::Lease connection = on.pool().take();
-    if (grant.locator.empty()) return sql::withdraw_lease(*connection, on.rows(rows), name, grant.owner_field);
-    try {
-      return sql::end_lease(*connection, on.rows(rows), name, grant.owner_field, grant.locator,
-                            std::chrono::milliseconds(0), lost_send->load());
-    } catch (const ConnectionError&) {
-      lost_send->store(true);
-      throw;
-    }
-  };
+  return
+      [session = session_, name = name_, rows = rows_, grant,
+       lost_send = std::make_shared<std::atomic<bool>>(false)](std::optional<Clock::time_point>) -> int64_t {
+        SqlClientSession& on = session();
+        sql::SqlPool::Lease connection = on.pool().take();
+        if (grant.locator.empty())
+          return sql::withdraw_lease(*connection, on.rows(rows), name, grant.owner_field);
+        try {
+          return sql::end_lease(*connection, on.rows(rows), name, grant.owner_field, grant.locator,
+                                std::chrono::milliseconds(0), lost_send->load());
+        } catch (const ConnectionError&) {
+          lost_send->store(true);
+          throw;
+        }
+      };
 }
 
 void SqlLockOps::unsupported(const char* operation) const {
@@ -80,7 +82,7 @@ LockOps::Extension SqlLockOps::extend(const GrantRef& grant, int64_t lease_ms) {
   extension.sent_at = Clock::now();
   const std::vector<uint64_t> renewed =
       session.rows(rows_).renew(*connection, client_of(grant.owner_field),
-                              {{name_, grant.token, grant.locator}}, std::chrono::milliseconds(lease_ms));
+                                {{name_, grant.token, grant.locator}}, std::chrono::milliseconds(lease_ms));
   extension.still_owned = std::find(renewed.begin(), renewed.end(), grant.token) != renewed.end();
   return extension;
 }

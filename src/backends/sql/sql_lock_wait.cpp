@@ -42,7 +42,8 @@ void SqlLockWait::watch(Waiter& waiter) {
   if (wakeups == nullptr || watch_) return;
   try {
     sql::SqlPool::Lease connection = session_.pool().take();
-    watch_ = wakeups->watch(*connection, session_.rows(rows_).table(), name_, [&waiter] { waiter.signal(true); });
+    watch_ =
+        wakeups->watch(*connection, session_.rows(rows_).table(), name_, [&waiter] { waiter.signal(true); });
   } catch (const ConnectionError&) {
     return;  // backs off as the last try said; watching is tried again after the next
   }

@@ -29,8 +29,8 @@ class SqlClientSession;
 class SqlLockWait final : public LockWait {
  public:
   // `session` outlives the wait.
-  SqlLockWait(SqlClientSession& session, std::string name, SqlRows rows, int max_leases, std::string owner_field,
-              int64_t lease_ms);
+  SqlLockWait(SqlClientSession& session, std::string name, SqlRows rows, int max_leases,
+              std::string owner_field, int64_t lease_ms);
 
   // Throws ConnectionError, AuthError (lease_steps' attempt_lease).
   Try attempt(int64_t wait_left_ms, bool woken_by_message) override;

@@ -19,11 +19,20 @@ void ensure_schema(SqlConnection& connection, const std::vector<std::string>& st
                    const std::function<bool()>& exists, const std::string& missing) {
   if (exists()) return;
   try {
-    for (const std::string& statement : statements) connection.execute(statement);
-  } catch (const ProtocolError&) {
     // PostgreSQL's CREATE ... IF NOT EXISTS run by two clients at once fails
-    // one of them on a duplicate key: what it was creating is there then.
-    if (!exists()) throw;
+    // one of them on a duplicate key: it runs them again, skipping what the
+    // other made, a few times before it gives up.
+    for (int attempt = 1;; ++attempt) {
+      try {
+        for (const std::string& statement : statements) connection.execute(statement);
+        return;
+      } catch (const ProtocolError&) {
+        if (attempt == 3) {
+          if (exists()) return;
+          throw;
+        }
+      }
+    }
   } catch (const AuthError& refused) {
     throw AuthError(std::string(refused.what()) + "; " + missing + ": run as a user who may\n" +
                     schema_script(statements));
@@ -32,8 +41,8 @@ void ensure_schema(SqlConnection& connection, const std::vector<std::string>& st
 
 void ensure_schema(SqlConnection& connection, const LeaseDialect& dialect) {
   ensure_schema(
-      connection, dialect.schema(), [&] { return dialect.schema_exists(connection); }, 
-                "the lock table " + dialect.table() + " is missing and this user may not create it");
+      connection, dialect.schema(), [&] { return dialect.schema_exists(connection); },
+      "the lock table " + dialect.table() + " is missing and this user may not create it");
 }
 
 }  // namespace sql

@@ -17,8 +17,8 @@ namespace sql {
 // naming the statements when the user may not create it, ConnectionError.
 void ensure_schema(SqlConnection& connection, const LeaseDialect& dialect);
 // The same for any tables: `statements` create them, `exists` says whether
-// they are there (asked again when creating fails, as when another client
-// created them meanwhile), `missing` says what is missing in the error.
+// they are there, `missing` says what is missing in the error. Creating
+// them at the same time as another client does is no error.
 void ensure_schema(SqlConnection& connection, const std::vector<std::string>& statements,
                    const std::function<bool()>& exists, const std::string& missing);
 

@@ -10,7 +10,8 @@
 
 namespace dlock {
 
-PermitSemaphoreOps::Wait LeasePermitSemaphoreOps::acquire_wait(ClientCore& core, const PermitRequest& request) {
+PermitSemaphoreOps::Wait LeasePermitSemaphoreOps::acquire_wait(ClientCore& core,
+                                                               const PermitRequest& request) {
   core.throw_if_closed();
   const int permits = leases_->permits().value_or(0);
   if (permits < 1) {
