@@ -1,6 +1,7 @@
 // What a backend whose leased permits are holds of a lock kind gives the
 // leased-permit semaphore for one name (ZooKeeper: Curator's
-// InterProcessSemaphoreV2, a permit one of its leases): where the number of
+// InterProcessSemaphoreV2, a permit one of its leases; PostgreSQL and MySQL:
+// a row of dlock_semaphore_lease each): where the number of
 // permits is kept, and the lock ops its leases are taken through. The
 // semaphore's flow over it is primitives/permit_semaphore's
 // LeasePermitSemaphoreOps; a backend with a layout of its own (Redis:

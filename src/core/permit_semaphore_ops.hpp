@@ -2,7 +2,7 @@
 // on for one name: Redisson's RPermitExpirableSemaphore on Redis
 // (RedisPermitSemaphoreOps), the backend's lock holds where its permits are
 // those (LeasePermitSemaphoreOps over Backend::permit_leases: ZooKeeper's
-// InterProcessSemaphoreV2). Each call runs on the core of the moment.
+// InterProcessSemaphoreV2, the SQL backends' lease rows). Each call runs on the core of the moment.
 #pragma once
 
 #include <cstdint>

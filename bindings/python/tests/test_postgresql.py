@@ -94,3 +94,28 @@ def test_a_waiter_in_another_client_is_granted_when_the_holder_releases(
 def test_a_primitive_it_does_not_serve_names_the_backend(pg_client: dlock.Client, name: str) -> None:
     with pytest.raises(dlock.UnsupportedError, match="postgresql"):
         pg_client.fair_lock(name).acquire(blocking=False)
+
+
+def test_a_permit_semaphore_leases_rows_and_a_fixed_lease_ends_by_the_servers_clock(
+        postgres: PostgresServer, pg_client: dlock.Client, name: str) -> None:
+    with dlock.Client(postgres.url) as other:
+        mine = pg_client.permit_expirable_semaphore(name)
+        theirs = other.permit_expirable_semaphore(name)
+        with pytest.raises(dlock.InvalidArgumentError, match="permits"):
+            mine.try_set_permits(0)
+        assert mine.try_set_permits(2)
+        assert not theirs.try_set_permits(5)
+        first = mine.acquire(timeout=0)
+        short = mine.acquire(timeout=0, lease=0.5)
+        assert first is not None and short is not None
+        assert postgres.query("SELECT count(*) FROM dlock_semaphore_lease"
+                              f" WHERE name = convert_to('{name}', 'UTF8') AND lease_until > clock_timestamp()") == "2"
+        assert theirs.acquire(timeout=0) is None
+        # The fixed lease ends on its own, which frees its permit for the other client.
+        taken = theirs.acquire(timeout=10)
+        assert taken is not None
+        with pytest.raises(dlock.LockLostError):
+            short.release()
+        first.release()
+        taken.release()
+        assert mine.available_permits() == 2

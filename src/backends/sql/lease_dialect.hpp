@@ -90,7 +90,8 @@ class LeaseDialect {
   // The lease left on `name` by the server's clock; nullopt when nobody holds it.
   std::optional<std::chrono::milliseconds> lease_left(SqlConnection& connection,
                                                       const std::string& name) const;
-  // The row of `name`; nullopt when the table has none.
+  // The row of `name` (of several, as a permit's lease table keeps, the one
+  // whose lease ends last); nullopt when the table has none.
   std::optional<LeaseRow> row(SqlConnection& connection, const std::string& name) const;
   // The names whose lease is live and that start with `prefix` (`dlock list`).
   std::vector<std::string> live_names(SqlConnection& connection, const std::string& prefix) const;

@@ -51,7 +51,7 @@ bool LeaseLock::acquire(milliseconds lease, milliseconds wait, LeaseWakeups* wak
     if (wakeups != nullptr && !answer_lost) {
       if (!watch) {
         try {
-          watch = wakeups->watch(connection_, name_, nullptr);
+          watch = wakeups->watch(connection_, dialect_.table(), name_, nullptr);
           continue;  // a release before the watch began was not announced to us
         } catch (const ConnectionError&) {
           // Backs off this time; watching is tried again after the next refusal.

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "backends/sql/lease_dialect.hpp"
+#include "backends/sql/permit_tables.hpp"
 #include "backends/sql/sql_connection.hpp"
 
 namespace dlock {
@@ -20,6 +21,12 @@ namespace sql {
 // naming the GRANT to run when the user may not write the table.
 LeaseAttempt attempt_lease(SqlConnection& connection, const LeaseDialect& dialect, const std::string& name,
                            const std::string& owner, std::chrono::milliseconds lease);
+
+// One take of a lease of the semaphore `name` (PermitTables::acquire), with
+// a live lease already ours adopted as attempt_lease does. Throws as attempt_lease.
+LeaseAttempt attempt_permit_lease(SqlConnection& connection, const PermitTables& tables,
+                                  const std::string& name, const std::string& owner,
+                                  std::chrono::milliseconds lease, int max_leases);
 
 // Ends the lease of `owner`'s grant `grant` on `name` (or with `keep` leaves
 // the name locked that much longer); whether it was still held.

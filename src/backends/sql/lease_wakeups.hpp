@@ -26,13 +26,14 @@ class LeaseWatch {
 class LeaseWakeups {
  public:
   virtual ~LeaseWakeups() = default;
-  // Starts watching `name`'s releases; a release after this returns is seen.
+  // Starts watching the releases of `name`'s rows on `table` (the lock
+  // table, or the semaphore's leases); a release after this returns is seen.
   // `connection` may serve a lookup. `on_news`, unless empty, is called on
   // each announcement too, until the watch is destroyed (under the source's
   // lock: it only signals, as the core's Waiter::signal does). Throws
   // ConnectionError.
-  virtual std::unique_ptr<LeaseWatch> watch(SqlConnection& connection, const std::string& name,
-                                            std::function<void()> on_news) = 0;
+  virtual std::unique_ptr<LeaseWatch> watch(SqlConnection& connection, const std::string& table,
+                                            const std::string& name, std::function<void()> on_news) = 0;
 };
 
 }  // namespace sql

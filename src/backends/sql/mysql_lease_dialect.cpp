@@ -20,7 +20,7 @@ class MysqlLeaseDialect : public LeaseDialect {
             table,
             {"SELECT owner, CEILING(TIMESTAMPDIFF(MICROSECOND, UTC_TIMESTAMP(6), lease_until) / 1000),"
              " token FROM " +
-                 table + " WHERE name = ?",
+                 table + " WHERE name = ? ORDER BY lease_until DESC LIMIT 1",
              "UPDATE " + table +
                  " SET lease_until = UTC_TIMESTAMP(6) + INTERVAL ? MICROSECOND"
                  " WHERE name = ? AND owner = ? AND token = ? AND lease_until > UTC_TIMESTAMP(6)",
@@ -74,21 +74,7 @@ class MysqlLeaseDialect : public LeaseDialect {
                        std::chrono::milliseconds lease) const override {
     const SqlResult result = connection.execute(acquire_, {SqlParam::bytes(name), SqlParam::text(owner),
                                                            mysql_microseconds(lease), SqlParam::bytes(name)});
-    LeaseAttempt attempt;
-    if (result.rows.empty()) return attempt;
-    const SqlRow& row = result.rows.front();
-    const std::string holder = row.at(0).value_or("");
-    attempt.token = unsigned_of(row.at(1), connection);
-    attempt.grant = std::to_string(attempt.token);
-    // ROW_COUNT() of the insert: 1 inserted, 2 taken over, 0 left as it was.
-    attempt.granted = holder == owner && integer_of(row.at(3), connection) > 0;
-    if (!attempt.granted) {
-      attempt.holder = holder;
-      const std::int64_t left_us = integer_of(row.at(2), connection);
-      attempt.holder_lease_left =
-          std::chrono::milliseconds(std::max<std::int64_t>(0, (left_us + 999) / 1000));
-    }
-    return attempt;
+    return mysql_lease_attempt(result, owner, connection);
   }
 
   std::vector<std::uint64_t> renew(SqlConnection& connection, const std::string& client_id,
@@ -117,6 +103,24 @@ class MysqlLeaseDialect : public LeaseDialect {
 };
 
 }  // namespace
+
+LeaseAttempt mysql_lease_attempt(const SqlResult& result, const std::string& owner,
+                                 const SqlConnection& connection) {
+  LeaseAttempt attempt;
+  if (result.rows.empty()) return attempt;
+  const SqlRow& row = result.rows.front();
+  const std::string holder = row.at(0).value_or("");
+  attempt.token = unsigned_of(row.at(1), connection);
+  attempt.grant = std::to_string(attempt.token);
+  // ROW_COUNT() of the insert: 1 inserted, 2 taken over, 0 left as it was.
+  attempt.granted = holder == owner && integer_of(row.at(3), connection) > 0;
+  if (!attempt.granted) {
+    attempt.holder = holder;
+    const std::int64_t left_us = integer_of(row.at(2), connection);
+    attempt.holder_lease_left = std::chrono::milliseconds(std::max<std::int64_t>(0, (left_us + 999) / 1000));
+  }
+  return attempt;
+}
 
 SqlParam mysql_microseconds(std::chrono::milliseconds value) {
   return SqlParam::text(std::to_string(value.count() * 1000));

@@ -17,6 +17,12 @@ std::unique_ptr<LeaseDialect> mysql_lease_dialect(const std::string& table);
 // A duration as `INTERVAL ? MICROSECOND` and TIMESTAMPADD(MICROSECOND, ?, ..) take it.
 SqlParam mysql_microseconds(std::chrono::milliseconds value);
 
+// An acquire's answer: the row as it now is (owner, token, microseconds of
+// its lease left, ROW_COUNT() of the insert), granted when it is `owner`'s
+// and the insert changed it.
+LeaseAttempt mysql_lease_attempt(const SqlResult& result, const std::string& owner,
+                                 const SqlConnection& connection);
+
 // Renewal of many holds on MySQL in one round trip, for both table layouts:
 // `UPDATE table SET until = now + lease WHERE (name, grant_column) IN (keys)
 // AND the owner column starts with `owner_prefix` AND until > now`, then the

@@ -18,7 +18,7 @@ class PgLeaseDialect : public LeaseDialect {
             table,
             {"SELECT owner, ceil(extract(epoch FROM lease_until - clock_timestamp()) * 1000)::bigint, token "
              "FROM " +
-                 table + " WHERE name = $1",
+                 table + " WHERE name = $1 ORDER BY lease_until DESC LIMIT 1",
              "WITH r AS (UPDATE " + table +
                  " SET lease_until = clock_timestamp() + cast($4 as interval)"
                  " WHERE name = $1 AND owner = $2 AND token = $3::bigint AND lease_until > clock_timestamp()"
@@ -80,20 +80,9 @@ class PgLeaseDialect : public LeaseDialect {
 
   LeaseAttempt acquire(SqlConnection& connection, const std::string& name, const std::string& owner,
                        std::chrono::milliseconds lease) const override {
-    const SqlResult result = connection.execute(
-        acquire_, {SqlParam::bytes(name), SqlParam::text(owner), SqlParam::number(lease.count())});
-    LeaseAttempt attempt;
-    if (result.rows.empty()) return attempt;
-    const SqlRow& row = result.rows.front();
-    attempt.granted = boolean_of(row.at(0), connection);
-    attempt.token = unsigned_of(row.at(1), connection);
-    attempt.grant = std::to_string(attempt.token);
-    if (!attempt.granted) {
-      attempt.holder = row.at(2).value_or("");
-      attempt.holder_lease_left =
-          std::chrono::milliseconds(std::max<std::int64_t>(0, integer_of(row.at(3), connection)));
-    }
-    return attempt;
+    return pg_lease_attempt(connection.execute(acquire_, {SqlParam::bytes(name), SqlParam::text(owner),
+                                                          SqlParam::number(lease.count())}),
+                            connection);
   }
 
   std::vector<std::uint64_t> renew(SqlConnection& connection, const std::string& client_id,
@@ -128,6 +117,21 @@ class PgLeaseDialect : public LeaseDialect {
 
 std::string pg_release_channel(const std::string& table, const std::string& name_param) {
   return "'dlock_' || md5(convert_to('" + table + "', 'UTF8') || '\\x00'::bytea || " + name_param + ")";
+}
+
+LeaseAttempt pg_lease_attempt(const SqlResult& result, const SqlConnection& connection) {
+  LeaseAttempt attempt;
+  if (result.rows.empty()) return attempt;
+  const SqlRow& row = result.rows.front();
+  attempt.granted = boolean_of(row.at(0), connection);
+  attempt.token = unsigned_of(row.at(1), connection);
+  attempt.grant = std::to_string(attempt.token);
+  if (!attempt.granted) {
+    attempt.holder = row.at(2).value_or("");
+    attempt.holder_lease_left =
+        std::chrono::milliseconds(std::max<std::int64_t>(0, integer_of(row.at(3), connection)));
+  }
+  return attempt;
 }
 
 SqlParam pg_interval(std::chrono::milliseconds value) {

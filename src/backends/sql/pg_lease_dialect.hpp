@@ -18,6 +18,10 @@ std::unique_ptr<LeaseDialect> pg_lease_dialect(const std::string& table);
 // characters, under PostgreSQL's 63.
 std::string pg_release_channel(const std::string& table, const std::string& name_param);
 
+// An acquire's answer: one row (granted, token, holder, holder's lease left
+// in ms), none when the row went between the statement's two looks.
+LeaseAttempt pg_lease_attempt(const SqlResult& result, const SqlConnection& connection);
+
 // A duration as `cast($n as interval)` takes it, as ShedLock sends it: "N milliseconds".
 SqlParam pg_interval(std::chrono::milliseconds value);
 

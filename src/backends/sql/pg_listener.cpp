@@ -35,7 +35,7 @@ class PgListener::ChannelWatch : public LeaseWatch {
   std::uint64_t seen_;
 };
 
-PgListener::PgListener(const SqlUrl& url) : table_(url.table), connection_(connect_postgresql(url)) {
+PgListener::PgListener(const SqlUrl& url) : connection_(connect_postgresql(url)) {
   thread_ = std::thread([this] { run(); });
 }
 
@@ -58,10 +58,10 @@ std::string PgListener::quoted(const std::string& channel) {
   return "\"" + channel + "\"";  // "dlock_" and hex digits: nothing to escape
 }
 
-std::unique_ptr<LeaseWatch> PgListener::watch(SqlConnection& connection, const std::string& name,
-                                              std::function<void()> on_news) {
+std::unique_ptr<LeaseWatch> PgListener::watch(SqlConnection& connection, const std::string& table,
+                                              const std::string& name, std::function<void()> on_news) {
   const SqlResult found =
-      connection.execute("SELECT " + pg_release_channel(table_, "$1"), {SqlParam::bytes(name)});
+      connection.execute("SELECT " + pg_release_channel(table, "$1"), {SqlParam::bytes(name)});
   const std::string channel = found.rows.at(0).at(0).value_or("");
   std::lock_guard<std::mutex> lock(mutex_);
   if (connection_->socket() < 0) reconnect();

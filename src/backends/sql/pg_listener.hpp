@@ -31,8 +31,8 @@ class PgListener : public LeaseWakeups {
   PgListener(const PgListener&) = delete;
   PgListener& operator=(const PgListener&) = delete;
 
-  std::unique_ptr<LeaseWatch> watch(SqlConnection& connection, const std::string& name,
-                                    std::function<void()> on_news) override;
+  std::unique_ptr<LeaseWatch> watch(SqlConnection& connection, const std::string& table,
+                                    const std::string& name, std::function<void()> on_news) override;
 
   // The listening connection's session (for tests that end it).
   std::uint64_t session_id() const;
@@ -53,7 +53,6 @@ class PgListener : public LeaseWakeups {
   static void announce(Channel& channel);
   static std::string quoted(const std::string& channel);
 
-  std::string table_;
   std::unique_ptr<PgNotifyingConnection> connection_;  // used under mutex_ only
   mutable std::mutex mutex_;
   std::condition_variable announced_;

@@ -2,6 +2,7 @@
 
 #include "backends/sql/sql_client_session.hpp"
 #include "backends/sql/sql_lock_ops.hpp"
+#include "backends/sql/sql_permit_leases.hpp"
 #include "common/error.hpp"
 
 namespace dlock {
@@ -28,10 +29,7 @@ std::shared_ptr<LockOps> SqlBackend::lock(const std::string& name, LockKind kind
   if (kind != LockKind::reentrant) {
     throw UnsupportedError("the " + std::string(scheme_) + " backend does not serve the " + kind_name(kind));
   }
-  // Each call finds the session of the client's core of the moment: a
-  // handle's ops serve a fork()ed child on the child's own session.
-  return std::make_shared<SqlLockOps>(
-      [client = client_]() -> SqlClientSession& { return sql_session(*client->core()); }, name);
+  return std::make_shared<SqlLockOps>(session_of(), name);
 }
 
 std::vector<std::string> SqlBackend::list_locks(const std::string& prefix) {
@@ -41,7 +39,13 @@ std::vector<std::string> SqlBackend::list_locks(const std::string& prefix) {
 }
 
 std::shared_ptr<PermitLeases> SqlBackend::permit_leases(const std::string& name) {
-  throw UnsupportedError("permit semaphore '" + name + "': the " + scheme_ + " backend does not serve it");
+  return std::make_shared<SqlPermitLeases>(session_of(), name);
+}
+
+SqlLockOps::SessionOf SqlBackend::session_of() const {
+  // Each call finds the session of the client's core of the moment: a
+  // handle's ops serve a fork()ed child on the child's own session.
+  return [client = client_]() -> SqlClientSession& { return sql_session(*client->core()); };
 }
 
 }  // namespace dlock

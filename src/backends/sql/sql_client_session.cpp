@@ -31,7 +31,7 @@ SqlClientSession::SqlClientSession(const sql::SqlUrl& url)
       server_(url.server()),
       dialect_(sql::lease_dialect(url.dialect, url.table)),
       pool_(url),
-      keeper_(pool_, *dialect_) {
+      keeper_(pool_, [this](SqlRows rows) -> const sql::LeaseDialect& { return this->rows(rows); }) {
   {
     sql::SqlPool::Lease connection = pool_.take();
     sql::ensure_schema(*connection, *dialect_);
@@ -46,8 +46,30 @@ void SqlClientSession::ping() {
 void SqlClientSession::release(const Hold& hold, const std::string& /*request_id*/, int64_t /*latch_ms*/,
                                std::optional<Clock::time_point> /*once_before*/) {
   sql::SqlPool::Lease connection = pool_.take();
-  sql::end_lease(*connection, *dialect_, hold.resource->name(), hold.grant.owner_field, hold.grant.locator,
-                 std::chrono::milliseconds(0), false);
+  sql::end_lease(*connection, rows(rows_of_hold(hold)), hold.resource->name(), hold.grant.owner_field,
+                 hold.grant.locator, std::chrono::milliseconds(0), false);
+}
+
+const sql::PermitTables& SqlClientSession::permit_tables() {
+  std::lock_guard<std::mutex> lock(permit_tables_mutex_);
+  if (permit_tables_) return *permit_tables_;
+  if (url_.table == sql::kShedLockTable) {
+    throw UnsupportedError(std::string("the ") + scheme() +
+                           " backend serves the permit semaphore on dlock's tables, not with table=shedlock");
+  }
+  auto tables = sql::permit_tables(url_.dialect);
+  {
+    sql::SqlPool::Lease connection = pool_.take();
+    sql::ensure_schema(
+        *connection, tables->schema(), [&] { return tables->schema_exists(*connection); },
+        "the semaphore tables are missing and this user may not create them");
+  }
+  permit_tables_ = std::move(tables);
+  return *permit_tables_;
+}
+
+const sql::LeaseDialect& SqlClientSession::rows(SqlRows rows) {
+  return rows == SqlRows::locks ? *dialect_ : permit_tables().rows();
 }
 
 void SqlClientSession::close() {

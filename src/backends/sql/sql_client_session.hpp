@@ -8,11 +8,14 @@
 #pragma once
 
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 
 #include "backends/sql/lease_dialect.hpp"
 #include "backends/sql/lease_wakeups.hpp"
+#include "backends/sql/permit_tables.hpp"
+#include "backends/sql/sql_held.hpp"
 #include "backends/sql/sql_keeper.hpp"
 #include "backends/sql/sql_pool.hpp"
 #include "backends/sql/sql_url.hpp"
@@ -45,6 +48,12 @@ class SqlClientSession final : public BackendSession {
 
   sql::SqlPool& pool() { return pool_; }
   const sql::LeaseDialect& dialect() const { return *dialect_; }
+  // The leased-permit semaphore's tables, created on first use when missing
+  // and the user may (sql_schema). Throws UnsupportedError naming the
+  // backend and the option on ShedLock's table, AuthError, ConnectionError.
+  const sql::PermitTables& permit_tables();
+  // The statements of `rows`' table (permit_leases: permit_tables().rows()).
+  const sql::LeaseDialect& rows(SqlRows rows);
   // What wakes a waiter on a release: PostgreSQL's listener on the lock
   // table; nullptr on MySQL and ShedLock's table, whose waiters back off.
   sql::LeaseWakeups* wakeups() { return wakeups_.get(); }
@@ -55,6 +64,8 @@ class SqlClientSession final : public BackendSession {
   const std::unique_ptr<sql::LeaseDialect> dialect_;
   sql::SqlPool pool_;
   std::unique_ptr<sql::LeaseWakeups> wakeups_;
+  std::mutex permit_tables_mutex_;
+  std::unique_ptr<sql::PermitTables> permit_tables_;  // once first used
   SqlKeeper keeper_;
 };
 

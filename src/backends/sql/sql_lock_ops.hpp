@@ -6,12 +6,17 @@
 // server's clock: fixed leases are served; the watchdog's renewal is the
 // keeper's one statement (sql_keeper.hpp), and extending is that statement
 // for one grant.
+//
+// The same ops serve the leased-permit semaphore's leases (SqlRows::
+// permit_leases: sql_permit_leases.hpp), a row per lease under the
+// semaphore's name, `max_leases` live at most; only taking one differs.
 #pragma once
 
 #include <functional>
 #include <memory>
 #include <string>
 
+#include "backends/sql/sql_held.hpp"
 #include "core/lock_ops.hpp"
 
 namespace dlock {
@@ -26,13 +31,13 @@ class SqlLockOps final : public LockOps {
   using SessionOf = std::function<SqlClientSession&()>;
 
   // Throws InvalidArgument for a name the table cannot hold.
-  SqlLockOps(SessionOf session, std::string name);
+  SqlLockOps(SessionOf session, std::string name, SqlRows rows = SqlRows::locks, int max_leases = 1);
 
   const char* backend() const override { return scheme_; }
   bool fixed_leases() const override { return true; }
   bool reentrant() const override { return true; }
   const std::string& name() const override { return name_; }
-  const std::string& hold_key() const override { return name_; }
+  const std::string& hold_key() const override { return held_->hold_key(); }
   // The row's owner column.
   std::string hold_field(const std::string& client_field) const override { return client_field; }
   std::shared_ptr<const HeldResource> held() const override { return held_; }
@@ -70,8 +75,10 @@ class SqlLockOps final : public LockOps {
  private:
   const SessionOf session_;
   const std::string name_;
+  const SqlRows rows_;
+  const int max_leases_;
   const char* const scheme_;
-  const std::shared_ptr<const HeldResource> held_;
+  const std::shared_ptr<const SqlHeld> held_;
 };
 
 }  // namespace dlock

@@ -6,10 +6,12 @@
 
 namespace dlock {
 
-SqlLockWait::SqlLockWait(SqlClientSession& session, std::string name, std::string owner_field,
-                         int64_t lease_ms)
+SqlLockWait::SqlLockWait(SqlClientSession& session, std::string name, SqlRows rows, int max_leases,
+                         std::string owner_field, int64_t lease_ms)
     : session_(session),
       name_(std::move(name)),
+      rows_(rows),
+      max_leases_(max_leases),
       owner_field_(std::move(owner_field)),
       lease_(std::chrono::milliseconds(lease_ms)) {}
 
@@ -18,6 +20,10 @@ LockWait::Try SqlLockWait::attempt(int64_t /*wait_left_ms*/, bool /*woken_by_mes
   outcome.sent_at = Clock::now();
   const sql::LeaseAttempt attempt = [&] {
     sql::SqlPool::Lease connection = session_.pool().take();
+    if (rows_ == SqlRows::permit_leases) {
+      return sql::attempt_permit_lease(*connection, session_.permit_tables(), name_, owner_field_, lease_,
+                                       max_leases_);
+    }
     return sql::attempt_lease(*connection, session_.dialect(), name_, owner_field_, lease_);
   }();
   if (attempt.granted) {
@@ -36,7 +42,8 @@ void SqlLockWait::watch(Waiter& waiter) {
   if (wakeups == nullptr || watch_) return;
   try {
     sql::SqlPool::Lease connection = session_.pool().take();
-    watch_ = wakeups->watch(*connection, name_, [&waiter] { waiter.signal(true); });
+    watch_ =
+        wakeups->watch(*connection, session_.rows(rows_).table(), name_, [&waiter] { waiter.signal(true); });
   } catch (const ConnectionError&) {
     return;  // backs off as the last try said; watching is tried again after the next
   }

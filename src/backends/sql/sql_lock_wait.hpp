@@ -8,7 +8,9 @@
 // confirmed (a release before it was not announced to us) and on each
 // NOTIFY. Nothing is queued on the server: abandoning stops the watch, and a
 // try whose answer was lost is withdrawn by the core (ReentrantLock::withdraw,
-// SqlLockOps' release of a grant without a locator).
+// SqlLockOps' release of a grant without a locator). A semaphore's lease is
+// waited for the same way, each try one attempt_permit_lease, its wakeups
+// those of its lease rows' releases.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +19,7 @@
 
 #include "backends/sql/lease_backoff.hpp"
 #include "backends/sql/lease_wakeups.hpp"
+#include "backends/sql/sql_held.hpp"
 #include "core/lock_ops.hpp"
 
 namespace dlock {
@@ -26,7 +29,8 @@ class SqlClientSession;
 class SqlLockWait final : public LockWait {
  public:
   // `session` outlives the wait.
-  SqlLockWait(SqlClientSession& session, std::string name, std::string owner_field, int64_t lease_ms);
+  SqlLockWait(SqlClientSession& session, std::string name, SqlRows rows, int max_leases,
+              std::string owner_field, int64_t lease_ms);
 
   // Throws ConnectionError, AuthError (lease_steps' attempt_lease).
   Try attempt(int64_t wait_left_ms, bool woken_by_message) override;
@@ -36,6 +40,8 @@ class SqlLockWait final : public LockWait {
  private:
   SqlClientSession& session_;
   const std::string name_;
+  const SqlRows rows_;
+  const int max_leases_;
   const std::string owner_field_;
   const std::chrono::milliseconds lease_;
   sql::LeaseBackoff backoff_;

@@ -10,7 +10,8 @@
 
 namespace dlock {
 
-PermitSemaphoreOps::Wait LeasePermitSemaphoreOps::acquire_wait(ClientCore& core, const PermitRequest& request) {
+PermitSemaphoreOps::Wait LeasePermitSemaphoreOps::acquire_wait(ClientCore& core,
+                                                               const PermitRequest& request) {
   core.throw_if_closed();
   const int permits = leases_->permits().value_or(0);
   if (permits < 1) {
@@ -52,6 +53,11 @@ void LeasePermitSemaphoreOps::release(ClientCore& core, std::string_view id) {
 
 bool LeasePermitSemaphoreOps::try_set_permits(ClientCore& core, int permits) {
   core.throw_if_closed();
+  // Set once, a count of 0 would leave a semaphore nobody can ever take.
+  if (permits < 1) {
+    throw InvalidArgument("permits: must be > 0 on the " + std::string(leases_->leases(1)->backend()) +
+                          " backend (the count is set once), got " + std::to_string(permits));
+  }
   return leases_->try_set_permits(permits);
 }
 

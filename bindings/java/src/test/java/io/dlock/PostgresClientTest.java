@@ -85,6 +85,43 @@ class PostgresClientTest {
   }
 
   @Test
+  void aPermitSemaphoreLeasesRowsAndWakesAWaiterOnRelease() throws Exception {
+    try (DLockClient first = DLockClient.connect(postgres.url());
+        DLockClient second = DLockClient.connect(postgres.url())) {
+      DPermitExpirableSemaphore mine = first.getPermitExpirableSemaphore("java-slots");
+      DPermitExpirableSemaphore theirs = second.getPermitExpirableSemaphore("java-slots");
+      DLockException refused = assertThrows(DLockException.class, () -> mine.trySetPermits(0));
+      assertEquals(DLockStatus.INVALID, refused.getStatus());
+      assertTrue(refused.getMessage().contains("permits"), refused.getMessage());
+      assertTrue(mine.trySetPermits(1));
+      assertFalse(theirs.trySetPermits(4));
+      String held = mine.tryAcquire();
+      assertTrue(held != null, "no permit");
+      assertEquals("1", postgres.query("SELECT count(*) FROM dlock_semaphore_lease"
+          + " WHERE lease_until > clock_timestamp()"));
+      assertEquals(null, Threads.onOtherThread(() -> theirs.tryAcquire()));
+      CompletableFuture<long[]> granted = CompletableFuture.supplyAsync(() -> {
+        try {
+          String permit = theirs.tryAcquire(20, TimeUnit.SECONDS);
+          long at = System.nanoTime();
+          theirs.release(permit);
+          return new long[] {at};
+        } catch (InterruptedException e) {
+          throw new IllegalStateException(e);
+        }
+      });
+      Thread.sleep(500);
+      assertFalse(granted.isDone(), "granted with no permit free");
+      long released = System.nanoTime();
+      mine.release(held);
+      long[] grant = granted.get(15, TimeUnit.SECONDS);
+      // Woken by NOTIFY, not by the end of the holder's 30 s lease.
+      assertTrue(grant[0] - released < TimeUnit.SECONDS.toNanos(5), "woken late");
+      assertEquals(1, mine.availablePermits());
+    }
+  }
+
+  @Test
   void aPrimitiveItDoesNotServeNamesTheBackend() {
     try (DLockClient client = DLockClient.connect(postgres.url())) {
       DLockException refused = assertThrows(DLockException.class, () -> client.getFairLock("fair").tryLock());
