@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -47,9 +48,14 @@ std::unique_ptr<ZkSession> session_on(const std::string& hosts, milliseconds com
   return std::make_unique<ZkSession>(options);
 }
 
+// `session` as the client's session of the moment, not owned: the test's.
+std::function<std::shared_ptr<ZkSession>()> session_of(ZkSession& session) {
+  return [&session] { return std::shared_ptr<ZkSession>(std::shared_ptr<ZkSession>(), &session); };
+}
+
 std::shared_ptr<ZkLockOps> ops_on(ZkSession& session, const std::string& name,
                                   LockKind kind = LockKind::reentrant) {
-  return std::make_shared<ZkLockOps>([&session]() -> ZkSession& { return session; }, name, kind);
+  return std::make_shared<ZkLockOps>(session_of(session), name, kind);
 }
 
 GrantRef grant_of(const std::string& owner_field, const LockWait::Try& granted) {
@@ -442,7 +448,7 @@ TEST_F(ZkLockOpsOneNode, KeeperChecksEveryDueHoldInOneRoundTrip) {
   TcpProxy proxy(server_->client_port(0));
   auto session = session_on("127.0.0.1:" + std::to_string(proxy.port()), milliseconds(500));
   auto admin = session_on(hosts());
-  dlock::ZkKeeper keeper([&]() -> ZkSession& { return *session; });
+  dlock::ZkKeeper keeper(session_of(*session));
   constexpr int holds = 20;
   std::vector<std::shared_ptr<ZkLockOps>> ops;
   std::vector<std::unique_ptr<LockWait>> waits;
@@ -507,7 +513,7 @@ TEST_F(ZkLockOpsOneNode, KeeperChecksEveryDueHoldInOneRoundTrip) {
 // A pending release is settled through the keeper by its own Settle.
 TEST_F(ZkLockOpsOneNode, KeeperSettlesAPendingRelease) {
   auto session = session_on(hosts());
-  dlock::ZkKeeper keeper([&]() -> ZkSession& { return *session; });
+  dlock::ZkKeeper keeper(session_of(*session));
   auto ops = ops_on(*session, "settled");
   auto wait = ops->begin("s:1", -1);
   const LockWait::Try granted = wait->attempt(0, false);

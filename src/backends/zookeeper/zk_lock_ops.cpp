@@ -130,7 +130,7 @@ ZkLockOps::ZkLockOps(SessionOf session, std::string name, ZkLockLayout layout)
       held_(std::make_shared<ZkHeld>(name_, layout_.hold_key())) {}
 
 std::unique_ptr<LockWait> ZkLockOps::begin(const std::string& owner_field, int64_t /*lease_ms*/) {
-  return std::make_unique<ZkLockWait>(session_(), layout_, owner_field, unheard_);
+  return std::make_unique<ZkLockWait>(session_, layout_, owner_field, unheard_);
 }
 
 std::unique_ptr<WaitWatch> ZkLockOps::watch_releases(Waiter& waiter) {
@@ -151,12 +151,12 @@ Settle ZkLockOps::settle_release(const GrantRef& grant, const std::string& reque
     // Taken now: the owner's next wait, once this is settled, has another prefix.
     const std::optional<std::vector<zk::QueuedNode>> nodes = unheard_->nodes_of(grant.owner_field);
     return [session = session_, nodes](std::optional<Clock::time_point>) -> int64_t {
-      return nodes ? withdraw_nodes(session(), *nodes) : 0;
+      return nodes ? withdraw_nodes(*session(), *nodes) : 0;
     };
   }
   return [session = session_, node = grant.locator, czxid = grant.token, request_id, in_doubt = in_doubt_,
           latch = std::chrono::milliseconds(latch_ms)](std::optional<Clock::time_point>) {
-    return release_node(session(), node, czxid, request_id, *in_doubt, latch);
+    return release_node(*session(), node, czxid, request_id, *in_doubt, latch);
   };
 }
 
@@ -173,7 +173,8 @@ bool ZkLockOps::release_keeping(const GrantRef& /*grant*/, int64_t /*keep_ms*/) 
 }
 
 bool ZkLockOps::force_release() {
-  zk::ZkSession& session = session_();
+  const std::shared_ptr<zk::ZkSession> held_by = session_();
+  zk::ZkSession& session = *held_by;
   const std::string& holders = layout_.holders_path();
   const std::vector<std::string> children = children_of(session, holders);
   if (children.empty()) return false;
@@ -191,7 +192,7 @@ bool ZkLockOps::force_release() {
 }
 
 bool ZkLockOps::is_locked() {
-  return !children_of(session_(), layout_.holders_path()).empty();
+  return !children_of(*session_(), layout_.holders_path()).empty();
 }
 
 int64_t ZkLockOps::ttl_ms() {
@@ -199,7 +200,8 @@ int64_t ZkLockOps::ttl_ms() {
 }
 
 LockInspection ZkLockOps::inspect() {
-  zk::ZkSession& session = session_();
+  const std::shared_ptr<zk::ZkSession> held_by = session_();
+  zk::ZkSession& session = *held_by;
   LockInspection inspection;
   std::vector<std::future<zk::DataResult>> answers;
   const std::string& parent = layout_.holders_path();

@@ -22,9 +22,12 @@ std::optional<std::vector<zk::QueuedNode>> ZkUnheardNodes::nodes_of(const std::s
   return found->second;
 }
 
-ZkLockWait::ZkLockWait(zk::ZkSession& session, const ZkLockLayout& layout, std::string owner_field,
-                       std::shared_ptr<ZkUnheardNodes> unheard)
-    : session_(session), layout_(layout), owner_field_(std::move(owner_field)), unheard_(std::move(unheard)) {}
+ZkLockWait::ZkLockWait(std::function<std::shared_ptr<zk::ZkSession>()> session, const ZkLockLayout& layout,
+                       std::string owner_field, std::shared_ptr<ZkUnheardNodes> unheard)
+    : session_of_(std::move(session)),
+      layout_(layout),
+      owner_field_(std::move(owner_field)),
+      unheard_(std::move(unheard)) {}
 
 ZkLockWait::~ZkLockWait() {
   end_wait();
@@ -33,14 +36,16 @@ ZkLockWait::~ZkLockWait() {
 zk::ZkCheck ZkLockWait::begin() {
   end_wait();
   begun_ = false;
-  recipe_ = layout_.queue(session_, owner_field_);
+  recipe_.reset();  // before its session may go
+  session_ = session_of_();
+  recipe_ = layout_.queue(*session_, owner_field_);
   unheard_->waiting(owner_field_, recipe_->queued_nodes());
   const zk::ZkCheck check = recipe_->begin();
   begun_ = true;
   return check;
 }
 
-LockWait::Try ZkLockWait::attempt(int64_t /*wait_left_ms*/, bool /*woken_by_message*/) {
+LockWait::Try ZkLockWait::attempt(int64_t wait_left_ms, bool woken_by_message) {
   Try outcome;
   outcome.sent_at = Clock::now();
   riding_out_ = false;
@@ -54,7 +59,11 @@ LockWait::Try ZkLockWait::attempt(int64_t /*wait_left_ms*/, bool /*woken_by_mess
       check = begin();
     }
   } catch (const ConnectionError&) {
-    if (!begun_ || !zk::may_still_own_nodes(session_)) throw;
+    if (begun_ && queued_on_expired_session()) {
+      begun_ = false;  // our node went with the session: queue again, on the new one
+      return attempt(wait_left_ms, woken_by_message);
+    }
+    if (!begun_ || !zk::may_still_own_nodes(*session_)) throw;
     riding_out_ = true;
     outcome.retry_after = zk::reconnect_pause;
     return outcome;
@@ -72,9 +81,13 @@ void ZkLockWait::watch(Waiter& waiter) {
   try {
     recipe_->watch([&waiter] { waiter.signal(); });
   } catch (const ConnectionError&) {
-    if (!zk::may_still_own_nodes(session_)) throw;
-    waiter.signal();  // the next try rides the broken connection out
+    if (!queued_on_expired_session() && !zk::may_still_own_nodes(*session_)) throw;
+    waiter.signal();  // the next try rides the broken connection out, or queues again
   }
+}
+
+bool ZkLockWait::queued_on_expired_session() const {
+  return session_->state() == zk::SessionState::expired;
 }
 
 void ZkLockWait::abandon() noexcept {
