@@ -45,28 +45,36 @@ zk::ZkCheck ZkLockWait::begin() {
   return check;
 }
 
-LockWait::Try ZkLockWait::attempt(int64_t wait_left_ms, bool woken_by_message) {
-  Try outcome;
-  outcome.sent_at = Clock::now();
+LockWait::Try ZkLockWait::attempt(int64_t /*wait_left_ms*/, bool /*woken_by_message*/) {
   riding_out_ = false;
-  zk::ZkCheck check;
   try {
-    try {
-      check = begun_ ? recipe_->attempt() : begin();
-    } catch (const LostError&) {
-      // Our node was deleted while we waited (a force release, an admin)
-      // with the session alive (an expired one answers with an error): queue again.
-      check = begin();
-    }
+    return try_once();
   } catch (const ConnectionError&) {
-    if (begun_ && queued_on_expired_session()) {
-      begun_ = false;  // our node went with the session: queue again, on the new one
-      return attempt(wait_left_ms, woken_by_message);
+    if (queued_on_expired_session()) {
+      // Our node (made, or being made) went with the session: queue again,
+      // on the client's new one. An error there ends the wait.
+      begun_ = false;
+      return try_once();
     }
     if (!begun_ || !zk::may_still_own_nodes(*session_)) throw;
     riding_out_ = true;
+    Try outcome;
+    outcome.sent_at = Clock::now();
     outcome.retry_after = zk::reconnect_pause;
     return outcome;
+  }
+}
+
+LockWait::Try ZkLockWait::try_once() {
+  Try outcome;
+  outcome.sent_at = Clock::now();
+  zk::ZkCheck check;
+  try {
+    check = begun_ ? recipe_->attempt() : begin();
+  } catch (const LostError&) {
+    // Our node was deleted while we waited (a force release, an admin)
+    // with the session alive (an expired one answers with an error): queue again.
+    check = begin();
   }
   if (!check.granted) return outcome;
   outcome.granted = true;

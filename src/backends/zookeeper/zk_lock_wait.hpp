@@ -68,6 +68,8 @@ class ZkLockWait final : public LockWait {
  private:
   // Makes our node (again), on the session of the moment, and checks it.
   zk::ZkCheck begin();
+  // begin() or the recipe's attempt(); a ConnectionError is attempt()'s to judge.
+  Try try_once();
   void end_wait() noexcept;
   // Whether the server expired the session our node was made on.
   bool queued_on_expired_session() const;
