@@ -432,6 +432,59 @@ TEST_F(ZkLockOpsOneNode, WaitRidesOutABrokenConnectionWhileTheSessionMayLive) {
   EXPECT_TRUE(wait_until([&] { return session->state() == dlock::zk::SessionState::expired; }, seconds(10)));
 }
 
+// Ends `session` on the server as an administrator would: another handle
+// takes it over with its id and password and closes it.
+void expire(ZkSession& session, const std::string& hosts) {
+  const clientid_t id = *zoo_client_id(session.handle());
+  zhandle_t* other = zookeeper_init(hosts.c_str(), nullptr, ZkEnsemble::max_session_timeout_ms, &id, nullptr, 0);
+  ASSERT_NE(other, nullptr);
+  EXPECT_TRUE(wait_until([&] { return zoo_state(other) == ZOO_CONNECTED_STATE; }, seconds(10)));
+  zookeeper_close(other);
+}
+
+// A waiter whose session the server expires queues again on the session of
+// the moment (the client's new one), at the back, and is granted in turn.
+TEST_F(ZkLockOpsOneNode, AWaitQueuesAgainOnTheNewSessionWhenItsOwnExpired) {
+  auto holder = session_on(hosts());
+  std::shared_ptr<ZkSession> first = session_on(hosts());
+  std::shared_ptr<ZkSession> replacement;
+  // As the client's session: a new one once the server expired it.
+  auto ops = std::make_shared<ZkLockOps>(
+      [&]() -> std::shared_ptr<ZkSession> {
+        if (first->state() != dlock::zk::SessionState::expired) return first;
+        if (!replacement) replacement = session_on(hosts());
+        return replacement;
+      },
+      "requeued", LockKind::reentrant);
+  auto holder_ops = ops_on(*holder, "requeued");
+  auto holding = holder_ops->begin("h:1", -1);
+  const LockWait::Try held = holding->attempt(0, false);
+  ASSERT_TRUE(held.granted);
+  auto waiting = ops->begin("w:1", -1);
+  ASSERT_FALSE(waiting->attempt(-1, false).granted);
+  Waiter waiter;
+  waiting->watch(waiter);
+
+  expire(*first, hosts());
+  ASSERT_TRUE(wait_until([&] { return first->state() == dlock::zk::SessionState::expired; }, seconds(10)));
+  EXPECT_TRUE(signalled_within(waiter, seconds(5))) << "the expiry wakes the waiter";
+  const LockWait::Try requeued = waiting->attempt(-1, false);
+  EXPECT_FALSE(requeued.granted) << "granted while held";
+  ASSERT_TRUE(replacement);
+  EXPECT_EQ(children_count(*holder, "/dlock/requeued"), 2u) << "the holder's node and the new one";
+  waiting->watch(waiter);
+
+  ASSERT_TRUE(holder_ops->release(grant_of("h:1", held), "r", 10000));
+  ASSERT_TRUE(signalled_within(waiter, seconds(10)));
+  const LockWait::Try granted = waiting->attempt(-1, false);
+  ASSERT_TRUE(granted.granted);
+  EXPECT_GT(granted.token, held.token);
+  const dlock::zk::StatResult node = dlock::zk::exists(*holder, granted.locator);
+  ASSERT_EQ(node.rc, ZOK);
+  EXPECT_EQ(node.stat.ephemeralOwner, replacement->session_id());
+  EXPECT_TRUE(ops->release(grant_of("w:1", granted), "r", 10000));
+}
+
 dlock::Hold hold_of(const std::string& field, const LockWait::Try& granted) {
   dlock::Hold hold;
   hold.owner = 1;
