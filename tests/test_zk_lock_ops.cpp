@@ -71,6 +71,24 @@ std::size_t children_count(ZkSession& session, const std::string& path) {
   return dlock::zk::get_children(session, path).children.size();
 }
 
+// `holder`'s grant to h:1, then w:1's wait on `waiting`, refused and watching `waiter`.
+struct HeldAndAwaited {
+  std::unique_ptr<LockWait> holding;
+  LockWait::Try held;
+  std::unique_ptr<LockWait> waiting;
+};
+
+HeldAndAwaited held_and_awaited(ZkLockOps& holder, ZkLockOps& waiting, Waiter& waiter) {
+  HeldAndAwaited both;
+  both.holding = holder.begin("h:1", -1);
+  both.held = both.holding->attempt(0, false);
+  EXPECT_TRUE(both.held.granted);
+  both.waiting = waiting.begin("w:1", -1);
+  EXPECT_FALSE(both.waiting->attempt(-1, false).granted);
+  both.waiting->watch(waiter);
+  return both;
+}
+
 class ZkLockOpsOneNode : public dlock_test::ZkOneNodeSuite {};
 
 TEST_F(ZkLockOpsOneNode, GrantIsOurNodeFoundAgainByItsLocatorAndCzxid) {
@@ -229,13 +247,8 @@ TEST(ZkDeletesInDoubt, ADeleteSentCountsOnceInTheSessionThatSentIt) {
 TEST_F(ZkLockOpsOneNode, AbandonedWaiterLeavesNoNode) {
   auto session = session_on(hosts());
   auto ops = ops_on(*session, "abandon");
-  auto holding = ops->begin("h:1", -1);
-  const LockWait::Try held = holding->attempt(0, false);
-  ASSERT_TRUE(held.granted);
-  auto waiting = ops->begin("w:1", -1);
-  ASSERT_FALSE(waiting->attempt(-1, false).granted);
   Waiter waiter;
-  waiting->watch(waiter);
+  auto [holding, held, waiting] = held_and_awaited(*ops, *ops, waiter);
   ASSERT_EQ(children_count(*session, ops->path()), 2u);
   waiting->abandon();
   EXPECT_TRUE(wait_until([&] { return children_count(*session, ops->path()) == 1; }, seconds(5)));
@@ -457,13 +470,8 @@ TEST_F(ZkLockOpsOneNode, AWaitQueuesAgainOnTheNewSessionWhenItsOwnExpired) {
       },
       "requeued", LockKind::reentrant);
   auto holder_ops = ops_on(*holder, "requeued");
-  auto holding = holder_ops->begin("h:1", -1);
-  const LockWait::Try held = holding->attempt(0, false);
-  ASSERT_TRUE(held.granted);
-  auto waiting = ops->begin("w:1", -1);
-  ASSERT_FALSE(waiting->attempt(-1, false).granted);
   Waiter waiter;
-  waiting->watch(waiter);
+  auto [holding, held, waiting] = held_and_awaited(*holder_ops, *ops, waiter);
 
   expire(*first, hosts());
   ASSERT_TRUE(wait_until([&] { return first->state() == dlock::zk::SessionState::expired; }, seconds(10)));
