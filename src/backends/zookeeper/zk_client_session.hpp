@@ -50,8 +50,8 @@ class ZkClientSession final : public BackendSession {
 
   // The session of the moment; when the server expired it, a new one opened
   // first (the caller waits for it, up to the connect timeout). Throws
-  // ConnectionError (AuthError, InvalidArgument) when none could be opened:
-  // the next call tries again. Callers keep the pointer for as long as they
+  // ConnectionError saying why when none could be opened: the next call
+  // tries again. Callers keep the pointer for as long as they
   // use the session: a replaced one lives on until the last lets it go.
   std::shared_ptr<zk::ZkSession> zk();
 
