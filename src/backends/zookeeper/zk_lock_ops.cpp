@@ -151,7 +151,16 @@ Settle ZkLockOps::settle_release(const GrantRef& grant, const std::string& reque
     // Taken now: the owner's next wait, once this is settled, has another prefix.
     const std::optional<std::vector<zk::QueuedNode>> nodes = unheard_->nodes_of(grant.owner_field);
     return [session = session_, nodes](std::optional<Clock::time_point>) -> int64_t {
-      return nodes ? withdraw_nodes(*session(), *nodes) : 0;
+      if (!nodes) return 0;
+      const std::shared_ptr<zk::ZkSession> on = session();
+      try {
+        return withdraw_nodes(*on, *nodes);
+      } catch (const ConnectionError&) {
+        // The session turned out expired: the nodes went with it (a wait's
+        // are on the session of the moment or an older one).
+        if (on->state() != zk::SessionState::expired) throw;
+        return 0;
+      }
     };
   }
   return [session = session_, node = grant.locator, czxid = grant.token, request_id, in_doubt = in_doubt_,
