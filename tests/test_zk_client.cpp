@@ -24,11 +24,13 @@
 #include "support/child_process.hpp"
 #include "support/fenced_store.hpp"
 #include "support/forked_child.hpp"
+#include "support/log_capture.hpp"
 #include "support/lost_recorder.hpp"
 #include "support/monotonic_clock.hpp"
 #include "support/redis_server.hpp"
 #include "support/safety_checker.hpp"
 #include "support/section_log.hpp"
+#include "support/tcp_proxy.hpp"
 #include "support/temp_dir.hpp"
 #include "support/text_file.hpp"
 #include "support/wait_until.hpp"
@@ -49,6 +51,14 @@ class ZkClient : public dlock_test::ZkOneNodeSuite {
     dlock_client* client = nullptr;
     const int status = dlock_client_open(url(with).c_str(), nullptr, &client);
     EXPECT_EQ(status, DLOCK_OK) << dlock_last_error();
+    if (client != nullptr) clients_.push_back(client);
+    return client;
+  }
+  // A client whose every connection goes through `proxy`, which can cut it off.
+  dlock_client* open_through(const dlock_test::TcpProxy& proxy, const std::string& with) {
+    dlock_client* client = nullptr;
+    const std::string through = "zookeeper://127.0.0.1:" + std::to_string(proxy.port()) + with;
+    EXPECT_EQ(dlock_client_open(through.c_str(), nullptr, &client), DLOCK_OK) << dlock_last_error();
     if (client != nullptr) clients_.push_back(client);
     return client;
   }
@@ -575,6 +585,99 @@ TEST_F(ZkClient, AHolderPausedPastItsSessionIsToldAndFencedOff) {
   EXPECT_EQ(report("release"), std::to_string(DLOCK_E_LOST));
   EXPECT_EQ(report("lost_callbacks"), "1");
   EXPECT_EQ(dlock_lock_release(next), DLOCK_OK);
+}
+
+// A session the server expires while the client is cut off (longer than the
+// session timeout): the hold is told lost (callback once, release
+// DLOCK_E_LOST), its node is gone, and the same client, healed, runs on a new
+// session: it takes the lock again with a larger token and excludes another
+// client; the log and the stats record the expiry and the new session.
+TEST_F(ZkClient, AnExpiredSessionIsReplacedAndTheClientLocksAgain) {
+  constexpr int64_t session_ms = 1500;
+  const std::string session = "?session_timeout_ms=" + std::to_string(session_ms);
+  const std::string path = "/expiry/held";
+  dlock_test::LogCapture log(DLOCK_LOG_INFO);
+  dlock_test::TcpProxy proxy(server_->client_port(0));
+  dlock_client* client = open_through(proxy, session);
+  dlock_lock* handle = lock(client, path);
+  dlock_lock* others = lock(open(session), path);
+  dlock_test::LostRecorder lost;
+  ASSERT_EQ(lost.attach(handle), DLOCK_OK);
+  uint64_t first_token = 0;
+  ASSERT_EQ(dlock_lock_acquire(handle, 0, -1, &first_token), DLOCK_OK) << dlock_last_error();
+  const std::vector<std::string> first_nodes = children(path);
+  ASSERT_EQ(first_nodes.size(), 1u);
+  const dlock::zk::StatResult first_node = dlock::zk::exists(observer(), path + "/" + first_nodes[0]);
+  ASSERT_EQ(first_node.rc, ZOK);
+
+  proxy.partition();
+  // The server ends the session a session timeout after it last heard from
+  // it, and its node with it.
+  EXPECT_TRUE(dlock_test::wait_until([&] { return children(path).empty(); }, milliseconds(4 * session_ms + 5000)));
+  EXPECT_TRUE(dlock_test::wait_until([&] { return lost.calls() == 1; }, milliseconds(5000)));
+  uint64_t excluded_token = 0;
+  ASSERT_EQ(dlock_lock_acquire(others, 0, -1, &excluded_token), DLOCK_OK) << "the old session's node is gone";
+  ASSERT_EQ(dlock_lock_release(others), DLOCK_OK);
+  proxy.heal();
+
+  EXPECT_EQ(dlock_lock_release(handle), DLOCK_E_LOST);
+  EXPECT_EQ(lost.calls(), 1);
+  uint64_t second_token = 0;
+  ASSERT_EQ(dlock_lock_acquire(handle, 20000, -1, &second_token), DLOCK_OK) << dlock_last_error();
+  EXPECT_GT(second_token, first_token);
+  EXPECT_GT(second_token, excluded_token);
+  const std::vector<std::string> second_nodes = children(path);
+  ASSERT_EQ(second_nodes.size(), 1u);
+  const dlock::zk::StatResult second_node = dlock::zk::exists(observer(), path + "/" + second_nodes[0]);
+  ASSERT_EQ(second_node.rc, ZOK);
+  EXPECT_NE(second_node.stat.ephemeralOwner, first_node.stat.ephemeralOwner) << "a new session holds it";
+  EXPECT_EQ(static_cast<uint64_t>(second_node.stat.czxid), second_token);
+  EXPECT_EQ(dlock_lock_acquire(others, 0, -1, nullptr), DLOCK_NOT_ACQUIRED) << "held by two clients";
+
+  EXPECT_TRUE(log.has(DLOCK_LOG_WARN, {"ZooKeeper session", "expired"})) << log.dump();
+  EXPECT_TRUE(log.has(DLOCK_LOG_INFO, {"opened ZooKeeper session", "in place of"})) << log.dump();
+  dlock_client_stats stats{};
+  stats.size = sizeof stats;
+  ASSERT_EQ(dlock_client_stats_get(client, &stats), DLOCK_OK);
+  EXPECT_GE(stats.reconnects, 1u);
+  EXPECT_EQ(stats.locks_lost, 1u);
+
+  ASSERT_EQ(dlock_lock_release(handle), DLOCK_OK);
+  uint64_t third_token = 0;
+  ASSERT_EQ(dlock_lock_acquire(others, 5000, -1, &third_token), DLOCK_OK) << dlock_last_error();
+  EXPECT_GT(third_token, second_token);
+}
+
+// A waiter cut off from the ensemble for the session timeout is told so
+// (DLOCK_E_CONNECTION: it cannot know whether its place in line lives), never
+// granted beside the holder; healed, its client waits on a new session and is
+// granted after the holder's release.
+TEST_F(ZkClient, AWaiterCutOffPastItsSessionIsToldAndItsClientWaitsAgain) {
+  constexpr int64_t session_ms = 1500;
+  const std::string session = "?session_timeout_ms=" + std::to_string(session_ms);
+  const std::string path = "/expiry/waited";
+  dlock_test::TcpProxy proxy(server_->client_port(0));
+  dlock_lock* held = lock(open(session), path);
+  uint64_t held_token = 0;
+  ASSERT_EQ(dlock_lock_acquire(held, 0, -1, &held_token), DLOCK_OK) << dlock_last_error();
+  dlock_lock* waiting = lock(open_through(proxy, session), path);
+  auto waiter = dlock_test::acquire_in_background(waiting, 2, -1, -1);
+  ASSERT_TRUE(dlock_test::wait_until([&] { return children(path).size() == 2; }, milliseconds(5000)));
+
+  proxy.partition();
+  ASSERT_EQ(waiter.wait_for(milliseconds(4 * session_ms + 15000)), std::future_status::ready);
+  EXPECT_EQ(waiter.get().status, DLOCK_E_CONNECTION);
+  EXPECT_TRUE(dlock_test::wait_until([&] { return children(path).size() == 1; }, milliseconds(4 * session_ms + 5000)))
+      << "the waiter's node went with its session";
+  proxy.heal();
+
+  auto again = dlock_test::acquire_in_background(waiting, 2, 30000, -1);
+  EXPECT_EQ(again.wait_for(milliseconds(2 * session_ms)), std::future_status::timeout) << "granted while held";
+  ASSERT_EQ(dlock_lock_release(held), DLOCK_OK);
+  ASSERT_EQ(again.wait_for(milliseconds(30000)), std::future_status::ready);
+  const dlock_test::AcquireOutcome outcome = again.get();
+  ASSERT_EQ(outcome.status, DLOCK_OK) << dlock_last_error();
+  EXPECT_GT(outcome.token, held_token);
 }
 
 // A thousand waiters on one lock, each an asynchronous acquire of the same

@@ -9,6 +9,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -47,9 +48,14 @@ std::unique_ptr<ZkSession> session_on(const std::string& hosts, milliseconds com
   return std::make_unique<ZkSession>(options);
 }
 
+// `session` as the client's session of the moment, not owned: the test's.
+std::function<std::shared_ptr<ZkSession>()> session_of(ZkSession& session) {
+  return [&session] { return std::shared_ptr<ZkSession>(std::shared_ptr<ZkSession>(), &session); };
+}
+
 std::shared_ptr<ZkLockOps> ops_on(ZkSession& session, const std::string& name,
                                   LockKind kind = LockKind::reentrant) {
-  return std::make_shared<ZkLockOps>([&session]() -> ZkSession& { return session; }, name, kind);
+  return std::make_shared<ZkLockOps>(session_of(session), name, kind);
 }
 
 GrantRef grant_of(const std::string& owner_field, const LockWait::Try& granted) {
@@ -63,6 +69,24 @@ bool signalled_within(Waiter& waiter, milliseconds timeout) {
 
 std::size_t children_count(ZkSession& session, const std::string& path) {
   return dlock::zk::get_children(session, path).children.size();
+}
+
+// `holder`'s grant to h:1, then w:1's wait on `waiting`, refused and watching `waiter`.
+struct HeldAndAwaited {
+  std::unique_ptr<LockWait> holding;
+  LockWait::Try held;
+  std::unique_ptr<LockWait> waiting;
+};
+
+HeldAndAwaited held_and_awaited(ZkLockOps& holder, ZkLockOps& waiting, Waiter& waiter) {
+  HeldAndAwaited both;
+  both.holding = holder.begin("h:1", -1);
+  both.held = both.holding->attempt(0, false);
+  EXPECT_TRUE(both.held.granted);
+  both.waiting = waiting.begin("w:1", -1);
+  EXPECT_FALSE(both.waiting->attempt(-1, false).granted);
+  both.waiting->watch(waiter);
+  return both;
 }
 
 class ZkLockOpsOneNode : public dlock_test::ZkOneNodeSuite {};
@@ -227,13 +251,8 @@ TEST(ZkDeletesInDoubt, ADeleteSentCountsOnceInTheSessionThatSentIt) {
 TEST_F(ZkLockOpsOneNode, AbandonedWaiterLeavesNoNode) {
   auto session = session_on(hosts());
   auto ops = ops_on(*session, "abandon");
-  auto holding = ops->begin("h:1", -1);
-  const LockWait::Try held = holding->attempt(0, false);
-  ASSERT_TRUE(held.granted);
-  auto waiting = ops->begin("w:1", -1);
-  ASSERT_FALSE(waiting->attempt(-1, false).granted);
   Waiter waiter;
-  waiting->watch(waiter);
+  auto [holding, held, waiting] = held_and_awaited(*ops, *ops, waiter);
   ASSERT_EQ(children_count(*session, ops->path()), 2u);
   waiting->abandon();
   EXPECT_TRUE(wait_until([&] { return children_count(*session, ops->path()) == 1; }, seconds(5)));
@@ -430,6 +449,54 @@ TEST_F(ZkLockOpsOneNode, WaitRidesOutABrokenConnectionWhileTheSessionMayLive) {
   EXPECT_TRUE(wait_until([&] { return session->state() == dlock::zk::SessionState::expired; }, seconds(10)));
 }
 
+// Ends `session` on the server as an administrator would: another handle
+// takes it over with its id and password and closes it.
+void expire(ZkSession& session, const std::string& hosts) {
+  const clientid_t id = *zoo_client_id(session.handle());
+  zhandle_t* other = zookeeper_init(hosts.c_str(), nullptr, ZkEnsemble::max_session_timeout_ms, &id, nullptr, 0);
+  ASSERT_NE(other, nullptr);
+  EXPECT_TRUE(wait_until([&] { return zoo_state(other) == ZOO_CONNECTED_STATE; }, seconds(10)));
+  zookeeper_close(other);
+}
+
+// A waiter whose session the server expires queues again on the session of
+// the moment (the client's new one), at the back, and is granted in turn.
+TEST_F(ZkLockOpsOneNode, AWaitQueuesAgainOnTheNewSessionWhenItsOwnExpired) {
+  auto holder = session_on(hosts());
+  std::shared_ptr<ZkSession> first = session_on(hosts());
+  std::shared_ptr<ZkSession> replacement;
+  // As the client's session: a new one once the server expired it.
+  auto ops = std::make_shared<ZkLockOps>(
+      [&]() -> std::shared_ptr<ZkSession> {
+        if (first->state() != dlock::zk::SessionState::expired) return first;
+        if (!replacement) replacement = session_on(hosts());
+        return replacement;
+      },
+      "requeued", LockKind::reentrant);
+  auto holder_ops = ops_on(*holder, "requeued");
+  Waiter waiter;
+  auto [holding, held, waiting] = held_and_awaited(*holder_ops, *ops, waiter);
+
+  expire(*first, hosts());
+  ASSERT_TRUE(wait_until([&] { return first->state() == dlock::zk::SessionState::expired; }, seconds(10)));
+  EXPECT_TRUE(signalled_within(waiter, seconds(5))) << "the expiry wakes the waiter";
+  const LockWait::Try requeued = waiting->attempt(-1, false);
+  EXPECT_FALSE(requeued.granted) << "granted while held";
+  ASSERT_TRUE(replacement);
+  EXPECT_EQ(children_count(*holder, "/dlock/requeued"), 2u) << "the holder's node and the new one";
+  waiting->watch(waiter);
+
+  ASSERT_TRUE(holder_ops->release(grant_of("h:1", held), "r", 10000));
+  ASSERT_TRUE(signalled_within(waiter, seconds(10)));
+  const LockWait::Try granted = waiting->attempt(-1, false);
+  ASSERT_TRUE(granted.granted);
+  EXPECT_GT(granted.token, held.token);
+  const dlock::zk::StatResult node = dlock::zk::exists(*holder, granted.locator);
+  ASSERT_EQ(node.rc, ZOK);
+  EXPECT_EQ(node.stat.ephemeralOwner, replacement->session_id());
+  EXPECT_TRUE(ops->release(grant_of("w:1", granted), "r", 10000));
+}
+
 dlock::Hold hold_of(const std::string& field, const LockWait::Try& granted) {
   dlock::Hold hold;
   hold.owner = 1;
@@ -446,7 +513,7 @@ TEST_F(ZkLockOpsOneNode, KeeperChecksEveryDueHoldInOneRoundTrip) {
   TcpProxy proxy(server_->client_port(0));
   auto session = session_on("127.0.0.1:" + std::to_string(proxy.port()), milliseconds(500));
   auto admin = session_on(hosts());
-  dlock::ZkKeeper keeper([&]() -> ZkSession& { return *session; });
+  dlock::ZkKeeper keeper(session_of(*session));
   constexpr int holds = 20;
   std::vector<std::shared_ptr<ZkLockOps>> ops;
   std::vector<std::unique_ptr<LockWait>> waits;
@@ -511,7 +578,7 @@ TEST_F(ZkLockOpsOneNode, KeeperChecksEveryDueHoldInOneRoundTrip) {
 // A pending release is settled through the keeper by its own Settle.
 TEST_F(ZkLockOpsOneNode, KeeperSettlesAPendingRelease) {
   auto session = session_on(hosts());
-  dlock::ZkKeeper keeper([&]() -> ZkSession& { return *session; });
+  dlock::ZkKeeper keeper(session_of(*session));
   auto ops = ops_on(*session, "settled");
   auto wait = ops->begin("s:1", -1);
   const LockWait::Try granted = wait->attempt(0, false);

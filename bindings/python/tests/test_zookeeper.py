@@ -3,6 +3,8 @@ served in Curator's layout (tests/support/zookeeper_server.py starts the server)
 
 from __future__ import annotations
 
+import contextlib
+import socket
 import threading
 import time
 import uuid
@@ -152,3 +154,92 @@ def test_a_permit_semaphore_is_curators_semaphore_v2(
             assert mine.available_permits() == 0
         second.release()
         assert mine.available_permits() == 2
+
+
+class _CuttableProxy:
+    """Forwards a loopback port to the server; cut() closes every connection through it and
+    turns new ones away until heal(): the client is cut off from the ensemble."""
+
+    def __init__(self, upstream_port: int) -> None:
+        self._upstream_port = upstream_port
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self.port = self._listener.getsockname()[1]
+        self._cut = threading.Event()
+        self._mutex = threading.Lock()
+        self._sockets: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self._listener.accept()
+            except OSError:
+                return
+            if self._cut.is_set():
+                client.close()
+                continue
+            upstream = socket.create_connection(("127.0.0.1", self._upstream_port))
+            with self._mutex:
+                self._sockets += [client, upstream]
+            for source, sink in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pipe, args=(source, sink), daemon=True).start()
+
+    @staticmethod
+    def _pipe(source: socket.socket, sink: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            while data := source.recv(65536):
+                sink.sendall(data)
+        for end in (source, sink):
+            with contextlib.suppress(OSError):
+                end.shutdown(socket.SHUT_RDWR)
+
+    def cut(self) -> None:
+        self._cut.set()
+        with self._mutex:
+            cut, self._sockets = self._sockets, []
+        for end in cut:
+            with contextlib.suppress(OSError):
+                end.shutdown(socket.SHUT_RDWR)
+
+    def heal(self) -> None:
+        self._cut.clear()
+
+    def close(self) -> None:
+        self.cut()
+        self._listener.close()
+
+
+def test_a_client_whose_session_expired_locks_again_on_a_new_session(
+        zookeeper: ZooKeeperServer, path: str) -> None:
+    proxy = _CuttableProxy(zookeeper.port)
+    lost: list[tuple[str, int]] = []
+    try:
+        with dlock.Client(f"zookeeper://127.0.0.1:{proxy.port}?session_timeout_ms=1500") as client, \
+                dlock.Client(zookeeper.url) as other:
+            mine = client.lock(path, on_lost=lambda name, owner: lost.append((name, owner)))
+            theirs = other.lock(path)
+            assert mine.acquire(blocking=False)
+            first = mine.fencing_token
+            proxy.cut()
+            # The server expires the session 1.5 s after it last heard from it, and its node with it.
+            assert theirs.acquire(timeout=15), "the expired session's node is still there"
+            assert theirs.fencing_token > first
+            theirs.release()
+            deadline = time.monotonic() + 5
+            while not lost and time.monotonic() < deadline:
+                time.sleep(0.02)
+            assert len(lost) == 1
+            proxy.heal()
+            with pytest.raises(dlock.LockLostError):
+                mine.release()
+            assert mine.acquire(timeout=20), "the client did not lock again after its session expired"
+            second = mine.fencing_token
+            assert second > first
+            assert not theirs.acquire(blocking=False), "held by two clients"
+            mine.release()
+            assert theirs.acquire(timeout=5)
+            assert theirs.fencing_token > second
+            theirs.release()
+            assert len(lost) == 1
+    finally:
+        proxy.close()

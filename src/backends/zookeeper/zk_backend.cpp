@@ -15,7 +15,7 @@ namespace dlock {
 ZkLockOps::SessionOf ZkBackend::session_of() const {
   // Each call finds the session of the client's core of the moment: a
   // handle's ops serve a fork()ed child on the child's own session.
-  return [client = client_]() -> zk::ZkSession& { return zk_session(*client->core()); };
+  return [client = client_] { return zk_session(*client->core()); };
 }
 
 std::shared_ptr<LockOps> ZkBackend::lock(const std::string& name, LockKind kind) {
@@ -28,7 +28,8 @@ std::shared_ptr<PermitLeases> ZkBackend::permit_leases(const std::string& name) 
 }
 
 std::vector<std::string> ZkBackend::list_locks(const std::string& prefix) {
-  zk::ZkSession& session = zk_session(*client_->core());
+  const std::shared_ptr<zk::ZkSession> held_by = zk_session(*client_->core());
+  zk::ZkSession& session = *held_by;
   const zk::ChildrenResult listed = zk::get_children(session, zk::names_root);
   if (listed.rc == ZNONODE) return {};
   if (listed.rc != ZOK) zk::raise_for(listed.rc, "getChildren", zk::names_root);

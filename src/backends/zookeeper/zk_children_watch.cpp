@@ -24,6 +24,11 @@ using Listing = ZkChildrenWatch::Listing;
 
 void arm(const std::shared_ptr<Listing>& listing);
 
+void signal_waiter(Listing& listing) {
+  std::lock_guard<std::mutex> lock(listing.mutex);
+  if (listing.waiter != nullptr) listing.waiter->signal();
+}
+
 // The exists watch's answer: the path came back before it was set (the watch
 // set is then a data watch, which no child sees), so list it again.
 void on_exists(int rc, const Stat*, const void* data) {
@@ -46,8 +51,7 @@ void on_listed(int rc, const String_vector* children, const Stat*, const void* d
   // Trouble with the session (rc is neither) signals too: the waiter's try meets it.
   if (rc == ZOK && !listing.open(std::vector<std::string>(children->data, children->data + children->count)))
     return;
-  std::lock_guard<std::mutex> lock(listing.mutex);
-  if (listing.waiter != nullptr) listing.waiter->signal();
+  signal_waiter(listing);
 }
 
 // Lists the children and sets the child watch, without waiting: it runs on
@@ -58,15 +62,19 @@ void arm(const std::shared_ptr<Listing>& listing) {
   if (zoo_awget_children2(listing->handle, listing->path.c_str(), zk::WatchRegistry::watcher(),
                           zk::WatchRegistry::context(listing->id), on_listed, data.get()) == ZOK) {
     data.release();  // the completion owns it now
+    return;
   }
+  // Not sent: the session expired (or closes). The waiter's try will see.
+  signal_waiter(*listing);
 }
 
 }  // namespace
 
-ZkChildrenWatch::ZkChildrenWatch(zk::ZkSession& session, std::string path, Open open, Waiter& waiter)
-    : session_(session), path_(std::move(path)) {
+ZkChildrenWatch::ZkChildrenWatch(std::shared_ptr<zk::ZkSession> session, std::string path, Open open,
+                                 Waiter& waiter)
+    : session_(std::move(session)), path_(std::move(path)) {
   listing_ = std::make_shared<Listing>();
-  listing_->handle = session_.handle();
+  listing_->handle = session_->handle();
   listing_->path = path_;
   listing_->open = std::move(open);
   listing_->waiter = &waiter;
@@ -77,7 +85,7 @@ ZkChildrenWatch::ZkChildrenWatch(zk::ZkSession& session, std::string path, Open 
 }
 
 ZkChildrenWatch::~ZkChildrenWatch() {
-  zk::drop_watch(session_, path_, ZWATCHTYPE_ANY, id_);  // a child watch, or an exists watch
+  zk::drop_watch(*session_, path_, ZWATCHTYPE_ANY, id_);  // a child watch, or an exists watch
   std::lock_guard<std::mutex> lock(listing_->mutex);
   listing_->waiter = nullptr;
 }

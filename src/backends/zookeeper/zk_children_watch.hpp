@@ -8,7 +8,9 @@
 // round trip, in which none may be granted). ZooKeeper's watches fire once, so
 // the child watch is set again each time it fires, from the completion thread,
 // asynchronously; while the path is missing (its container parent was deleted
-// with the last node) it waits for the path to be created instead.
+// with the last node) it waits for the path to be created instead. A listing
+// the session can no longer send (it expired) signals too: the waiter's next
+// try finds the client's new session.
 #pragma once
 
 #include <functional>
@@ -31,7 +33,7 @@ class ZkChildrenWatch final : public WaitWatch {
   // Signals `waiter` whenever a listing of `path`'s children is `open` (or
   // fails), the first listing included: the holder may have gone before the
   // watch was set.
-  ZkChildrenWatch(zk::ZkSession& session, std::string path, Open open, Waiter& waiter);
+  ZkChildrenWatch(std::shared_ptr<zk::ZkSession> session, std::string path, Open open, Waiter& waiter);
   ~ZkChildrenWatch() override;
   ZkChildrenWatch(const ZkChildrenWatch&) = delete;
   ZkChildrenWatch& operator=(const ZkChildrenWatch&) = delete;
@@ -40,7 +42,7 @@ class ZkChildrenWatch final : public WaitWatch {
   struct Listing;
 
  private:
-  zk::ZkSession& session_;
+  const std::shared_ptr<zk::ZkSession> session_;  // kept open while watched
   const std::string path_;
   std::shared_ptr<Listing> listing_;
   zk::WatchRegistry::Id id_ = 0;

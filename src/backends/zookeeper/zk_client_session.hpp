@@ -3,7 +3,10 @@
 // keeper that checks them. The session replaces a lease: a hold lasts while
 // the session does, and the watchdog counts it lost once the server may have
 // expired the session (no answer within two thirds of its timeout: the
-// client's watchdog lease, docs/zookeeper.md).
+// client's watchdog lease, docs/zookeeper.md). A session the server expired
+// is replaced by a new one to the same ensemble with the same options (hosts,
+// chroot, credentials) when it is next asked for: the old one's holds are
+// lost (its nodes went with it) and never carried over.
 #pragma once
 
 #include <cstdint>
@@ -41,27 +44,39 @@ class ZkClientSession final : public BackendSession {
   void release(const Hold& hold, const std::string& request_id, int64_t latch_ms,
                std::optional<Clock::time_point> once_before) override;
   uint64_t reconnects() const override { return reconnects_.load(); }
-  void begin_close() override {}
+  void begin_close() override { closing_.store(true); }
   // Ends the session: whatever it still holds goes with it.
-  void close() override { session_.close(); }
+  void close() override;
 
-  zk::ZkSession& zk() { return session_; }
+  // The session of the moment; when the server expired it, a new one opened
+  // first (the caller waits for it, up to the connect timeout). Throws
+  // ConnectionError saying why when none could be opened: the next call
+  // tries again. Callers keep the pointer for as long as they
+  // use the session: a replaced one lives on until the last lets it go.
+  std::shared_ptr<zk::ZkSession> zk();
 
  private:
   // On the C client's completion thread: records and signals only.
   void on_state_change(zk::SessionState state);
+  std::shared_ptr<zk::ZkSession> open_session();
+  // The session of the moment without replacing it: the keeper's, since an
+  // expired session holds nothing (zk_nodes' still_held says so at once).
+  std::shared_ptr<zk::ZkSession> current() const;
 
   const std::string server_;
+  const zk::SessionOptions options_;
   std::mutex check_mutex_;
   std::function<void()> check_holds_now_;  // set by start()
   std::atomic<uint64_t> reconnects_{0};
   std::atomic<bool> was_suspended_{false};
-  zk::ZkSession session_;
+  std::atomic<bool> closing_{false};
+  mutable std::mutex session_mutex_;  // over session_; held while a replacement opens
+  std::shared_ptr<zk::ZkSession> session_;
   ZkKeeper keeper_;
 };
 
-// The ZooKeeper session of `core`; `core` is a ZooKeeper client's.
-zk::ZkSession& zk_session(ClientCore& core);
+// The ZooKeeper session of `core` (ZkClientSession::zk()); `core` is a ZooKeeper client's.
+std::shared_ptr<zk::ZkSession> zk_session(ClientCore& core);
 
 // The client's ClientConfig for `url`: the general settings of `base` (from
 // the C options) with the URL's timeouts over them.

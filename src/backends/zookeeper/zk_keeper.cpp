@@ -16,10 +16,10 @@ void ZkKeeper::renew(const std::vector<Hold>& due, Clock::time_point sent_at, Cl
   for (const Hold& hold : due) nodes.push_back({hold.grant.locator, hold.grant.token});
   std::vector<bool> held;
   try {
-    zk::ZkSession& session = session_();
-    held = zk::still_held(session, nodes);
+    const std::shared_ptr<zk::ZkSession> session = session_();
+    held = zk::still_held(*session, nodes);
     // Every answer came on this session: it lived when they were sent.
-    session.confirm_contact(sent_at);
+    session->confirm_contact(sent_at);
   } catch (const Error& error) {
     // Unanswered: the holds stay valid until their deadline, as on Redis.
     sink(Report{sent_at, {}, due, false, error.what()});

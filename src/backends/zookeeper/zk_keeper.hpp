@@ -7,6 +7,7 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 
 #include "backends/zookeeper/zk_session.hpp"
 #include "core/hold_keeper.hpp"
@@ -15,8 +16,10 @@ namespace dlock {
 
 class ZkKeeper final : public HoldKeeper {
  public:
-  // `session` as ZkLockOps takes it: the client's session of the moment.
-  explicit ZkKeeper(std::function<zk::ZkSession&()> session) : session_(std::move(session)) {}
+  // `session` as ZkLockOps takes it: the client's session of the moment
+  // (after an expiry, the new one: the old session's nodes are then not
+  // found as its own, and the holds are lost).
+  explicit ZkKeeper(std::function<std::shared_ptr<zk::ZkSession>()> session) : session_(std::move(session)) {}
 
   // One report, on this thread. `deadline` is not used: the one round trip is
   // bounded by the session's command timeout.
@@ -27,7 +30,7 @@ class ZkKeeper final : public HoldKeeper {
   int64_t settle(const PendingRequest& request, Clock::time_point deadline) override;
 
  private:
-  const std::function<zk::ZkSession&()> session_;
+  const std::function<std::shared_ptr<zk::ZkSession>()> session_;
 };
 
 }  // namespace dlock

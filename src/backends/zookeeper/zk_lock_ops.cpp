@@ -124,7 +124,7 @@ ZkLockOps::ZkLockOps(SessionOf session, std::string name, ZkLockLayout layout)
       held_(std::make_shared<ZkHeld>(name_, layout_.hold_key())) {}
 
 std::unique_ptr<LockWait> ZkLockOps::begin(const std::string& owner_field, int64_t /*lease_ms*/) {
-  return std::make_unique<ZkLockWait>(session_(), layout_, owner_field, unheard_);
+  return std::make_unique<ZkLockWait>(session_, layout_, owner_field, unheard_);
 }
 
 std::unique_ptr<WaitWatch> ZkLockOps::watch_releases(Waiter& waiter) {
@@ -145,12 +145,21 @@ Settle ZkLockOps::settle_release(const GrantRef& grant, const std::string& reque
     // Taken now: the owner's next wait, once this is settled, has another prefix.
     const std::optional<std::vector<zk::QueuedNode>> nodes = unheard_->nodes_of(grant.owner_field);
     return [session = session_, nodes](std::optional<Clock::time_point>) -> int64_t {
-      return nodes ? withdraw_nodes(session(), *nodes) : 0;
+      if (!nodes) return 0;
+      const std::shared_ptr<zk::ZkSession> on = session();
+      try {
+        return withdraw_nodes(*on, *nodes);
+      } catch (const ConnectionError&) {
+        // The session turned out expired: the nodes went with it (a wait's
+        // are on the session of the moment or an older one).
+        if (on->state() != zk::SessionState::expired) throw;
+        return 0;
+      }
     };
   }
   return [session = session_, node = grant.locator, request_id, in_doubt = in_doubt_,
           latch = std::chrono::milliseconds(latch_ms)](std::optional<Clock::time_point>) {
-    return release_node(session(), node, request_id, *in_doubt, latch);
+    return release_node(*session(), node, request_id, *in_doubt, latch);
   };
 }
 
@@ -167,7 +176,8 @@ bool ZkLockOps::release_keeping(const GrantRef& /*grant*/, int64_t /*keep_ms*/) 
 }
 
 bool ZkLockOps::force_release() {
-  zk::ZkSession& session = session_();
+  const std::shared_ptr<zk::ZkSession> held_by = session_();
+  zk::ZkSession& session = *held_by;
   const std::string& holders = layout_.holders_path();
   const std::vector<std::string> children = children_of(session, holders);
   if (children.empty()) return false;
@@ -186,7 +196,7 @@ bool ZkLockOps::force_release() {
 }
 
 bool ZkLockOps::is_locked() {
-  return !children_of(session_(), layout_.holders_path()).empty();
+  return !children_of(*session_(), layout_.holders_path()).empty();
 }
 
 int64_t ZkLockOps::ttl_ms() {
@@ -194,7 +204,8 @@ int64_t ZkLockOps::ttl_ms() {
 }
 
 LockInspection ZkLockOps::inspect() {
-  zk::ZkSession& session = session_();
+  const std::shared_ptr<zk::ZkSession> held_by = session_();
+  zk::ZkSession& session = *held_by;
   LockInspection inspection;
   std::vector<std::future<zk::DataResult>> answers;
   const std::string& parent = layout_.holders_path();

@@ -45,8 +45,8 @@ class ZkLockOps final : public LockOps {
  public:
   // The client's session of the moment: a handle outlives fork(), and after
   // an expiry the client opens a new session. Each call asks for it again;
-  // a wait keeps the one it began on.
-  using SessionOf = std::function<zk::ZkSession&()>;
+  // a wait keeps the one it queued on, until that one expires.
+  using SessionOf = std::function<std::shared_ptr<zk::ZkSession>()>;
 
   // Throws InvalidArgument for a name zk_paths refuses.
   ZkLockOps(SessionOf session, std::string name, LockKind kind);

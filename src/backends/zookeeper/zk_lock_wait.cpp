@@ -22,9 +22,12 @@ std::optional<std::vector<zk::QueuedNode>> ZkUnheardNodes::nodes_of(const std::s
   return found->second;
 }
 
-ZkLockWait::ZkLockWait(zk::ZkSession& session, const ZkLockLayout& layout, std::string owner_field,
-                       std::shared_ptr<ZkUnheardNodes> unheard)
-    : session_(session), layout_(layout), owner_field_(std::move(owner_field)), unheard_(std::move(unheard)) {}
+ZkLockWait::ZkLockWait(std::function<std::shared_ptr<zk::ZkSession>()> session, const ZkLockLayout& layout,
+                       std::string owner_field, std::shared_ptr<ZkUnheardNodes> unheard)
+    : session_of_(std::move(session)),
+      layout_(layout),
+      owner_field_(std::move(owner_field)),
+      unheard_(std::move(unheard)) {}
 
 ZkLockWait::~ZkLockWait() {
   end_wait();
@@ -33,7 +36,9 @@ ZkLockWait::~ZkLockWait() {
 zk::ZkCheck ZkLockWait::begin() {
   end_wait();
   begun_ = false;
-  recipe_ = layout_.queue(session_, owner_field_);
+  recipe_.reset();  // before its session may go
+  session_ = session_of_();
+  recipe_ = layout_.queue(*session_, owner_field_);
   unheard_->waiting(owner_field_, recipe_->queued_nodes());
   const zk::ZkCheck check = recipe_->begin();
   begun_ = true;
@@ -41,23 +46,35 @@ zk::ZkCheck ZkLockWait::begin() {
 }
 
 LockWait::Try ZkLockWait::attempt(int64_t /*wait_left_ms*/, bool /*woken_by_message*/) {
-  Try outcome;
-  outcome.sent_at = Clock::now();
   riding_out_ = false;
-  zk::ZkCheck check;
   try {
-    try {
-      check = begun_ ? recipe_->attempt() : begin();
-    } catch (const LostError&) {
-      // Our node was deleted while we waited (a force release, an admin)
-      // with the session alive (an expired one answers with an error): queue again.
-      check = begin();
-    }
+    return try_once();
   } catch (const ConnectionError&) {
-    if (!begun_ || !zk::may_still_own_nodes(session_)) throw;
+    if (queued_on_expired_session()) {
+      // Our node (made, or being made) went with the session: queue again,
+      // on the client's new one. An error there ends the wait.
+      begun_ = false;
+      return try_once();
+    }
+    if (!begun_ || !zk::may_still_own_nodes(*session_)) throw;
     riding_out_ = true;
+    Try outcome;
+    outcome.sent_at = Clock::now();
     outcome.retry_after = zk::reconnect_pause;
     return outcome;
+  }
+}
+
+LockWait::Try ZkLockWait::try_once() {
+  Try outcome;
+  outcome.sent_at = Clock::now();
+  zk::ZkCheck check;
+  try {
+    check = begun_ ? recipe_->attempt() : begin();
+  } catch (const LostError&) {
+    // Our node was deleted while we waited (a force release, an admin)
+    // with the session alive (an expired one answers with an error): queue again.
+    check = begin();
   }
   if (!check.granted) return outcome;
   outcome.granted = true;
@@ -72,9 +89,13 @@ void ZkLockWait::watch(Waiter& waiter) {
   try {
     recipe_->watch([&waiter] { waiter.signal(); });
   } catch (const ConnectionError&) {
-    if (!zk::may_still_own_nodes(session_)) throw;
-    waiter.signal();  // the next try rides the broken connection out
+    if (!queued_on_expired_session() && !zk::may_still_own_nodes(*session_)) throw;
+    waiter.signal();  // the next try rides the broken connection out, or queues again
   }
+}
+
+bool ZkLockWait::queued_on_expired_session() const {
+  return session_->state() == zk::SessionState::expired;
 }
 
 void ZkLockWait::abandon() noexcept {

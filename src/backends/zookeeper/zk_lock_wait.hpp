@@ -15,9 +15,13 @@
 // said so) the try throws ConnectionError, and the engine withdraws the wait.
 // So does a first try whose create went unanswered and could not be found
 // again by its protected prefix: the withdrawal finds it (ZkUnheardNodes).
-// A node deleted under a waiter (a force release) is made again.
+// A node deleted under a waiter (a force release) is made again, and so is a
+// node whose session the server expired (its nodes went with it): the wait
+// queues again, at the back, on the client's new session (as Curator's
+// InterProcessMutex does), its deadline unchanged.
 #pragma once
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -49,9 +53,9 @@ class ZkUnheardNodes {
 
 class ZkLockWait final : public LockWait {
  public:
-  // `session` outlives the wait; the nodes' data is `owner_field`.
-  ZkLockWait(zk::ZkSession& session, const ZkLockLayout& layout, std::string owner_field,
-             std::shared_ptr<ZkUnheardNodes> unheard);
+  // Queues on `session`'s session of the moment; the nodes' data is `owner_field`.
+  ZkLockWait(std::function<std::shared_ptr<zk::ZkSession>()> session, const ZkLockLayout& layout,
+             std::string owner_field, std::shared_ptr<ZkUnheardNodes> unheard);
   ~ZkLockWait() override;
   ZkLockWait(const ZkLockWait&) = delete;
   ZkLockWait& operator=(const ZkLockWait&) = delete;
@@ -62,11 +66,16 @@ class ZkLockWait final : public LockWait {
   void abandon() noexcept override;
 
  private:
-  // Makes our node (again) and checks it.
+  // Makes our node (again), on the session of the moment, and checks it.
   zk::ZkCheck begin();
+  // begin() or the recipe's attempt(); a ConnectionError is attempt()'s to judge.
+  Try try_once();
   void end_wait() noexcept;
+  // Whether the server expired the session our node was made on.
+  bool queued_on_expired_session() const;
 
-  zk::ZkSession& session_;
+  const std::function<std::shared_ptr<zk::ZkSession>()> session_of_;
+  std::shared_ptr<zk::ZkSession> session_;  // the one our node is on
   const ZkLockLayout layout_;
   const std::string owner_field_;
   const std::shared_ptr<ZkUnheardNodes> unheard_;

@@ -66,6 +66,8 @@ void delete_held(ZkSession& session, const std::string& path, const char* what) 
 }
 
 std::vector<bool> still_held(ZkSession& session, const std::vector<HeldNode>& nodes) {
+  // The server deleted an expired session's nodes before it said so.
+  if (session.state() == SessionState::expired) return std::vector<bool>(nodes.size(), false);
   std::vector<std::future<StatResult>> answers;
   answers.reserve(nodes.size());
   for (const HeldNode& node : nodes) answers.push_back(send_exists(session, node.path));

@@ -58,7 +58,8 @@ struct HeldNode {
 // Whether each of `nodes` is still held: it exists, with the czxid it was
 // created with and this session as its ephemeral owner (a node another client
 // deleted, or recreated on the same path, is not). One round trip: the checks
-// are pipelined and the last answer awaited. Throws ConnectionError when they
+// are pipelined and the last answer awaited; none, without a round trip, on
+// a session the server expired. Throws ConnectionError when they
 // are not all answered (the connection broke, the command timeout passed).
 std::vector<bool> still_held(ZkSession& session, const std::vector<HeldNode>& nodes);
 

@@ -42,14 +42,15 @@ std::shared_ptr<LockOps> ZkPermitLeases::leases(int max_leases) {
 }
 
 std::optional<int> ZkPermitLeases::permits() {
-  const zk::DataResult stored = zk::get(session_(), permits_path_);
+  const zk::DataResult stored = zk::get(*session_(), permits_path_);
   if (stored.rc == ZNONODE) return std::nullopt;
   if (stored.rc != ZOK) zk::raise_for(stored.rc, "get", permits_path_);
   return shared_count_value(stored.data, permits_path_);
 }
 
 bool ZkPermitLeases::try_set_permits(int permits) {
-  zk::ZkSession& session = session_();
+  const std::shared_ptr<zk::ZkSession> held_by = session_();
+  zk::ZkSession& session = *held_by;
   const std::string count = shared_count_bytes(permits);
   zk::CreateResult made = zk::create(session, permits_path_, count, 0);
   if (made.rc == ZNONODE) {
@@ -63,7 +64,7 @@ bool ZkPermitLeases::try_set_permits(int permits) {
 
 int64_t ZkPermitLeases::leases_taken() {
   const std::string leases_path = path_ + "/leases";
-  const zk::ChildrenResult leases = zk::get_children(session_(), leases_path);
+  const zk::ChildrenResult leases = zk::get_children(*session_(), leases_path);
   if (leases.rc == ZNONODE) return 0;
   if (leases.rc != ZOK) zk::raise_for(leases.rc, "getChildren", leases_path);
   return static_cast<int64_t>(leases.children.size());
