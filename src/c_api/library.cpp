@@ -18,13 +18,13 @@ const char* dlock_strerror(int status) {
     case DLOCK_E_INVALID:
       return "invalid argument";
     case DLOCK_E_CONNECTION:
-      return "connection error: Redis unreachable, I/O error or timeout";
+      return "connection error: the server unreachable, I/O error or timeout";
     case DLOCK_E_NOT_OWNER:
       return "not owner: the caller does not hold the lock";
     case DLOCK_E_LOST:
       return "lock lost: its lease ran out or it was taken";
     case DLOCK_E_PROTOCOL:
-      return "protocol error: unexpected reply from Redis";
+      return "protocol error: the server refused or answered unexpectedly";
     case DLOCK_E_AUTH:
       return "authentication failed";
     case DLOCK_E_INTERRUPTED:
