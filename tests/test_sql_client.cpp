@@ -530,6 +530,16 @@ TEST_P(SqlClient, AReadOnlyServerRefusesTheGrantAndNothingIsHeld) {
   EXPECT_EQ(dlock_lock_release(writer), DLOCK_OK);
 }
 
+TEST_P(SqlClient, AnElectionIsUnsupportedNamingTheBackend) {
+  dlock_election* election = nullptr;
+  ASSERT_EQ(dlock_election_new(open(), "leaders", &election), DLOCK_OK);
+  uint64_t term = 0;
+  EXPECT_EQ(dlock_election_campaign(election, "me", 0, &term), DLOCK_E_UNSUPPORTED);
+  EXPECT_NE(std::string(dlock_last_error()).find(std::string("the ") + scheme() + " backend"), std::string::npos)
+      << dlock_last_error();
+  dlock_election_free(election);
+}
+
 TEST_P(SqlClient, AClosedPortIsAConnectionError) {
   const std::string closed = std::string(scheme()) +
                              "://dlock@127.0.0.1:" + std::to_string(pick_free_port()) +
