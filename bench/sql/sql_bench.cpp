@@ -3,8 +3,11 @@
 // LeaseLock alone, beside, in the same run on the same server, a bare libpq
 // loop of the two statements a lock table needs (grant by insert-or-take-over,
 // release) and pg_advisory_lock/unlock: uncontended acquire+release pairs per
-// second from one connection, after a warm-up, and the ratios. It starts its
-// own PostgreSQL 15 on loopback (tests/support/pg_server).
+// second from one connection, after a warm-up, and the ratios; then the
+// contended hand-off between processes (bench/core/handoff_harness): dlock's
+// waiters woken by the release's NOTIFY beside pg_advisory_lock's, which the
+// server itself wakes, p50/p99. It starts its own PostgreSQL 15 on loopback
+// (tests/support/pg_server).
 //
 //   sql_bench [--run-ms MS]
 #include <dlock.h>
@@ -20,15 +23,20 @@
 #include "backends/sql/lease_lock.hpp"
 #include "backends/sql/sql_connection.hpp"
 #include "backends/sql/sql_schema.hpp"
+#include "handoff_harness.hpp"
 #include "pairs_rate.hpp"
+#include "percentile.hpp"
 #include "pg_server.hpp"
 #include "report.hpp"
 
 namespace dlock_sql_bench {
 namespace {
 
+using dlock_bench::ContenderFactory;
 using dlock_bench::fixed;
+using dlock_bench::Grant;
 using dlock_bench::grouped;
+using dlock_bench::HandoffAnalysis;
 using dlock_bench::pairs_per_second;
 using dlock_bench::Report;
 using dlock_bench::Verdict;
@@ -36,6 +44,8 @@ using dlock_bench::Verdict;
 constexpr int warmup_ms = 1000;
 constexpr int kRounds = 5;
 constexpr const char* kOwner = "6f1c2a8e-0000-4000-8000-0000000000be:1";
+constexpr int kHandoffWorkers = 4;
+constexpr int32_t kGrantsPerRun = 300;
 
 // A bare libpq session: what a team writes by hand, prepared statements with
 // text parameters, nothing else.
@@ -73,6 +83,70 @@ class BareSession {
 
   PGconn* connection_;
 };
+
+// pg_advisory_lock on a connection of its own: the server queues the waiters
+// and wakes the next at the unlock (what a team without dlock writes; no
+// lease, no token).
+class AdvisoryContender : public dlock_bench::Contender {
+ public:
+  explicit AdvisoryContender(const std::string& url) : session_(url) {
+    session_.prepare("lock", "SELECT pg_advisory_lock(42)");
+    session_.prepare("unlock", "SELECT pg_advisory_unlock(42)");
+  }
+  uint64_t acquire() override {
+    session_.run("lock", {});
+    return 0;
+  }
+  void release() override {
+    if (session_.run("unlock", {}) != "t") throw std::runtime_error("pg_advisory_unlock: not held");
+  }
+
+ private:
+  BareSession session_;
+};
+
+std::string milliseconds_of(int64_t ns) {
+  return fixed(static_cast<double>(ns) / 1e6, 2) + " ms";
+}
+
+// Section 2: dlock's and the advisory lock's hand-offs between processes,
+// ABBA, each release paired with the next grant to a process already waiting.
+void report_handoffs(const std::string& url, Report& report) {
+  std::vector<std::vector<Grant>> runs;  // kept for the analyses' pointers
+  HandoffAnalysis dlock;
+  HandoffAnalysis advisory;
+  for (const bool run_advisory : {false, true, true, false}) {
+    const ContenderFactory make = [&](int) -> std::unique_ptr<dlock_bench::Contender> {
+      if (run_advisory) return std::make_unique<AdvisoryContender>(url);
+      return std::make_unique<dlock_bench::LockContender>(url, "bench-handoff");
+    };
+    runs.push_back(
+        dlock_bench::run_handoffs({kHandoffWorkers, kGrantsPerRun, make,
+                                   run_advisory ? "advisory hand-off" : "dlock hand-off", nullptr}));
+    (run_advisory ? advisory : dlock).add(runs.back());
+  }
+  report.section("Contended hand-off, " + std::to_string(kHandoffWorkers) +
+                 " processes on one lock, runs of " + grouped(kGrantsPerRun) + " grants, ABBA");
+  for (const double p : {50.0, 99.0}) {
+    const int64_t ours = dlock_bench::percentile(dlock.handoff_ns, p);
+    const int64_t theirs = dlock_bench::percentile(advisory.handoff_ns, p);
+    report.row({"hand-off p" + fixed(p, 0) + " (dlock: LISTEN/NOTIFY)", milliseconds_of(ours),
+                milliseconds_of(theirs) + " pg_advisory_lock",
+                fixed(static_cast<double>(ours) / static_cast<double>(theirs), 2) + " x advisory", "",
+                Verdict::info});
+  }
+  report.row({"grant order (all dlock grants)",
+              grouped(dlock.token_inversions) + " token inversions, " + grouped(dlock.overlaps) + " overlaps",
+              "", "", "none",
+              dlock.token_inversions == 0 && dlock.overlaps == 0 ? Verdict::met : Verdict::missed});
+  report.note(
+      "hand-off = release call begins -> acquire returns in another process that was already waiting; " +
+      grouped(static_cast<int64_t>(dlock.handoff_ns.size())) + " dlock and " +
+      grouped(static_cast<int64_t>(advisory.handoff_ns.size())) +
+      " advisory hand-offs; dlock's waiter is woken by the release's NOTIFY on its client's listening "
+      "connection, then takes the row with one statement; the advisory lock's waiter is blocked in the "
+      "server, which grants it at the unlock");
+}
 
 int run(int run_ms) {
   dlock_test::PgServer server;
@@ -175,6 +249,7 @@ int run(int run_ms) {
       "waking waiters costs); pg_advisory_lock = lock/unlock on one session (no lease, no token, gone with "
       "the "
       "connection). Absolute figures vary ~2x between runs on shared machines; compare the ratios.");
+  report_handoffs(url, report);
   report.print(std::cout);
   return 0;
 }
