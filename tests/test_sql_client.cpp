@@ -36,19 +36,24 @@ namespace {
 using std::chrono::milliseconds;
 using Clock = std::chrono::steady_clock;
 
-// A server and the table the client's URL names.
+// A server, the table the client's URL names, and its mode (lease, or session).
 struct SqlClientCase {
   SqlServerKind server;
   bool shedlock;
+  bool session_mode = false;
 };
+
+const char* layout_name(const SqlClientCase& c) {
+  return c.session_mode ? "session_mode" : c.shedlock ? "shedlock" : "lock_table";
+}
 
 // How CTest's test names show the parameter.
 void PrintTo(const SqlClientCase& c, std::ostream* out) {
-  *out << kind_name(c.server) << (c.shedlock ? " shedlock" : " lock table");
+  *out << kind_name(c.server) << " " << layout_name(c);
 }
 
 std::string case_name(const ::testing::TestParamInfo<SqlClientCase>& info) {
-  return std::string(kind_name(info.param.server)) + (info.param.shedlock ? "_shedlock" : "_lock_table");
+  return std::string(kind_name(info.param.server)) + "_" + layout_name(info.param);
 }
 
 std::vector<SqlClientCase> built_cases() {
@@ -76,7 +81,11 @@ class SqlClient : public ::testing::TestWithParam<SqlClientCase> {
   bool postgresql() const { return GetParam().server == SqlServerKind::postgresql; }
   const char* scheme() const { return postgresql() ? "postgresql" : "mysql"; }
   const char* table() const { return GetParam().shedlock ? "shedlock" : "dlock_locks"; }
-  std::string url() const { return server_->url(GetParam().shedlock ? "table=shedlock" : ""); }
+  std::string url() const {
+    return server_->url(GetParam().session_mode ? "mode=session"
+                        : GetParam().shedlock   ? "table=shedlock"
+                                                : "");
+  }
 
   // A client with the watchdog's lease `watchdog_ms` (0: the default).
   dlock_client* open(int64_t watchdog_ms = 0) {
@@ -115,6 +124,61 @@ class SqlClient : public ::testing::TestWithParam<SqlClientCase> {
     const std::string past =
         postgresql() ? "clock_timestamp() - interval '1 second'" : "UTC_TIMESTAMP(6) - INTERVAL 1 SECOND";
     server_->query("UPDATE " + std::string(table()) + " SET " + column + " = " + past);
+  }
+
+  // Two clients of two threads each take "contended" in turn, writing to a
+  // fenced store in each section; the checker finds no overlap.
+  void expect_contenders_never_hold_together() {
+    constexpr int clients = 2;
+    constexpr int threads = 2;
+    constexpr int cycles = 15;
+    TempDir dir;
+    const FencedStore store(dir.file("store"));
+    const std::string sections_path = dir.file("sections");
+    std::atomic<int> failures{0};
+    {
+      SectionLog log(sections_path);
+      std::vector<std::thread> workers;
+      for (int c = 0; c < clients; ++c) {
+        dlock_client* client = open();
+        ASSERT_NE(client, nullptr);
+        for (int t = 0; t < threads; ++t) {
+          workers.emplace_back([&, client, c, t] {
+            dlock_lock* handle = nullptr;
+            if (dlock_lock_new(client, "contended", &handle) != DLOCK_OK) {
+              ++failures;
+              return;
+            }
+            for (int i = 0; i < cycles; ++i) {
+              uint64_t token = 0;
+              if (dlock_lock_acquire(handle, 30000, -1, &token) != DLOCK_OK) {
+                ++failures;
+                break;
+              }
+              Section section;
+              section.token = token;
+              section.owner = std::to_string(c) + "." + std::to_string(t);
+              section.start_ns = monotonic_ns();
+              const long long value = store.read();
+              std::this_thread::sleep_for(milliseconds(3));
+              section.write_accepted = store.write(token, value + 1);
+              section.end_ns = monotonic_ns();
+              log.append(section);
+              section.release_status = dlock_lock_release(handle);
+              if (section.release_status != DLOCK_OK) ++failures;
+            }
+            dlock_lock_free(handle);
+          });
+        }
+      }
+      for (std::thread& worker : workers) worker.join();
+    }
+    ASSERT_EQ(failures.load(), 0);
+    const SafetyReport report = check_sections(SectionLog::read(sections_path));
+    EXPECT_TRUE(report.clean()) << report.summary();
+    EXPECT_EQ(report.sections, static_cast<std::size_t>(clients * threads * cycles));
+    EXPECT_EQ(store.state().stale_rejections, 0);
+    EXPECT_EQ(store.read(), clients * threads * cycles);
   }
 
   std::unique_ptr<SqlTestServer> server_;
@@ -198,7 +262,8 @@ TEST_P(SqlClient, AHoldReleasedKeepingTheNameRefusesOthersUntilTheKeepEnds) {
   EXPECT_LE(ttl, 2000);
   uint64_t next = 0;
   ASSERT_EQ(dlock_lock_acquire(theirs, 10000, -1, &next), DLOCK_OK) << dlock_last_error();
-  EXPECT_GE(std::chrono::steady_clock::now() - kept_at, milliseconds(1500)) << "granted before the keep ended";
+  EXPECT_GE(std::chrono::steady_clock::now() - kept_at, milliseconds(1500))
+      << "granted before the keep ended";
   EXPECT_GT(next, first);
   EXPECT_EQ(dlock_lock_release(theirs), DLOCK_OK);
 }
@@ -535,7 +600,8 @@ TEST_P(SqlClient, AnElectionIsUnsupportedNamingTheBackend) {
   ASSERT_EQ(dlock_election_new(open(), "leaders", &election), DLOCK_OK);
   uint64_t term = 0;
   EXPECT_EQ(dlock_election_campaign(election, "me", 0, &term), DLOCK_E_UNSUPPORTED);
-  EXPECT_NE(std::string(dlock_last_error()).find(std::string("the ") + scheme() + " backend"), std::string::npos)
+  EXPECT_NE(std::string(dlock_last_error()).find(std::string("the ") + scheme() + " backend"),
+            std::string::npos)
       << dlock_last_error();
   dlock_election_free(election);
 }
@@ -555,59 +621,95 @@ TEST_P(SqlClient, AClosedPortIsAConnectionError) {
 // different owners intersect, tokens rise in grant order, and the fenced
 // store refuses no write.
 TEST_P(SqlClient, TwoClientsOfTwoThreadsNeverHoldTogether) {
-  constexpr int clients = 2;
-  constexpr int threads = 2;
-  constexpr int cycles = 15;
-  TempDir dir;
-  const FencedStore store(dir.file("store"));
-  const std::string sections_path = dir.file("sections");
-  std::atomic<int> failures{0};
-  {
-    SectionLog log(sections_path);
-    std::vector<std::thread> workers;
-    for (int c = 0; c < clients; ++c) {
-      dlock_client* client = open();
-      ASSERT_NE(client, nullptr);
-      for (int t = 0; t < threads; ++t) {
-        workers.emplace_back([&, client, c, t] {
-          dlock_lock* handle = nullptr;
-          if (dlock_lock_new(client, "contended", &handle) != DLOCK_OK) {
-            ++failures;
-            return;
-          }
-          for (int i = 0; i < cycles; ++i) {
-            uint64_t token = 0;
-            if (dlock_lock_acquire(handle, 30000, -1, &token) != DLOCK_OK) {
-              ++failures;
-              break;
-            }
-            Section section;
-            section.token = token;
-            section.owner = std::to_string(c) + "." + std::to_string(t);
-            section.start_ns = monotonic_ns();
-            const long long value = store.read();
-            std::this_thread::sleep_for(milliseconds(3));
-            section.write_accepted = store.write(token, value + 1);
-            section.end_ns = monotonic_ns();
-            log.append(section);
-            section.release_status = dlock_lock_release(handle);
-            if (section.release_status != DLOCK_OK) ++failures;
-          }
-          dlock_lock_free(handle);
-        });
-      }
-    }
-    for (std::thread& worker : workers) worker.join();
-  }
-  ASSERT_EQ(failures.load(), 0);
-  const SafetyReport report = check_sections(SectionLog::read(sections_path));
-  EXPECT_TRUE(report.clean()) << report.summary();
-  EXPECT_EQ(report.sections, static_cast<std::size_t>(clients * threads * cycles));
-  EXPECT_EQ(store.state().stale_rejections, 0);
-  EXPECT_EQ(store.read(), clients * threads * cycles);
+  expect_contenders_never_hold_together();
 }
 
 INSTANTIATE_TEST_SUITE_P(Servers, SqlClient, ::testing::ValuesIn(built_cases()), case_name);
+
+// mode=session (docs/sql.md): the hold is the server session's lock on a
+// connection pinned for it, gone with that session.
+class SqlSessionClient : public SqlClient {
+ protected:
+  // The server's id of the session holding `name`'s lock.
+  std::string holding_session(const std::string& name) {
+    return server_->query(
+        postgresql()
+            ? "SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND granted"
+            : "SELECT IS_USED_LOCK(CONCAT('dlock:', SHA1(CONCAT(CAST('dlock_locks' AS BINARY), X'00', '" +
+                  name + "'))))");
+  }
+};
+
+std::vector<SqlClientCase> session_cases() {
+  std::vector<SqlClientCase> cases;
+  for (const SqlServerKind kind : built_sql_servers()) cases.push_back({kind, false, true});
+  return cases;
+}
+
+TEST_P(SqlSessionClient, ALockIsReenteredRefusedToOthersFencedAndFreedAtTheRelease) {
+  dlock_lock* mine = lock(open(), "session-report");
+  dlock_lock* theirs = lock(open(), "session-report");
+  uint64_t first = 0;
+  ASSERT_EQ(dlock_lock_acquire(mine, 0, -1, &first), DLOCK_OK) << dlock_last_error();
+  uint64_t again = 0;
+  ASSERT_EQ(dlock_lock_acquire(mine, 0, -1, &again), DLOCK_OK) << dlock_last_error();
+  EXPECT_EQ(again, first) << "a re-entry keeps its token";
+  EXPECT_EQ(dlock_lock_acquire(theirs, 0, -1, nullptr), DLOCK_NOT_ACQUIRED);
+  EXPECT_EQ(dlock_lock_release(mine), DLOCK_OK);
+  EXPECT_EQ(dlock_lock_acquire(theirs, 0, -1, nullptr), DLOCK_NOT_ACQUIRED) << "freed at the first release";
+  EXPECT_EQ(dlock_lock_release(mine), DLOCK_OK);
+  expect_granted_above(theirs, first);
+  // No lease: lease_ms is refused, naming it.
+  EXPECT_EQ(dlock_lock_acquire(mine, 0, 5000, nullptr), DLOCK_E_INVALID);
+  EXPECT_NE(std::string(dlock_last_error()).find("lease_ms"), std::string::npos) << dlock_last_error();
+}
+
+TEST_P(SqlSessionClient, AWaiterIsGrantedSoonAfterTheRelease) {
+  dlock_lock* mine = lock(open(), "session-wait");
+  dlock_lock* theirs = lock(open(), "session-wait");
+  uint64_t held = 0;
+  ASSERT_EQ(dlock_lock_acquire(mine, 0, -1, &held), DLOCK_OK) << dlock_last_error();
+  std::atomic<int64_t> granted_ns{0};
+  uint64_t token = 0;
+  std::thread waiter([&] {
+    if (dlock_lock_acquire(theirs, 20000, -1, &token) == DLOCK_OK) granted_ns = monotonic_ns();
+    dlock_lock_release(theirs);
+  });
+  std::this_thread::sleep_for(milliseconds(700));  // the waiter's backoff reaches its ceiling
+  const int64_t released_ns = monotonic_ns();
+  ASSERT_EQ(dlock_lock_release(mine), DLOCK_OK);
+  waiter.join();
+  ASSERT_NE(granted_ns.load(), 0) << "the waiter was not granted";
+  EXPECT_GT(token, held);
+  EXPECT_LT(elapsed_ms(released_ns, granted_ns.load()), 2000) << "backs off at most 500 ms between tries";
+}
+
+// The holder's session ended by the server: the name is free at once, the
+// holder is told within its check period, and its release says so.
+TEST_P(SqlSessionClient, AHoldersSessionEndedIsReportedLostAndTheNameIsFreeAtOnce) {
+  dlock_lock* mine = lock(open(), "session-lost");
+  dlock_lock* theirs = lock(open(), "session-lost");
+  LostRecorder lost;
+  ASSERT_EQ(lost.attach(mine), DLOCK_OK);
+  uint64_t token = 0;
+  ASSERT_EQ(dlock_lock_acquire(mine, 0, -1, &token), DLOCK_OK) << dlock_last_error();
+  const std::string session = holding_session("session-lost");
+  ASSERT_FALSE(session.empty()) << "no session holds the lock";
+  server_->kill_session(std::stoull(session));
+  EXPECT_TRUE(
+      wait_until([&] { return dlock_lock_acquire(theirs, 0, -1, nullptr) == DLOCK_OK; }, milliseconds(5000)))
+      << "the name was not freed with the session";
+  EXPECT_TRUE(wait_until([&] { return lost.calls() > 0; }, milliseconds(5000))) << "the holder was not told";
+  EXPECT_EQ(lost.last_token(), token);
+  EXPECT_EQ(dlock_lock_release(mine), DLOCK_E_LOST);
+  EXPECT_EQ(dlock_lock_release(theirs), DLOCK_OK);
+}
+
+TEST_P(SqlSessionClient, TwoClientsOfTwoThreadsNeverHoldTogether) {
+  expect_contenders_never_hold_together();
+}
+
+INSTANTIATE_TEST_SUITE_P(Servers, SqlSessionClient, ::testing::ValuesIn(session_cases()), case_name);
 
 }  // namespace
 }  // namespace dlock_test

@@ -3,8 +3,10 @@ does (backend_runs); a second run on a held name waits for the first to end and 
 release; dlock schema's statements, run by an administrator, let a user who may not create tables
 lock."""
 import os
+import signal
 import subprocess
 import sys
+import time
 import unittest
 from pathlib import Path
 
@@ -56,6 +58,27 @@ class PostgresRuns(BackendRuns, unittest.TestCase):
         self.assertLess(second_start - first_end, 1.0, "woken late (NOTIFY missed?)")
         self.assertGreater(second_token, first_token)
         self.assertIsNone(self.live_token("report"), "the row's lease outlived both runs")
+
+    def test_in_session_mode_a_killed_holder_frees_the_lock_at_once(self):
+        env = dict(self.env, DLOCK_URL=self.server.url + "?mode=session")
+        started = os.path.join(self.work_dir, "started")
+        holder = subprocess.Popen([DLOCK, "run", "nightly-session", "--", "sh", "-c",
+                                   f'echo "$DLOCK_FENCING_TOKEN $$" > {started}; exec sleep 30'], env=env)
+        self.addCleanup(holder.kill)
+        wait_until(lambda: os.path.exists(started) and Path(started).read_text().strip(), 10, "the run's start")
+        token, command_pid = (int(word) for word in Path(started).read_text().split())
+        self.addCleanup(os.kill, command_pid, signal.SIGKILL)  # the command outlives its killed dlock
+        refused = subprocess.run([DLOCK, "run", "-n", "nightly-session", "--", "true"], env=env,
+                                 capture_output=True, text=True, timeout=30)
+        self.assertEqual(refused.returncode, 75, refused.stderr)
+        holder.kill()  # SIGKILL: no release; its connection's end frees the lock
+        holder.wait(10)
+        start = time.monotonic()
+        second = subprocess.run([DLOCK, "run", "--wait", "10s", "nightly-session", "--", "sh", "-c",
+                                 'echo "$DLOCK_FENCING_TOKEN"'], env=env, capture_output=True, text=True, timeout=30)
+        self.assertEqual(second.returncode, 0, second.stderr)
+        self.assertLess(time.monotonic() - start, 5, "waited as for a lease")
+        self.assertGreater(int(second.stdout), token)
 
     def test_the_schema_it_prints_lets_a_user_without_create_lock(self):
         # PostgreSQL 15: only the owner creates in schema public.

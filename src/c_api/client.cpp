@@ -44,14 +44,9 @@ dlock_client* open_zookeeper(const std::string& url, const dlock::ClientConfig& 
 namespace {
 
 // A client on postgresql:// or mysql://: one SQL session (its connections,
-// listener and keeper) per core. Lease mode only: mode=session is the
-// backend's building block, not served through a client yet.
+// listener and keeper) per core, in the URL's mode (lease, or session).
 dlock_client* open_sql(const std::string& url, const dlock::ClientConfig& options) {
   const dlock::sql::SqlUrl parsed = dlock::sql::parse_sql_url(url);
-  if (parsed.mode != dlock::sql::SqlMode::lease) {
-    throw dlock::UnsupportedError(std::string("mode=session: the ") + dlock::sql::scheme_of(parsed.dialect) +
-                                  " backend serves its clients in mode=lease only, so far");
-  }
   auto client = std::make_shared<dlock::Client>(
       options, [parsed](const dlock::ClientConfig&, dlock::ClientStats&, bool) {
         return std::make_unique<dlock::SqlClientSession>(parsed);

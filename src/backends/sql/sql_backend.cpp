@@ -3,6 +3,7 @@
 #include "backends/sql/sql_client_session.hpp"
 #include "backends/sql/sql_lock_ops.hpp"
 #include "backends/sql/sql_permit_leases.hpp"
+#include "backends/sql/sql_session_lock_ops.hpp"
 #include "common/error.hpp"
 
 namespace dlock {
@@ -29,6 +30,8 @@ std::shared_ptr<LockOps> SqlBackend::lock(const std::string& name, LockKind kind
   if (kind != LockKind::reentrant) {
     throw UnsupportedError("the " + std::string(scheme_) + " backend does not serve the " + kind_name(kind));
   }
+  if (sql_session(*client_->core()).session_mode())
+    return std::make_shared<SqlSessionLockOps>(session_of(), name);
   return std::make_shared<SqlLockOps>(session_of(), name);
 }
 

@@ -1,5 +1,7 @@
 #include "backends/sql/sql_client_session.hpp"
 
+#include <algorithm>
+
 #include "backends/sql/lease_steps.hpp"
 #include "backends/sql/shedlock_dialect.hpp"
 #include "backends/sql/sql_schema.hpp"
@@ -31,12 +33,25 @@ SqlClientSession::SqlClientSession(const sql::SqlUrl& url)
       server_(url.server()),
       dialect_(sql::lease_dialect(url.dialect, url.table)),
       pool_(url),
-      keeper_(pool_, [this](SqlRows rows) -> const sql::LeaseDialect& { return this->rows(rows); }) {
+      keeper_(pool_, [this](SqlRows rows) -> const sql::LeaseDialect& { return this->rows(rows); }),
+      session_dialect_(session_mode() ? sql::session_dialect(url.dialect, url.table) : nullptr) {
   {
+    // Session mode takes its tokens from the same source as the lease table's.
     sql::SqlPool::Lease connection = pool_.take();
     sql::ensure_schema(*connection, *dialect_);
   }
-  wakeups_ = wakeups_for(url_);
+  // Session mode's releases announce nothing: its waiters back off.
+  if (!session_mode()) wakeups_ = wakeups_for(url_);
+}
+
+HoldKeeper& SqlClientSession::keeper() {
+  if (session_mode()) return session_keeper_;
+  return keeper_;
+}
+
+int64_t SqlClientSession::watchdog_lease_ms(int64_t configured) const {
+  if (!session_mode()) return configured;
+  return std::min<int64_t>(configured, 3000);
 }
 
 void SqlClientSession::ping() {
@@ -45,6 +60,11 @@ void SqlClientSession::ping() {
 
 void SqlClientSession::release(const Hold& hold, const std::string& /*request_id*/, int64_t /*latch_ms*/,
                                std::optional<Clock::time_point> /*once_before*/) {
+  if (session_mode()) {
+    const std::unique_ptr<sql::SessionLock> lock = session_holds_.take(hold.grant.locator);
+    if (lock) lock->release();  // LostError: the session, and the lock, ended already
+    return;
+  }
   sql::SqlPool::Lease connection = pool_.take();
   sql::end_lease(*connection, rows(rows_of_hold(hold)), hold.resource->name(), hold.grant.owner_field,
                  hold.grant.locator, std::chrono::milliseconds(0), false);
@@ -56,6 +76,10 @@ const sql::PermitTables& SqlClientSession::permit_tables() {
   if (url_.table == sql::kShedLockTable) {
     throw UnsupportedError(std::string("the ") + scheme() +
                            " backend serves the permit semaphore on dlock's tables, not with table=shedlock");
+  }
+  if (session_mode()) {
+    throw UnsupportedError(std::string("the ") + scheme() +
+                           " backend serves the permit semaphore in mode=lease, not with mode=session");
   }
   auto tables = sql::permit_tables(url_.dialect);
   {
@@ -75,6 +99,8 @@ const sql::LeaseDialect& SqlClientSession::rows(SqlRows rows) {
 void SqlClientSession::close() {
   // The listener stays until the session goes: a wait still ending holds its watch.
   pool_.close();
+  // Holds taken unheard, never recorded: closing their connections frees them.
+  session_holds_.take_all();
 }
 
 SqlClientSession& sql_session(ClientCore& core) {

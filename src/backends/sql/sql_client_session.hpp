@@ -1,5 +1,7 @@
 // A client core's session on PostgreSQL or MySQL (core/backend_session.hpp),
-// lease mode (docs/design/backends.md 3.3): the connections its statements
+// lease mode (docs/design/backends.md 3.3), or session mode (3.4: each hold a
+// server session's lock on a pinned connection, in session_holds, watched by
+// the SessionKeeper instead of renewed): the connections its statements
 // take (sql_pool), the table's statements (lease_dialect: dlock's lock table
 // or ShedLock's), on PostgreSQL's lock table the LISTEN connection that wakes
 // its waiters (pg_listener), and the keeper that renews all its rows in one statement.
@@ -15,6 +17,8 @@
 #include "backends/sql/lease_dialect.hpp"
 #include "backends/sql/lease_wakeups.hpp"
 #include "backends/sql/permit_tables.hpp"
+#include "backends/sql/session_dialect.hpp"
+#include "backends/sql/session_holds.hpp"
 #include "backends/sql/sql_held.hpp"
 #include "backends/sql/sql_keeper.hpp"
 #include "backends/sql/sql_pool.hpp"
@@ -33,20 +37,29 @@ class SqlClientSession final : public BackendSession {
 
   const char* scheme() const override { return sql::scheme_of(url_.dialect); }
   const std::string& describe() const override { return server_; }
-  HoldKeeper& keeper() override { return keeper_; }
+  HoldKeeper& keeper() override;
+  // Session mode: a hold is checked every third of this (its pinned
+  // session's end is noticed within it), 3 s at most.
+  int64_t watchdog_lease_ms(int64_t configured) const override;
   void start(std::function<void()> /*check_holds_now*/) override {}
   // One SELECT 1.
   void ping() override;
-  // Ends the hold's row's lease.
+  // Ends the hold's row's lease (session mode: unlocks on its pinned connection).
   void release(const Hold& hold, const std::string& request_id, int64_t latch_ms,
                std::optional<Clock::time_point> once_before) override;
   // The connections reopen by themselves on their next statement, uncounted.
   uint64_t reconnects() const override { return 0; }
   void begin_close() override {}
-  // Closes the idle connections (the others as they come back).
+  // Closes the idle connections (the others as they come back) and, in
+  // session mode, the pinned connections of holds still kept.
   void close() override;
 
+  const sql::SqlUrl& url() const { return url_; }
+  bool session_mode() const { return url_.mode == sql::SqlMode::session; }
   sql::SqlPool& pool() { return pool_; }
+  // Session mode's statements and holds.
+  const sql::SessionDialect& session_dialect() const { return *session_dialect_; }
+  sql::SessionHolds& session_holds() { return session_holds_; }
   const sql::LeaseDialect& dialect() const { return *dialect_; }
   // The leased-permit semaphore's tables, created on first use when missing
   // and the user may (sql_schema). Throws UnsupportedError naming the
@@ -67,6 +80,9 @@ class SqlClientSession final : public BackendSession {
   std::mutex permit_tables_mutex_;
   std::unique_ptr<sql::PermitTables> permit_tables_;  // once first used
   SqlKeeper keeper_;
+  const std::unique_ptr<sql::SessionDialect> session_dialect_;
+  sql::SessionHolds session_holds_;
+  sql::SessionKeeper session_keeper_{session_holds_};
 };
 
 // The SQL session of `core`; `core` is a SQL client's.
