@@ -10,6 +10,10 @@
 namespace dlock {
 namespace sql {
 
+// What next() is given where no lease ends (a session lock's holder): the
+// ceiling rules alone.
+constexpr std::chrono::milliseconds kNoLeaseEnd = std::chrono::hours(1);
+
 class LeaseBackoff {
  public:
   explicit LeaseBackoff(std::chrono::milliseconds first = std::chrono::milliseconds(10),

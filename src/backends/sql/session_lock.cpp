@@ -13,9 +13,6 @@ namespace sql {
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
 
-// A session lock has no lease end to wake for: only the backoff's ceiling bounds a sleep.
-constexpr milliseconds kNoLeaseEnd = std::chrono::hours(1);
-
 SessionLock::SessionLock(std::unique_ptr<SqlConnection> pinned, const SessionDialect& dialect,
                          std::string name)
     : connection_(std::move(pinned)), dialect_(dialect), name_(std::move(name)) {

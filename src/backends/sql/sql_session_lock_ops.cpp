@@ -10,9 +10,6 @@
 namespace dlock {
 namespace {
 
-// A session lock has no lease end to wait for: the backoff's ceiling rules.
-constexpr std::chrono::milliseconds kNoLeaseEnd = std::chrono::hours(1);
-
 // One owner's wait: tries on a connection of its own, pinned from the first
 // try, which becomes the hold's when granted.
 class SessionWait final : public LockWait {
@@ -32,7 +29,7 @@ class SessionWait final : public LockWait {
       result.locator = session_.session_holds().add(std::move(lock_));
       return result;
     }
-    result.retry_after = backoff_.next(kNoLeaseEnd);
+    result.retry_after = backoff_.next(sql::kNoLeaseEnd);
     return result;
   }
 
@@ -57,9 +54,7 @@ SqlSessionLockOps::SqlSessionLockOps(SessionOf session, std::string name)
       name_(std::move(name)),
       scheme_(session_().scheme()),
       held_(std::make_shared<SqlHeld>(name_, SqlRows::locks)) {
-  if (name_.empty() || name_.size() > sql::SessionLock::kNameMax) {
-    throw InvalidArgument("name: a lock name is 1 to 1024 bytes, not " + std::to_string(name_.size()));
-  }
+  session_().dialect().check_name(name_);  // the lock table's rule, SessionLock's too
 }
 
 std::unique_ptr<LockWait> SqlSessionLockOps::begin(const std::string& /*owner_field*/, int64_t /*lease_ms*/) {
