@@ -12,7 +12,8 @@ namespace {
 
 // What a completion needs: the promise it fulfils and the request's send time.
 // Owned by the completion (or freed at once when the request was never sent):
-// a caller that stopped waiting leaves it nothing to dangle on.
+// a caller that stopped waiting leaves it nothing to dangle on. Counted in the
+// session's requests in flight from before the send until the answer is given.
 template <typename Result>
 struct Pending {
   ZkSession* session;
@@ -31,12 +32,14 @@ void fulfil(const void* data, Result result) {
   std::unique_ptr<Pending<Result>> pending(static_cast<Pending<Result>*>(const_cast<void*>(data)));
   if (server_answered(result.rc)) pending->session->confirm_contact(pending->sent_at);
   pending->answer.set_value(std::move(result));
+  pending->session->request_answered();  // last: the session may be closed from here on
 }
 
 void fulfil_rc(const void* data, int rc) {
   std::unique_ptr<Pending<int>> pending(static_cast<Pending<int>*>(const_cast<void*>(data)));
   if (server_answered(rc)) pending->session->confirm_contact(pending->sent_at);
   pending->answer.set_value(rc);
+  pending->session->request_answered();  // last: the session may be closed from here on
 }
 
 void on_created(int rc, const char* path, const Stat* stat, const void* data) {
@@ -88,6 +91,7 @@ std::future<Result> send(ZkSession& session, Start start) {
   auto pending = std::make_unique<Pending<Result>>();
   pending->session = &session;
   std::future<Result> answer = pending->answer.get_future();
+  session.request_sent();  // before the send: the answer may come before start() returns
   const int rc = start(pending.get());
   if (rc == ZOK) {
     pending.release();  // the completion owns it now
@@ -99,6 +103,7 @@ std::future<Result> send(ZkSession& session, Start start) {
       refused.rc = rc;
     }
     pending->answer.set_value(std::move(refused));
+    session.request_answered();
   }
   return answer;
 }

@@ -153,9 +153,26 @@ bool ZkSession::may_have_expired(Clock::time_point now) const {
   return now - last_confirmed_contact() >= std::chrono::milliseconds(negotiated_timeout_ms());
 }
 
+void ZkSession::request_sent() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ++requests_in_flight_;
+}
+
+void ZkSession::request_answered() {
+  // Notified under the lock: once close() sees none in flight it may destroy
+  // this object, and this thread must not touch it after unlocking.
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (--requests_in_flight_ == 0) all_answered_.notify_all();
+}
+
 void ZkSession::close() noexcept {
   if (!handle_) return;
-  // Pending requests complete with ZCLOSING inside zookeeper_close, with this object alive.
+  {
+    std::unique_lock<std::mutex> lock(mutex_);
+    all_answered_.wait_for(lock, options_.command_timeout, [this] { return requests_in_flight_ == 0; });
+  }
+  // What is still in flight completes with ZCLOSING inside zookeeper_close, with
+  // this object alive (but for the race above, which then leaks its completion).
   zookeeper_close(handle_);
   handle_ = nullptr;
   {

@@ -8,6 +8,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <mutex>
@@ -83,7 +84,17 @@ class ZkSession {
   std::uint64_t waits_for_server() const { return waits_for_server_.load(); }
   void count_wait_for_server() { ++waits_for_server_; }
 
-  // Ends the session (its ephemeral nodes go at once). Idempotent.
+  // zk_call's requests that have no answer yet: one is counted before it is
+  // sent and answered once its completion has run (or at once when the client
+  // refused to send it). close() waits for them, see there.
+  void request_sent();
+  void request_answered();
+
+  // Ends the session (its ephemeral nodes go at once). Idempotent. Gives the
+  // requests in flight up to the command timeout to be answered first: a
+  // completion the C client fails with ZCLOSING inside zookeeper_close can be
+  // queued after its completion thread has stopped (the thread leaves as soon
+  // as it sees the close requested), and is then never run nor freed.
   void close() noexcept;
   // After fork(), in the child: forgets the inherited handle without
   // zookeeper_close, which would end the parent's session and free its locks.
@@ -101,6 +112,8 @@ class ZkSession {
   mutable std::mutex mutex_;
   std::condition_variable state_changed_;
   SessionState state_ = SessionState::connecting;
+  std::size_t requests_in_flight_ = 0;
+  std::condition_variable all_answered_;
   std::atomic<Clock::rep> last_contact_{0};
   std::atomic<std::uint64_t> waits_for_server_{0};
 };
