@@ -269,13 +269,6 @@ TEST_F(ZkClient, APrimitiveItDoesNotServeSaysSoNamingTheBackend) {
   EXPECT_EQ(dlock_semaphore_acquire(semaphore, 1, 0, nullptr), DLOCK_E_UNSUPPORTED);
   EXPECT_NE(std::string(dlock_last_error()).find("zookeeper"), std::string::npos) << dlock_last_error();
   dlock_semaphore_free(semaphore);
-  dlock_election* election = nullptr;
-  ASSERT_EQ(dlock_election_new(client, "leaders", &election), DLOCK_OK);
-  uint64_t term = 0;
-  EXPECT_EQ(dlock_election_campaign(election, "me", 0, &term), DLOCK_E_UNSUPPORTED);
-  EXPECT_NE(std::string(dlock_last_error()).find("zookeeper"), std::string::npos) << dlock_last_error();
-  EXPECT_TRUE(children("/dlock").empty()) << "the refused campaign left a node";
-  dlock_election_free(election);
 }
 
 // dlock_permit_semaphore_* is Curator's InterProcessSemaphoreV2: permits set

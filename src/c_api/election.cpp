@@ -7,7 +7,6 @@
 #include <optional>
 #include <string>
 
-#include "backends/redis/redis_lock_ops.hpp"
 #include "c_api/async_calls.hpp"
 #include "c_api/guarded.hpp"
 #include "c_api/handles.hpp"
@@ -61,9 +60,9 @@ int campaign(dlock_election* election, const char* value, int64_t wait_ms, dlock
     const std::string text = checked_value(value, "value");
     const dlock::AcquireRequest request = campaign_request(election, wait_ms, cancel);
     return with_ops(&election->lock, [&](dlock::ReentrantLock& ops, dlock::ClientCore& core) {
-      std::optional<uint64_t> term = dlock::Election(core, election->resource).current_term(election->owner, ops);
+      std::optional<uint64_t> term = dlock::Election(core, election->ops).current_term(election->owner, ops);
       if (!term) {
-        election->resource->set_value(text);
+        election->ops->set_value(text);
         term = ops.acquire(request);
       }
       if (!term) return DLOCK_NOT_ACQUIRED;
@@ -83,11 +82,11 @@ int dlock_election_new(dlock_client* client, const char* name, dlock_election** 
     *out = nullptr;
     require(client, "client");
     require(name, "name");
-    const auto core = client->client->core();  // DLOCK_E_CLOSED for a closed client
+    client->client->core();  // DLOCK_E_CLOSED for a closed client
     auto election = std::make_unique<dlock_election>();
-    election->resource = std::make_shared<const dlock::ElectionResource>(name, core->config());
+    election->ops = client->backend->election(name);
     election->lock.client = client->client;
-    election->lock.ops = std::make_shared<dlock::RedisLockOps>(client->client, election->resource);
+    election->lock.ops = election->ops->leadership();
     election->owner = next_candidate();
     *out = election.release();
     return DLOCK_OK;
@@ -108,7 +107,7 @@ void dlock_election_free(dlock_election* election) {
 }
 
 const char* dlock_election_name(const dlock_election* election) {
-  return election != nullptr ? election->resource->election_keys.name.c_str() : nullptr;
+  return election != nullptr ? election->ops->name().c_str() : nullptr;
 }
 
 int dlock_election_campaign(dlock_election* election, const char* value, int64_t wait_ms, uint64_t* term_out) {
@@ -130,11 +129,11 @@ int dlock_election_campaign_async(dlock_election* election, const char* value, i
     std::shared_ptr<dlock::ClientCore> core = election->lock.client->core();
     dlock::ReentrantLock leadership(*core, election->lock.ops);
     if (const std::optional<uint64_t> term =
-            dlock::Election(*core, election->resource).current_term(election->owner, leadership)) {
+            dlock::Election(*core, election->ops).current_term(election->owner, leadership)) {
       dlock::c_api::report_granted(*core, *term, done, ctx);  // leading already
       return DLOCK_OK;
     }
-    election->resource->set_value(text);
+    election->ops->set_value(text);
     dlock::c_api::submit_acquire(*core, election->lock.ops, request, done, ctx);
     return DLOCK_OK;
   });
@@ -155,7 +154,7 @@ int dlock_election_proclaim(dlock_election* election, const char* value) {
     require(election, "election");
     const std::string text = checked_value(value, "value");
     return with_ops(&election->lock, [&](dlock::ReentrantLock&, dlock::ClientCore& core) {
-      dlock::Election(core, election->resource).proclaim(election->owner, text);
+      dlock::Election(core, election->ops).proclaim(election->owner, text);
       return DLOCK_OK;
     });
   });
@@ -167,9 +166,9 @@ int dlock_election_leader(dlock_election* election, dlock_leader* out) {
     std::memset(out, 0, sizeof *out);
     require(election, "election");
     return with_ops(&election->lock, [&](dlock::ReentrantLock&, dlock::ClientCore& core) {
-      const dlock::LeaderSnapshot snapshot = dlock::Election(core, election->resource).snapshot();
-      if (!snapshot.leader) return DLOCK_NOT_ACQUIRED;
-      fill(*snapshot.leader, out);
+      const std::optional<dlock::Leader> leader = dlock::Election(core, election->ops).leader();
+      if (!leader) return DLOCK_NOT_ACQUIRED;
+      fill(*leader, out);
       return DLOCK_OK;
     });
   });
@@ -180,7 +179,7 @@ int dlock_election_is_leader(dlock_election* election, int* out) {
     require(out, "out");
     require(election, "election");
     return with_ops(&election->lock, [&](dlock::ReentrantLock&, dlock::ClientCore& core) {
-      const std::optional<dlock::Hold> hold = core.holds().find(election->resource->hold_key(), election->owner);
+      const std::optional<dlock::Hold> hold = core.holds().find(election->lock.ops->hold_key(), election->owner);
       *out = hold && !hold->lost ? 1 : 0;
       return DLOCK_OK;
     });
@@ -192,9 +191,9 @@ int dlock_election_term(dlock_election* election, uint64_t* out) {
     require(out, "out");
     require(election, "election");
     return with_ops(&election->lock, [&](dlock::ReentrantLock&, dlock::ClientCore& core) {
-      const std::optional<dlock::Hold> hold = core.holds().find(election->resource->hold_key(), election->owner);
+      const std::optional<dlock::Hold> hold = core.holds().find(election->lock.ops->hold_key(), election->owner);
       if (!hold || hold->lost) {
-        throw dlock::NotOwnerError("term: this candidate does not lead '" + election->resource->election_keys.name + "'");
+        throw dlock::NotOwnerError("term: this candidate does not lead '" + election->ops->name() + "'");
       }
       *out = hold->grant.token;
       return DLOCK_OK;
@@ -209,7 +208,7 @@ int dlock_election_set_lost_callback(dlock_election* election, dlock_lost_fn fn,
     dlock::LostCallback::Fn callback;
     if (fn != nullptr) {
       // Told the election's name, not its lock's key.
-      callback = [fn, ctx, name = election->resource->election_keys.name](const std::string&, uint64_t, uint64_t term) {
+      callback = [fn, ctx, name = election->ops->name()](const std::string&, uint64_t, uint64_t term) {
         fn(name.c_str(), 0, term, ctx);
       };
     }
@@ -225,12 +224,11 @@ int dlock_election_observe(dlock_election* election, dlock_leader_fn fn, void* c
     election->observer.reset();  // waits for a callback under way
     if (fn == nullptr) return DLOCK_OK;
     election->lock.client->core();  // DLOCK_E_CLOSED for a closed client
-    election->observer = std::make_unique<dlock::LeaderObserver>(
-        election->lock.client, election->resource, [fn, ctx](const dlock::Leader& leader) {
-          dlock_leader told;
-          fill(leader, &told);
-          fn(&told, ctx);
-        });
+    election->observer = election->ops->follow([fn, ctx](const dlock::Leader& leader) {
+      dlock_leader told;
+      fill(leader, &told);
+      fn(&told, ctx);
+    });
     return DLOCK_OK;
   });
 }

@@ -6,12 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "backends/redis/election_ops/election_resource.hpp"
 #include "core/backend.hpp"
 #include "core/cancel.hpp"
 #include "core/client.hpp"
+#include "core/election_ops.hpp"
 #include "core/lost_callback.hpp"
-#include "primitives/election/leader_observer.hpp"
 #include "core/lock_inspection.hpp"
 #include "primitives/multi/multi_lock.hpp"
 #include "primitives/multi/red_lock.hpp"
@@ -60,9 +59,9 @@ struct dlock_redlock {
 // A candidate: its leadership is a lock hold of its own owner id, taken and
 // renewed with the lock's calls through `lock`.
 struct dlock_election {
-  dlock_lock lock;
-  std::shared_ptr<const dlock::ElectionResource> resource;
+  dlock_lock lock;  // lock.ops is ops->leadership()
+  std::shared_ptr<dlock::ElectionOps> ops;
   uint64_t owner = 0;
   std::mutex observer_mutex;
-  std::unique_ptr<dlock::LeaderObserver> observer;
+  std::unique_ptr<dlock::LeaderFollower> observer;
 };

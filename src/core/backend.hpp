@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/error.hpp"
+#include "core/election_ops.hpp"
 #include "core/lock_ops.hpp"
 #include "core/permit_leases.hpp"
 
@@ -40,6 +41,12 @@ class Backend {
   // Throws InvalidArgument for a name it refuses, ClosedError once the client
   // is closed.
   virtual std::shared_ptr<PermitLeases> permit_leases(const std::string& name) = 0;
+  // The election `name`. Throws UnsupportedError naming the backend where it
+  // serves none, InvalidArgument for a name it refuses, ClosedError once the
+  // client is closed.
+  virtual std::shared_ptr<ElectionOps> election(const std::string& name) {
+    throw UnsupportedError("election '" + name + "': the " + scheme() + " backend does not serve elections");
+  }
 };
 
 }  // namespace dlock

@@ -1,5 +1,6 @@
 #include "backends/redis/redis_backend.hpp"
 
+#include "backends/redis/election_ops/redis_election_ops.hpp"
 #include "backends/redis/fair_lock_ops/fair_lock_resource.hpp"
 #include "backends/redis/lock_listing.hpp"
 #include "backends/redis/lock_ops/lock_resource.hpp"
@@ -37,6 +38,10 @@ std::shared_ptr<LockOps> RedisBackend::lock(const std::string& name, LockKind ki
 std::shared_ptr<PermitLeases> RedisBackend::permit_leases(const std::string& /*name*/) {
   client_->core();  // ClosedError for a closed client
   return nullptr;
+}
+
+std::shared_ptr<ElectionOps> RedisBackend::election(const std::string& name) {
+  return std::make_shared<RedisElectionOps>(client_, name);
 }
 
 std::vector<std::string> RedisBackend::list_locks(const std::string& prefix) {

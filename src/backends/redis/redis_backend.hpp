@@ -22,6 +22,9 @@ class RedisBackend final : public Backend {
   std::vector<std::string> list_locks(const std::string& prefix) override;
   // nullptr: Redisson's RPermitExpirableSemaphore layout (primitives/permit_semaphore).
   std::shared_ptr<PermitLeases> permit_leases(const std::string& name) override;
+  // The leadership in the lock's layout under its own keys, the leader's
+  // record and the stream of leaders (election_ops/).
+  std::shared_ptr<ElectionOps> election(const std::string& name) override;
 
  private:
   const std::shared_ptr<Client> client_;

@@ -1,5 +1,6 @@
-// An election's calls beside the campaign (which is the lock's acquire on an
-// ElectionResource): the candidate's own term, proclaim, and who leads.
+// An election's calls beside the campaign (which is the lock's acquire on its
+// leadership): the candidate's own term, proclaim, and who leads, through the
+// backend's ElectionOps.
 #pragma once
 
 #include <cstdint>
@@ -7,29 +8,16 @@
 #include <optional>
 #include <string>
 
-#include "backends/redis/election_ops/election_resource.hpp"
 #include "core/client_core.hpp"
+#include "core/election_ops.hpp"
 
 namespace dlock {
-
-struct Leader {
-  uint64_t term = 0;
-  int64_t since_ms = 0;  // Unix time, by the server's clock
-  std::string value;
-};
-
-// Who leads, and where the stream of leaders stood when that was read.
-struct LeaderSnapshot {
-  std::string last_id;  // the stream's last entry id, "0-0" when empty
-  std::optional<Leader> leader;
-};
 
 class ReentrantLock;
 
 class Election {
  public:
-  Election(ClientCore& core, std::shared_ptr<const ElectionResource> resource)
-      : core_(core), resource_(std::move(resource)) {}
+  Election(ClientCore& core, std::shared_ptr<ElectionOps> ops) : core_(core), ops_(std::move(ops)) {}
 
   // The term of `owner` while it leads, with no round trip. A leadership
   // known lost is ended first (its release sent through `leadership`, the
@@ -39,11 +27,11 @@ class Election {
   // Publishes `value` for the owner's term. Throws NotOwnerError when it
   // does not lead, LostError when its leadership was lost.
   void proclaim(uint64_t owner, const std::string& value);
-  LeaderSnapshot snapshot();
+  std::optional<Leader> leader() { return ops_->leader(); }
 
  private:
   ClientCore& core_;
-  std::shared_ptr<const ElectionResource> resource_;
+  std::shared_ptr<ElectionOps> ops_;
 };
 
 // dlock.h's DLOCK_ELECTION_VALUE_MAX (c_api/election.cpp checks they agree).

@@ -1,4 +1,4 @@
-#include "primitives/election/leader_observer.hpp"
+#include "backends/redis/election_ops/leader_stream.hpp"
 
 #include <poll.h>
 #include <unistd.h>
@@ -7,6 +7,7 @@
 #include <array>
 #include <chrono>
 
+#include "backends/redis/election_ops/redis_election_ops.hpp"
 #include "backends/redis/net/connection.hpp"
 #include "backends/redis/redis_session.hpp"
 #include "common/log.hpp"
@@ -41,7 +42,7 @@ bool same_node(const Router::Node& a, const Router::Node& b) {
 
 }  // namespace
 
-LeaderObserver::LeaderObserver(std::shared_ptr<Client> client,
+LeaderStream::LeaderStream(std::shared_ptr<Client> client,
                                std::shared_ptr<const ElectionResource> resource, Fn fn)
     : client_(std::move(client)),
       resource_(std::move(resource)),
@@ -49,7 +50,7 @@ LeaderObserver::LeaderObserver(std::shared_ptr<Client> client,
       started_in_(static_cast<int>(getpid())),
       thread_([this] { run(); }) {}
 
-LeaderObserver::~LeaderObserver() {
+LeaderStream::~LeaderStream() {
   stopping_ = true;
   wake_.signal();
   if (static_cast<int>(getpid()) == started_in_) {
@@ -59,26 +60,26 @@ LeaderObserver::~LeaderObserver() {
   }
 }
 
-bool LeaderObserver::pause(int ms) {
+bool LeaderStream::pause(int ms) {
   pollfd wake{wake_.fd(), POLLIN, 0};
   poll(&wake, 1, ms);
   return stopping_;
 }
 
-void LeaderObserver::deliver(const Leader& leader) {
+void LeaderStream::deliver(const Leader& leader) {
   if (leader.term < last_term_) return;  // a failed-over server's older history
   last_term_ = leader.term;
   fn_(leader);
 }
 
-void LeaderObserver::run() {
+void LeaderStream::run() {
   const std::string& name = resource_->election_keys.name;
   int backoff_ms = 50;
   while (!stopping_) {
     try {
       std::shared_ptr<ClientCore> core = client_->core();
       if (last_id_.empty()) {
-        LeaderSnapshot snapshot = Election(*core, resource_).snapshot();
+        LeaderSnapshot snapshot = read_leader(*core, resource_->election_keys);
         last_id_ = snapshot.last_id;
         if (snapshot.leader) deliver(*snapshot.leader);
       }
@@ -101,7 +102,7 @@ void LeaderObserver::run() {
   }
 }
 
-void LeaderObserver::follow(Connection& connection, const Router::Node& node) {
+void LeaderStream::follow(Connection& connection, const Router::Node& node) {
   const ElectionKeys& keys = resource_->election_keys;
   const std::string what = "observe the leaders of '" + keys.name + "'";
   const std::string block = std::to_string(block_ms);

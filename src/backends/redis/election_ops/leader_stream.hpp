@@ -13,21 +13,22 @@
 #include <string>
 #include <thread>
 
+#include "backends/redis/election_ops/election_resource.hpp"
 #include "common/wake_fd.hpp"
 #include "core/client.hpp"
-#include "primitives/election/election.hpp"
+#include "core/election_ops.hpp"
 
 namespace dlock {
 
-class LeaderObserver {
+class LeaderStream final : public LeaderFollower {
  public:
-  using Fn = std::function<void(const Leader&)>;
+  using Fn = ElectionOps::LeaderFn;
 
-  LeaderObserver(std::shared_ptr<Client> client, std::shared_ptr<const ElectionResource> resource, Fn fn);
+  LeaderStream(std::shared_ptr<Client> client, std::shared_ptr<const ElectionResource> resource, Fn fn);
   // Stops the thread, waiting for a callback under way to return.
-  ~LeaderObserver();
-  LeaderObserver(const LeaderObserver&) = delete;
-  LeaderObserver& operator=(const LeaderObserver&) = delete;
+  ~LeaderStream() override;
+  LeaderStream(const LeaderStream&) = delete;
+  LeaderStream& operator=(const LeaderStream&) = delete;
 
  private:
   void run();
