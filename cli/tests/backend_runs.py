@@ -9,6 +9,7 @@ import shutil
 import socket
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 from dlock_case import DLOCK, wait_until
@@ -23,6 +24,7 @@ class BackendRuns:
     CONTENDED_NAME = "jobs-report"  # a name the backend takes as is
     HOLDS_HAVE_LEASES = True  # False where a session keeps a hold (status shows no lease)
     KEEPS_HOLDER_NOTES = True  # False where status can show the holder's id only, not its host and pid
+    SERVES_ELECTIONS = True
 
     @classmethod
     def start_server(cls):
@@ -82,3 +84,37 @@ class BackendRuns:
         after = self.dlock("status", "nightly")
         self.assertEqual(after.returncode, 3, after.stdout + after.stderr)
         self.assertEqual(json.loads(self.dlock("list", "--json", "night").stdout), [])
+
+    def test_elect_runs_the_command_while_leader_and_leader_shows_it(self):
+        if not self.SERVES_ELECTIONS:
+            self.skipTest("no elections on this backend")
+
+        def elect(value):
+            seen = os.path.join(self.work_dir, value)
+            process = subprocess.Popen([DLOCK, "elect", "scheduler", "--value", value, "--", "sh", "-c",
+                                        f'echo "$DLOCK_TERM" > {seen}.tmp && mv {seen}.tmp {seen}; exec sleep 30'],
+                                       env=self.env)
+            self.addCleanup(process.kill)
+            return process, seen
+
+        def leader():
+            shown = self.dlock("leader", "--json", "scheduler")
+            self.assertEqual(shown.returncode, 0, shown.stderr)
+            return json.loads(shown.stdout)
+
+        first, first_seen = elect("web1")
+        wait_until(lambda: os.path.exists(first_seen), 10, "the first leader's command to start")
+        first_term = int(Path(first_seen).read_text())
+        self.assertEqual((leader()["value"], leader()["term"]), ("web1", first_term))
+        second, second_seen = elect("web2")
+        time.sleep(1)
+        self.assertFalse(os.path.exists(second_seen), "a second leader ran its command")
+        first.terminate()  # stops the command and resigns
+        first.wait(10)
+        wait_until(lambda: os.path.exists(second_seen), 10, "the second leader's command to start")
+        second_term = int(Path(second_seen).read_text())
+        self.assertGreater(second_term, first_term)
+        self.assertEqual((leader()["value"], leader()["term"]), ("web2", second_term))
+        second.terminate()
+        second.wait(10)
+        wait_until(lambda: self.dlock("leader", "scheduler").returncode == 3, 10, "no leader after the resign")

@@ -243,3 +243,43 @@ def test_a_client_whose_session_expired_locks_again_on_a_new_session(
             assert len(lost) == 1
     finally:
         proxy.close()
+
+
+def test_an_election_is_curators_leader_selector_and_is_observed(zookeeper: ZooKeeperServer, path: str) -> None:
+    """The leader is the first lock node at the election's path (Curator's LeaderSelector),
+    its data the value and its creation zxid the term; a follower's observer sees each
+    leader and proclaimed value in order, and a resign hands over to the waiting candidate."""
+    with dlock.Client(zookeeper.url) as first_client, dlock.Client(zookeeper.url) as second_client:
+        with first_client.election(path) as first, second_client.election(path) as second:
+            assert second.leader() is None
+            term = first.campaign("host-a:1")
+            assert second.campaign("host-b:2", timeout=0) is None
+            seen: list[tuple[str, int]] = []
+            arrived = threading.Condition()
+
+            def observe() -> None:
+                for leader in second.observe():
+                    with arrived:
+                        seen.append((leader.value, leader.term))
+                        arrived.notify_all()
+
+            threading.Thread(target=observe, daemon=True).start()
+            with arrived:
+                assert arrived.wait_for(lambda: len(seen) == 1, 10), seen
+            first.proclaim("serving on :8080")
+            with arrived:
+                assert arrived.wait_for(lambda: len(seen) == 2, 10), seen
+            granted: list[int] = []
+            waiter = threading.Thread(target=lambda: granted.append(second.campaign("host-b:2", timeout=10)))
+            waiter.start()
+            time.sleep(0.2)
+            assert not granted, "led while the first still led"
+            first.resign()
+            waiter.join(10)
+            assert granted and granted[0] > term
+            with arrived:
+                assert arrived.wait_for(lambda: len(seen) == 3, 10), seen
+            assert seen == [("host-a:1", term), ("serving on :8080", term), ("host-b:2", granted[0])]
+            leader = first.leader()
+            assert leader is not None and (leader.value, leader.term) == ("host-b:2", granted[0])
+            second.resign()

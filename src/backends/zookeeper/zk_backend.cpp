@@ -6,6 +6,7 @@
 
 #include "backends/zookeeper/zk_call.hpp"
 #include "backends/zookeeper/zk_client_session.hpp"
+#include "backends/zookeeper/zk_election_ops.hpp"
 #include "backends/zookeeper/zk_lock_ops.hpp"
 #include "backends/zookeeper/zk_paths.hpp"
 #include "backends/zookeeper/zk_permit_leases.hpp"
@@ -25,6 +26,11 @@ std::shared_ptr<LockOps> ZkBackend::lock(const std::string& name, LockKind kind)
 std::shared_ptr<PermitLeases> ZkBackend::permit_leases(const std::string& name) {
   client_->core();  // ClosedError for a closed client
   return std::make_shared<ZkPermitLeases>(session_of(), name);
+}
+
+std::shared_ptr<ElectionOps> ZkBackend::election(const std::string& name) {
+  client_->core();  // ClosedError for a closed client
+  return std::make_shared<ZkElectionOps>(session_of(), name);
 }
 
 std::vector<std::string> ZkBackend::list_locks(const std::string& prefix) {

@@ -3,7 +3,7 @@
 // already; InterProcessReadWriteLock's sides; InterProcessSemaphoreMutex for
 // the non-reentrant lock), each behind a ZkLockOps on the client's session of
 // the moment; the leased-permit semaphore's permits as InterProcessSemaphoreV2's
-// leases (ZkPermitLeases).
+// leases (ZkPermitLeases); elections as LeaderSelector's (ZkElectionOps).
 #pragma once
 
 #include <memory>
@@ -26,6 +26,8 @@ class ZkBackend final : public Backend {
   // node now; a name that is a path of the caller's ("/...") is not listed.
   std::vector<std::string> list_locks(const std::string& prefix) override;
   std::shared_ptr<PermitLeases> permit_leases(const std::string& name) override;
+  // Curator's LeaderSelector layout (ZkElectionOps).
+  std::shared_ptr<ElectionOps> election(const std::string& name) override;
 
  private:
   ZkLockOps::SessionOf session_of() const;

@@ -146,6 +146,13 @@ std::future<int> send_delete(ZkSession& session, const std::string& path) {
   });
 }
 
+std::future<StatResult> send_set(ZkSession& session, const std::string& path, const std::string& data) {
+  return send<StatResult>(session, [&](void* pending) {
+    return zoo_aset(session.handle(), path.c_str(), data.data(), static_cast<int>(data.size()), -1, on_stat,
+                    pending);
+  });
+}
+
 std::future<int> send_add_auth(ZkSession& session, const std::string& scheme,
                                const std::string& credentials) {
   return send<int>(session, [&](void* pending) {

@@ -50,6 +50,8 @@ std::future<DataResult> send_get(ZkSession& session, const std::string& path, wa
 std::future<StatResult> send_exists(ZkSession& session, const std::string& path, watcher_fn watcher = nullptr,
                                     void* watcher_context = nullptr);
 std::future<int> send_delete(ZkSession& session, const std::string& path);
+// Sets `path`'s data, whatever its version.
+std::future<StatResult> send_set(ZkSession& session, const std::string& path, const std::string& data);
 // Adds `credentials` of `scheme` ("digest": "user:password") to the session's identities.
 std::future<int> send_add_auth(ZkSession& session, const std::string& scheme, const std::string& credentials);
 

@@ -41,14 +41,20 @@ const char* recipe_of(LockKind kind) {
 }  // namespace
 
 ZkLockLayout::ZkLockLayout(const std::string& name, LockKind kind)
-    : ZkLockLayout(name, recipe_of(kind), side_of(kind), kind == LockKind::nonreentrant ? 1 : 0) {}
+    : ZkLockLayout(name, zk::lock_path(name), recipe_of(kind), side_of(kind),
+                   kind == LockKind::nonreentrant ? 1 : 0) {}
 
 ZkLockLayout ZkLockLayout::semaphore(const std::string& name, int max_leases) {
-  return ZkLockLayout(name, "semaphore", zk::MutexKind::mutex, max_leases);
+  return ZkLockLayout(name, zk::lock_path(name), "semaphore", zk::MutexKind::mutex, max_leases);
 }
 
-ZkLockLayout::ZkLockLayout(const std::string& name, const char* recipe, zk::MutexKind side, int max_leases)
-    : path_(zk::lock_path(name)),
+ZkLockLayout ZkLockLayout::election(const std::string& name) {
+  return ZkLockLayout(name, zk::lock_path(name, zk::elections_root), "election", zk::MutexKind::mutex, 0);
+}
+
+ZkLockLayout::ZkLockLayout(const std::string& name, std::string path, const char* recipe, zk::MutexKind side,
+                           int max_leases)
+    : path_(std::move(path)),
       // The name and the recipe, split by a NUL no name through the C ABI contains.
       hold_key_(recipe == nullptr ? name : name + '\0' + recipe),
       holders_path_(max_leases == 0 ? path_ : path_ + "/leases"),

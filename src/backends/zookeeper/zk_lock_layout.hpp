@@ -26,6 +26,9 @@ class ZkLockLayout {
   ZkLockLayout(const std::string& name, LockKind kind);
   // InterProcessSemaphoreV2 with `max_leases` (>= 1) leases.
   static ZkLockLayout semaphore(const std::string& name, int max_leases);
+  // An election's leadership: Curator's LeaderSelector, an InterProcessMutex
+  // at the name's path (under zk_paths' elections_root unless it is a path).
+  static ZkLockLayout election(const std::string& name);
 
   // Whether its holder is let in again: InterProcessMutex's are, a lease is not.
   bool reentrant() const { return max_leases_ == 0; }
@@ -45,7 +48,8 @@ class ZkLockLayout {
   std::unique_ptr<zk::ZkWait> queue(zk::ZkSession& session, const std::string& node_data) const;
 
  private:
-  ZkLockLayout(const std::string& name, const char* recipe, zk::MutexKind side, int max_leases);
+  ZkLockLayout(const std::string& name, std::string path, const char* recipe, zk::MutexKind side,
+               int max_leases);
 
   std::string path_;
   std::string hold_key_;

@@ -117,14 +117,16 @@ bool ZkDeletesInDoubt::take(const std::string& request_id, std::int64_t session_
 ZkLockOps::ZkLockOps(SessionOf session, std::string name, LockKind kind)
     : ZkLockOps(std::move(session), name, ZkLockLayout(name, kind)) {}
 
-ZkLockOps::ZkLockOps(SessionOf session, std::string name, ZkLockLayout layout)
+ZkLockOps::ZkLockOps(SessionOf session, std::string name, ZkLockLayout layout, NodeData node_data)
     : session_(std::move(session)),
       name_(std::move(name)),
       layout_(std::move(layout)),
+      node_data_(std::move(node_data)),
       held_(std::make_shared<ZkHeld>(name_, layout_.hold_key())) {}
 
 std::unique_ptr<LockWait> ZkLockOps::begin(const std::string& owner_field, int64_t /*lease_ms*/) {
-  return std::make_unique<ZkLockWait>(session_, layout_, owner_field, unheard_);
+  return std::make_unique<ZkLockWait>(session_, layout_, owner_field,
+                                      node_data_ ? node_data_(owner_field) : owner_field, unheard_);
 }
 
 std::unique_ptr<WaitWatch> ZkLockOps::watch_releases(Waiter& waiter) {

@@ -47,17 +47,20 @@ class ZkLockOps final : public LockOps {
   // an expiry the client opens a new session. Each call asks for it again;
   // a wait keeps the one it queued on, until that one expires.
   using SessionOf = std::function<std::shared_ptr<zk::ZkSession>()>;
+  // What an owner's queued nodes hold; none given: its owner field (what
+  // dlock status shows of a holder).
+  using NodeData = std::function<std::string(const std::string& owner_field)>;
 
   // Throws InvalidArgument for a name zk_paths refuses.
   ZkLockOps(SessionOf session, std::string name, LockKind kind);
-  ZkLockOps(SessionOf session, std::string name, ZkLockLayout layout);
+  ZkLockOps(SessionOf session, std::string name, ZkLockLayout layout, NodeData node_data = {});
 
   const char* backend() const override { return "zookeeper"; }
   bool fixed_leases() const override { return false; }
   bool reentrant() const override { return layout_.reentrant(); }
   const std::string& name() const override { return name_; }
   const std::string& hold_key() const override { return layout_.hold_key(); }
-  // The node's data: who holds it, for dlock status.
+  // Who holds it, for dlock status (the node's data unless NodeData says otherwise).
   std::string hold_field(const std::string& client_field) const override { return client_field; }
   std::shared_ptr<const HeldResource> held() const override { return held_; }
   const std::string& path() const { return layout_.path(); }
@@ -91,6 +94,7 @@ class ZkLockOps final : public LockOps {
   const SessionOf session_;
   const std::string name_;
   const ZkLockLayout layout_;
+  const NodeData node_data_;
   const std::shared_ptr<const HeldResource> held_;
   const std::shared_ptr<ZkUnheardNodes> unheard_ = std::make_shared<ZkUnheardNodes>();
   const std::shared_ptr<ZkDeletesInDoubt> in_doubt_ = std::make_shared<ZkDeletesInDoubt>();

@@ -23,10 +23,12 @@ std::optional<std::vector<zk::QueuedNode>> ZkUnheardNodes::nodes_of(const std::s
 }
 
 ZkLockWait::ZkLockWait(std::function<std::shared_ptr<zk::ZkSession>()> session, const ZkLockLayout& layout,
-                       std::string owner_field, std::shared_ptr<ZkUnheardNodes> unheard)
+                       std::string owner_field, std::string node_data,
+                       std::shared_ptr<ZkUnheardNodes> unheard)
     : session_of_(std::move(session)),
       layout_(layout),
       owner_field_(std::move(owner_field)),
+      node_data_(std::move(node_data)),
       unheard_(std::move(unheard)) {}
 
 ZkLockWait::~ZkLockWait() {
@@ -38,7 +40,7 @@ zk::ZkCheck ZkLockWait::begin() {
   begun_ = false;
   recipe_.reset();  // before its session may go
   session_ = session_of_();
-  recipe_ = layout_.queue(*session_, owner_field_);
+  recipe_ = layout_.queue(*session_, node_data_);
   unheard_->waiting(owner_field_, recipe_->queued_nodes());
   const zk::ZkCheck check = recipe_->begin();
   begun_ = true;

@@ -53,9 +53,10 @@ class ZkUnheardNodes {
 
 class ZkLockWait final : public LockWait {
  public:
-  // Queues on `session`'s session of the moment; the nodes' data is `owner_field`.
+  // Queues `owner_field`'s wait on `session`'s session of the moment, its
+  // nodes holding `node_data`.
   ZkLockWait(std::function<std::shared_ptr<zk::ZkSession>()> session, const ZkLockLayout& layout,
-             std::string owner_field, std::shared_ptr<ZkUnheardNodes> unheard);
+             std::string owner_field, std::string node_data, std::shared_ptr<ZkUnheardNodes> unheard);
   ~ZkLockWait() override;
   ZkLockWait(const ZkLockWait&) = delete;
   ZkLockWait& operator=(const ZkLockWait&) = delete;
@@ -78,6 +79,7 @@ class ZkLockWait final : public LockWait {
   std::shared_ptr<zk::ZkSession> session_;  // the one our node is on
   const ZkLockLayout layout_;
   const std::string owner_field_;
+  const std::string node_data_;
   const std::shared_ptr<ZkUnheardNodes> unheard_;
   std::unique_ptr<zk::ZkWait> recipe_;
   bool begun_ = false;       // our node exists (or existed) and was checked once

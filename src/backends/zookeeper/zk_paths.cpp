@@ -125,7 +125,7 @@ std::optional<std::string> unescape_component(const std::string& component) {
   return name;
 }
 
-std::string lock_path(const std::string& name) {
+std::string lock_path(const std::string& name, const char* root) {
   if (name.empty() || name.size() > max_name_bytes) {
     throw InvalidArgument("lock name must be 1 to " + std::to_string(max_name_bytes) + " bytes, not " +
                           std::to_string(name.size()));
@@ -135,7 +135,7 @@ std::string lock_path(const std::string& name) {
     if (name == "/") throw InvalidArgument("the ZooKeeper root '/' cannot be a lock path");
     return name;
   }
-  return std::string(names_root) + "/" + escape_component(name);
+  return std::string(root) + "/" + escape_component(name);
 }
 
 }  // namespace zk

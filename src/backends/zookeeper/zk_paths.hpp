@@ -14,9 +14,12 @@ namespace zk {
 // DLOCK_NAME_MAX (dlock.h, which the backends do not include).
 constexpr std::size_t max_name_bytes = 1024;
 constexpr const char* names_root = "/dlock";
+// Elections' own root, so that an election never meets a lock of its name.
+constexpr const char* elections_root = "/dlock_election";
 
-// The lock's path for `name`; throws InvalidArgument naming what is wrong.
-std::string lock_path(const std::string& name);
+// The lock's path for `name`: the name itself when it is a path, else one
+// component under `root`; throws InvalidArgument naming what is wrong.
+std::string lock_path(const std::string& name, const char* root = names_root);
 
 // Throws InvalidArgument unless `path` is a path Curator accepts: starts with
 // '/', no empty component, no "." or ".." component, no trailing '/' (save the
