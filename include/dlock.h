@@ -617,7 +617,8 @@ DLOCK_API int dlock_lock_list(dlock_client *client, const char *prefix, dlock_lo
  * acquire path). The key has no expiry, like the fencing counter, and the next
  * holder's note replaces it: readers compare its holder id with the lock's.
  * On PostgreSQL and MySQL the note is in the lock's row (its `note` column);
- * ShedLock's table and ZooKeeper keep none.
+ * on ZooKeeper in the holder's node's data, after its holder id (the node
+ * goes with the hold); ShedLock's table and an election keep none.
  *
  * DLOCK_OK noted; DLOCK_E_NOT_OWNER `owner` does not hold the lock (nothing
  * written); DLOCK_E_UNSUPPORTED a lock kind (a read-write lock's side) or a

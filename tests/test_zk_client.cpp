@@ -442,6 +442,42 @@ TEST_F(ZkClient, InspectionShowsTheHoldersAndTheirGrantsToken) {
   EXPECT_EQ(dlock_lock_release(second_reader), DLOCK_OK);
 }
 
+// A holder's note on ZooKeeper is in its node's data after its id: inspection
+// still shows the id, the note reads back, a non-holder writes none, and the
+// note goes with the node.
+TEST_F(ZkClient, AHoldersNoteIsKeptInItsNodeBesideItsId) {
+  dlock_lock* held = lock(open(), "/jobs/noted");
+  dlock_lock* observed = lock(open(), "/jobs/noted");
+  char* holder_id = nullptr;
+  char* note = nullptr;
+  ASSERT_EQ(dlock_lock_read_holder_note(observed, &holder_id, &note), DLOCK_OK) << dlock_last_error();
+  EXPECT_EQ(note, nullptr);
+  ASSERT_EQ(dlock_lock_acquire_owner(held, 7, -1, -1, nullptr, nullptr), DLOCK_OK) << dlock_last_error();
+  EXPECT_EQ(dlock_lock_note_holder(held, 8, "host=web2 pid=2"), DLOCK_E_NOT_OWNER);
+  ASSERT_EQ(dlock_lock_note_holder(held, 7, "host=web1 pid=4242"), DLOCK_OK) << dlock_last_error();
+
+  dlock_lock_info info;
+  dlock_lock_info_init(&info);
+  dlock_lock_holders* holders = nullptr;
+  ASSERT_EQ(dlock_lock_inspect(observed, &info, &holders), DLOCK_OK) << dlock_last_error();
+  ASSERT_EQ(info.holder_count, 1u);
+  const char* id = nullptr;
+  ASSERT_EQ(dlock_lock_holders_get(holders, 0, &id, nullptr, nullptr), DLOCK_OK);
+  const std::string inspected(id);
+  dlock_lock_holders_free(holders);
+  EXPECT_EQ(inspected.substr(inspected.size() - 2), ":7") << inspected;
+  ASSERT_EQ(dlock_lock_read_holder_note(observed, &holder_id, &note), DLOCK_OK) << dlock_last_error();
+  ASSERT_NE(note, nullptr);
+  EXPECT_EQ(std::string(holder_id), inspected);
+  EXPECT_STREQ(note, "host=web1 pid=4242");
+  dlock_lock_holder_note_free(holder_id);
+  dlock_lock_holder_note_free(note);
+
+  ASSERT_EQ(dlock_lock_release_owner(held, 7), DLOCK_OK);
+  ASSERT_EQ(dlock_lock_read_holder_note(observed, &holder_id, &note), DLOCK_OK) << dlock_last_error();
+  EXPECT_EQ(note, nullptr) << "the note went with the node";
+}
+
 // dlock_lock_list on ZooKeeper: the names under /dlock with a node now (held
 // or awaited), unescaped, under the prefix; a released lock's empty path is
 // not listed.

@@ -1,6 +1,6 @@
 """dlock on zookeeper://, against a real ZooKeeper server: what every backend does
 (backend_runs), with a ZooKeeper path as the contended name, a session, not a lease, keeping
-each hold, and no holder notes."""
+each hold."""
 import sys
 import unittest
 from pathlib import Path
@@ -15,7 +15,6 @@ from zookeeper_server import ZooKeeperServer, classpath  # noqa: E402
 class ZooKeeperRuns(BackendRuns, unittest.TestCase):
     CONTENDED_NAME = "/jobs/report"
     HOLDS_HAVE_LEASES = False
-    KEEPS_HOLDER_NOTES = False
 
     @classmethod
     def start_server(cls):

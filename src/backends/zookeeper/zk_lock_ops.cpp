@@ -205,24 +205,54 @@ int64_t ZkLockOps::ttl_ms() {
   return is_locked() ? -1 : -2;
 }
 
-LockInspection ZkLockOps::inspect() {
-  const std::shared_ptr<zk::ZkSession> held_by = session_();
-  zk::ZkSession& session = *held_by;
-  LockInspection inspection;
+std::vector<ZkLockOps::HolderNode> ZkLockOps::holder_nodes(zk::ZkSession& session) const {
   std::vector<std::future<zk::DataResult>> answers;
   const std::string& parent = layout_.holders_path();
   const std::vector<std::string> holders = layout_.holding(children_of(session, parent));
   for (const std::string& holder : holders) answers.push_back(zk::send_get(session, parent + "/" + holder));
+  std::vector<HolderNode> nodes;
   for (std::size_t i = 0; i < answers.size(); ++i) {
-    const zk::DataResult found = zk::await(session, answers[i], "getData", parent + "/" + holders[i]);
+    const std::string path = parent + "/" + holders[i];
+    const zk::DataResult found = zk::await(session, answers[i], "getData", path);
     if (found.rc == ZNONODE) continue;  // released since the listing
-    if (found.rc != ZOK) zk::raise_for(found.rc, "getData", parent + "/" + holders[i]);
-    inspection.holders.push_back({found.data, 1});
-    const auto token = static_cast<uint64_t>(found.stat.czxid);
-    inspection.last_token = std::max(inspection.last_token.value_or(0), token);
+    if (found.rc != ZOK) zk::raise_for(found.rc, "getData", path);
+    // A node without a note carries the owner field alone (a Curator node: its client's address).
+    HolderNote data = HolderNote::from_stored(found.data).value_or(HolderNote{found.data, ""});
+    nodes.push_back({path, std::move(data), static_cast<std::uint64_t>(found.stat.czxid)});
+  }
+  return nodes;
+}
+
+LockInspection ZkLockOps::inspect() {
+  LockInspection inspection;
+  for (const HolderNode& node : holder_nodes(*session_())) {
+    inspection.holders.push_back({node.data.holder, 1});
+    inspection.last_token = std::max(inspection.last_token.value_or(0), node.czxid);
   }
   if (!inspection.holders.empty()) inspection.ttl_ms = -1;
   return inspection;
+}
+
+bool ZkLockOps::note_holder(const std::string& field, const std::string& note) {
+  if (node_data_) return LockOps::note_holder(field, note);
+  const std::shared_ptr<zk::ZkSession> held_by = session_();
+  for (const HolderNode& node : holder_nodes(*held_by)) {
+    if (node.data.holder != field) continue;
+    auto answer = zk::send_set(*held_by, node.path, HolderNote{field, note}.stored());
+    const zk::StatResult set = zk::await(*held_by, answer, "setData", node.path);
+    if (set.rc == ZNONODE) return false;
+    if (set.rc != ZOK) zk::raise_for(set.rc, "setData", node.path);
+    return true;
+  }
+  return false;
+}
+
+std::optional<HolderNote> ZkLockOps::holder_note() {
+  if (node_data_) return LockOps::holder_note();
+  for (HolderNode& node : holder_nodes(*session_())) {
+    if (!node.data.note.empty()) return std::move(node.data);
+  }
+  return std::nullopt;
 }
 
 }  // namespace dlock

@@ -8,11 +8,14 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "backends/zookeeper/zk_lock_wait.hpp"
 #include "backends/zookeeper/zk_lock_layout.hpp"
@@ -89,8 +92,21 @@ class ZkLockOps final : public LockOps {
   // client), and the newest holder's creation zxid as the last token: one
   // listing, then the holders' data in one pipelined round trip.
   LockInspection inspect() override;
+  // The note goes in the holder's node's data beside its owner field
+  // (HolderNote::stored), where inspect() and holder_note() read it. Not on
+  // an election's leadership, whose nodes carry the leader's value.
+  bool note_holder(const std::string& field, const std::string& note) override;
+  std::optional<HolderNote> holder_note() override;
 
  private:
+  // A holder's node as inspect() and the notes read it.
+  struct HolderNode {
+    std::string path;
+    HolderNote data;  // the owner field, and the note when one was recorded
+    std::uint64_t czxid = 0;
+  };
+  std::vector<HolderNode> holder_nodes(zk::ZkSession& session) const;
+
   const SessionOf session_;
   const std::string name_;
   const ZkLockLayout layout_;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -114,6 +115,31 @@ class ZooKeeperClientTest {
       DLockException refused = assertThrows(DLockException.class, () -> client.getSemaphore("slots").tryAcquire());
       assertEquals(DLockStatus.UNSUPPORTED, refused.getStatus());
       assertTrue(refused.getMessage().contains("zookeeper"), refused.getMessage());
+    }
+  }
+
+  @Test
+  void anElectionLeadsOneAtATimeAndHandsOverOnResign() throws Exception {
+    try (DLockClient first = DLockClient.connect(zookeeper.url());
+        DLockClient second = DLockClient.connect(zookeeper.url());
+        DElection mine = first.getElection("/app/elections/java");
+        DElection theirs = second.getElection("/app/elections/java")) {
+      assertFalse(theirs.leader().isPresent());
+      long term = mine.campaign("host-a:8080");
+      assertEquals(DElection.NOT_ELECTED, theirs.campaign("host-b:8080", 0, TimeUnit.MILLISECONDS));
+      Leader seen = theirs.leader().orElseThrow();
+      assertEquals("host-a:8080", seen.value());
+      assertEquals(term, seen.term());
+      mine.proclaim("host-a:9090");
+      assertEquals("host-a:9090", theirs.leader().orElseThrow().value());
+      CompletableFuture<Long> next = theirs.campaignAsync("host-b:8080");
+      Thread.sleep(200);
+      assertFalse(next.isDone(), "led while the first still led");
+      mine.resign();
+      long nextTerm = next.get(10, TimeUnit.SECONDS);
+      assertTrue(nextTerm > term, nextTerm + " after " + term);
+      assertEquals("host-b:8080", mine.leader().orElseThrow().value());
+      theirs.resign();
     }
   }
 }
