@@ -142,4 +142,20 @@ class ZooKeeperClientTest {
       theirs.resign();
     }
   }
+
+  @Test
+  void aHoldWhoseNodeIsDeletedIsToldLostAndItsUnlockThrows() throws Exception {
+    try (DLockClient holder = DLockClient.connect(zookeeper.url());
+        DLockClient operator = DLockClient.connect(zookeeper.url())) {
+      DLock held = holder.getLock("/app/locks/java-lost");
+      CompletableFuture<Long> told = new CompletableFuture<>();
+      held.setLostListener((name, thread, token) -> told.complete(token));
+      held.lock();
+      long token = held.getFencingToken();
+      assertTrue(operator.getLock("/app/locks/java-lost").forceUnlock());  // deletes the holder's node
+      assertEquals(token, told.get(10, TimeUnit.SECONDS));
+      assertFalse(held.isHeldByCurrentThread());
+      assertThrows(LockLostException.class, held::unlock);
+    }
+  }
 }
