@@ -10,7 +10,6 @@
 #include <csignal>
 #include <future>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <thread>
 #include <vector>
@@ -20,6 +19,7 @@
 #include "dlock_handles.hpp"
 #include "fenced_store.hpp"
 #include "monotonic_clock.hpp"
+#include "observed_leaders.hpp"
 #include "redis_fixture.hpp"
 #include "safety_checker.hpp"
 #include "section_log.hpp"
@@ -42,33 +42,6 @@ using dlock_test::new_election;
 ElectionHandle new_election(dlock_client* client) {
   return new_election(client, kName);
 }
-
-std::optional<dlock_leader> leader_of(dlock_election* election) {
-  dlock_leader leader;
-  const int status = dlock_election_leader(election, &leader);
-  if (status == DLOCK_NOT_ACQUIRED) return std::nullopt;
-  require_ok(status, "dlock_election_leader");
-  return leader;
-}
-
-// What an observer was told, in order.
-class ObservedLeaders {
- public:
-  static void on_leader(const dlock_leader* leader, void* ctx) {
-    auto* self = static_cast<ObservedLeaders*>(ctx);
-    std::lock_guard<std::mutex> guard(self->mutex_);
-    self->seen_.emplace_back(leader->term, std::string(leader->value, leader->value_len));
-  }
-  std::vector<std::pair<uint64_t, std::string>> seen() {
-    std::lock_guard<std::mutex> guard(mutex_);
-    return seen_;
-  }
-  std::size_t count() { return seen().size(); }
-
- private:
-  std::mutex mutex_;
-  std::vector<std::pair<uint64_t, std::string>> seen_;
-};
 
 class Election : public RedisFixture {};
 

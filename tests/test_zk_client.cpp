@@ -74,18 +74,6 @@ class ZkClient : public dlock_test::ZkOneNodeSuite {
     if (handle != nullptr) locks_.push_back(handle);
     return handle;
   }
-  // A plain ZooKeeper session beside the clients, to look at the nodes.
-  dlock::zk::ZkSession& observer() {
-    if (!observer_) {
-      dlock::zk::SessionOptions options;
-      options.hosts = hosts();
-      observer_ = std::make_unique<dlock::zk::ZkSession>(options);
-    }
-    return *observer_;
-  }
-  std::vector<std::string> children(const std::string& path) {
-    return dlock::zk::get_children(observer(), path).children;
-  }
   // Whether `condition` holds within two seconds.
   template <typename Condition>
   static bool eventually(Condition&& condition) {
@@ -104,7 +92,6 @@ class ZkClient : public dlock_test::ZkOneNodeSuite {
 
   std::vector<dlock_client*> clients_;
   std::vector<dlock_lock*> locks_;
-  std::unique_ptr<dlock::zk::ZkSession> observer_;
 };
 
 TEST_F(ZkClient, OpensAndNamesItsBackend) {
@@ -938,22 +925,13 @@ void curator_and_dlock_take_turns(const std::string& hosts, const std::string& u
   curator.expect_done();
   ASSERT_EQ(failures.load(), 0);
 
-  std::vector<dlock_test::Section> sections = dlock_test::SectionLog::read(sections_path);
+  const std::vector<dlock_test::Section> sections = dlock_test::SectionLog::read(sections_path);
   const dlock_test::SafetyReport report = dlock_test::check_sections(sections);
   EXPECT_TRUE(report.clean()) << report.summary();
   EXPECT_EQ(report.sections, static_cast<std::size_t>(curator_cycles + dlock_threads * dlock_cycles));
-  std::sort(sections.begin(), sections.end(),
-            [](const auto& a, const auto& b) { return a.start_ns < b.start_ns; });
-  int to_dlock = 0;
-  int to_curator = 0;
-  for (std::size_t i = 1; i < sections.size(); ++i) {
-    const bool was_curator = sections[i - 1].owner == "curator";
-    const bool is_curator = sections[i].owner == "curator";
-    if (was_curator && !is_curator) ++to_dlock;
-    if (!was_curator && is_curator) ++to_curator;
-  }
-  EXPECT_GE(to_dlock, 1);
-  EXPECT_GE(to_curator, 1);
+  const dlock_test::Handoffs handoffs = dlock_test::count_handoffs(sections, "curator");
+  EXPECT_GE(handoffs.from_owner, 1) << "never passed from Curator to dlock";
+  EXPECT_GE(handoffs.to_owner, 1) << "never passed from dlock to Curator";
   EXPECT_EQ(store.state().stale_rejections, 0);
 }
 

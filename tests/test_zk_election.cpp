@@ -7,13 +7,11 @@
 #include <dlock.h>
 #include <gtest/gtest.h>
 
-#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <csignal>
 #include <cstdlib>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <thread>
@@ -26,6 +24,7 @@
 #include "support/dlock_handles.hpp"
 #include "support/fenced_store.hpp"
 #include "support/monotonic_clock.hpp"
+#include "support/observed_leaders.hpp"
 #include "support/safety_checker.hpp"
 #include "support/section_log.hpp"
 #include "support/status_assertions.hpp"
@@ -40,52 +39,9 @@ namespace {
 
 using std::chrono::milliseconds;
 
-std::optional<dlock_leader> leader_of(dlock_election* election) {
-  dlock_leader leader;
-  const int status = dlock_election_leader(election, &leader);
-  if (status == DLOCK_NOT_ACQUIRED) return std::nullopt;
-  require_ok(status, "dlock_election_leader");
-  return leader;
-}
-
-std::string value_of(const dlock_leader& leader) { return std::string(leader.value, leader.value_len); }
-
-// What an observer was told, in order.
-class ObservedLeaders {
- public:
-  static void on_leader(const dlock_leader* leader, void* ctx) {
-    auto* self = static_cast<ObservedLeaders*>(ctx);
-    std::lock_guard<std::mutex> guard(self->mutex_);
-    self->seen_.emplace_back(leader->term, value_of(*leader));
-  }
-  std::vector<std::pair<uint64_t, std::string>> seen() {
-    std::lock_guard<std::mutex> guard(mutex_);
-    return seen_;
-  }
-  std::size_t count() { return seen().size(); }
-
- private:
-  std::mutex mutex_;
-  std::vector<std::pair<uint64_t, std::string>> seen_;
-};
-
 class ZkElection : public ZkOneNodeSuite {
  protected:
   static std::string url(const std::string& suffix = "") { return "zookeeper://" + hosts() + suffix; }
-  // A plain ZooKeeper session beside the clients, to look at the nodes.
-  dlock::zk::ZkSession& observer() {
-    if (!observer_) {
-      dlock::zk::SessionOptions options;
-      options.hosts = hosts();
-      observer_ = std::make_unique<dlock::zk::ZkSession>(options);
-    }
-    return *observer_;
-  }
-  std::vector<std::string> children(const std::string& path) {
-    return dlock::zk::get_children(observer(), path).children;
-  }
-
-  std::unique_ptr<dlock::zk::ZkSession> observer_;
 };
 
 TEST_F(ZkElection, TheLeaderIsLeaderSelectorsFirstNodeItsValueTheDataItsTermTheCzxid) {
@@ -110,7 +66,7 @@ TEST_F(ZkElection, TheLeaderIsLeaderSelectorsFirstNodeItsValueTheDataItsTermTheC
   std::optional<dlock_leader> seen = leader_of(second.get());
   ASSERT_TRUE(seen.has_value());
   EXPECT_EQ(seen->term, term);
-  EXPECT_EQ(value_of(*seen), "host-a:1");
+  EXPECT_EQ(leader_value(*seen), "host-a:1");
   EXPECT_EQ(seen->since_ms, node.stat.ctime);
   int leads = 0;
   require_ok(dlock_election_is_leader(first.get(), &leads), "is_leader");
@@ -120,7 +76,7 @@ TEST_F(ZkElection, TheLeaderIsLeaderSelectorsFirstNodeItsValueTheDataItsTermTheC
   seen = leader_of(second.get());
   ASSERT_TRUE(seen.has_value());
   EXPECT_EQ(seen->term, term) << "proclaim changes the value, not the term";
-  EXPECT_EQ(value_of(*seen), "serving on :8080");
+  EXPECT_EQ(leader_value(*seen), "serving on :8080");
   EXPECT_TRUE(status_is(dlock_election_proclaim(second.get(), "usurper"), DLOCK_E_NOT_OWNER));
 
   std::atomic<uint64_t> second_term{0};
@@ -136,7 +92,7 @@ TEST_F(ZkElection, TheLeaderIsLeaderSelectorsFirstNodeItsValueTheDataItsTermTheC
   EXPECT_GT(second_term.load(), term);
   seen = leader_of(first.get());
   ASSERT_TRUE(seen.has_value());
-  EXPECT_EQ(value_of(*seen), "host-b:2");
+  EXPECT_EQ(leader_value(*seen), "host-b:2");
   EXPECT_EQ(seen->term, second_term.load());
 }
 
@@ -324,22 +280,13 @@ TEST_F(ZkElectionCurator, LeaderSelectorAndDlockCandidatesNeverLeadTogether) {
   }
   expect_done(*curator, out);
   ASSERT_EQ(failures.load(), 0);
-  std::vector<Section> sections = SectionLog::read(sections_path);
+  const std::vector<Section> sections = SectionLog::read(sections_path);
   const SafetyReport report = check_sections(sections);
   EXPECT_EQ(report.sections, static_cast<std::size_t>(curator_cycles + dlock_threads * dlock_cycles));
   EXPECT_TRUE(report.clean()) << report.summary();
-  std::sort(sections.begin(), sections.end(),
-            [](const Section& a, const Section& b) { return a.start_ns < b.start_ns; });
-  int curator_to_dlock = 0;
-  int dlock_to_curator = 0;
-  for (std::size_t i = 1; i < sections.size(); ++i) {
-    const bool was_curator = sections[i - 1].owner == "curator";
-    const bool is_curator = sections[i].owner == "curator";
-    curator_to_dlock += was_curator && !is_curator;
-    dlock_to_curator += !was_curator && is_curator;
-  }
-  EXPECT_GE(curator_to_dlock, 1);
-  EXPECT_GE(dlock_to_curator, 1);
+  const Handoffs handoffs = count_handoffs(sections, "curator");
+  EXPECT_GE(handoffs.from_owner, 1) << "never passed from Curator to dlock";
+  EXPECT_GE(handoffs.to_owner, 1) << "never passed from dlock to Curator";
 }
 
 TEST_F(ZkElectionCurator, EachSideReadsTheOthersLeaderAndValue) {
@@ -354,7 +301,7 @@ TEST_F(ZkElectionCurator, EachSideReadsTheOthersLeaderAndValue) {
       start_curator(path, {"lead", "curator-7", "1", "3000", sections_path}, lead_out);
   ASSERT_TRUE(wait_until([&] { return leader_of(election.get()).has_value(); }, milliseconds(10000)));
   const dlock_leader curator_leader = *leader_of(election.get());
-  EXPECT_EQ(value_of(curator_leader), "curator-7");
+  EXPECT_EQ(leader_value(curator_leader), "curator-7");
   expect_done(*curator, lead_out);
   const std::vector<Section> curator_terms = SectionLog::read(sections_path);
   ASSERT_EQ(curator_terms.size(), 1u);

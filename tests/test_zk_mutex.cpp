@@ -945,25 +945,16 @@ TEST_F(ZkMutexCurator, CuratorAndDlockTakeTurnsOnOneMutex) {
   expect_curators_done();
   ASSERT_EQ(failures, 0);
 
-  std::vector<Section> sections = SectionLog::read(log_path());
+  const std::vector<Section> sections = SectionLog::read(log_path());
   const SafetyReport report = check_sections(sections);
   EXPECT_TRUE(report.clean()) << report.summary();
   EXPECT_EQ(report.sections, static_cast<std::size_t>(curator_cycles + dlock_threads * dlock_cycles));
-  std::sort(sections.begin(), sections.end(),
-            [](const Section& a, const Section& b) { return a.start_ns < b.start_ns; });
-  int curator_to_dlock = 0;
-  int dlock_to_curator = 0;
-  for (std::size_t i = 1; i < sections.size(); ++i) {
-    const bool was_curator = sections[i - 1].owner == "curator";
-    const bool is_curator = sections[i].owner == "curator";
-    if (was_curator && !is_curator) ++curator_to_dlock;
-    if (!was_curator && is_curator) ++dlock_to_curator;
-  }
-  EXPECT_GE(curator_to_dlock, 1);
-  EXPECT_GE(dlock_to_curator, 1);
+  const Handoffs handoffs = count_handoffs(sections, "curator");
+  EXPECT_GE(handoffs.from_owner, 1);
+  EXPECT_GE(handoffs.to_owner, 1);
   EXPECT_EQ(store_.state().stale_rejections, 0);
-  RecordProperty("curator_to_dlock_handoffs", curator_to_dlock);
-  RecordProperty("dlock_to_curator_handoffs", dlock_to_curator);
+  RecordProperty("curator_to_dlock_handoffs", handoffs.from_owner);
+  RecordProperty("dlock_to_curator_handoffs", handoffs.to_owner);
 }
 
 // InterProcessReadWriteLock, a reader and a writer process, and ZkMutex's read

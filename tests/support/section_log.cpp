@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -44,6 +45,19 @@ std::vector<Section> SectionLog::read(const std::string& path) {
     sections.push_back(section);
   }
   return sections;
+}
+
+Handoffs count_handoffs(std::vector<Section> sections, const std::string& owner) {
+  std::sort(sections.begin(), sections.end(),
+            [](const Section& a, const Section& b) { return a.start_ns < b.start_ns; });
+  Handoffs handoffs;
+  for (std::size_t i = 1; i < sections.size(); ++i) {
+    const bool was_owner = sections[i - 1].owner == owner;
+    const bool is_owner = sections[i].owner == owner;
+    handoffs.from_owner += was_owner && !is_owner;
+    handoffs.to_owner += !was_owner && is_owner;
+  }
+  return handoffs;
 }
 
 }  // namespace dlock_test

@@ -33,4 +33,13 @@ class SectionLog {
   int fd_ = -1;
 };
 
+// How often the sections, in the order they started, passed from `owner` to
+// another owner and from another owner to `owner`: an interop run's proof that
+// the lock went both ways.
+struct Handoffs {
+  int from_owner = 0;
+  int to_owner = 0;
+};
+Handoffs count_handoffs(std::vector<Section> sections, const std::string& owner);
+
 }  // namespace dlock_test
