@@ -144,8 +144,7 @@ public final class ShedLockLoop {
     System.out.println("pairs " + pairs + " " + (now - start) + " refused " + refused);
   }
 
-  // Refused when the unlock's lock_until, rounded to the column's
-  // milliseconds, is still ahead of the next lock's now.
+  // A refusal (another holder on the name) is counted, not thrown: the figure is of pairs granted.
   private static boolean lockAndUnlock(JdbcTemplateLockProvider provider, String name, Duration atMostFor) {
     Optional<SimpleLock> held = lock(provider, name, atMostFor);
     held.ifPresent(SimpleLock::unlock);
