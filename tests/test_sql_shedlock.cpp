@@ -33,8 +33,8 @@
 #include "program_output.hpp"
 #include "safety_checker.hpp"
 #include "section_log.hpp"
-#include "sql_test_params.hpp"
 #include "shedlock_jdbc_build.hpp"
+#include "sql_test_params.hpp"
 #include "sql_test_server.hpp"
 #include "temp_dir.hpp"
 #include "text_file.hpp"
@@ -230,7 +230,8 @@ bool exists(const std::string& path) {
 
 // ShedLockLoop and SchedulerLockService, built once into the build directory.
 const ShedLockJdbcBuild& shedlock_jdbc() {
-  static const ShedLockJdbcBuild build = build_shedlock_jdbc(DLOCK_SHEDLOCK_JDBC_DIR, DLOCK_SHEDLOCK_JDBC_BUILD_DIR);
+  static const ShedLockJdbcBuild build =
+      build_shedlock_jdbc(DLOCK_SHEDLOCK_JDBC_DIR, DLOCK_SHEDLOCK_JDBC_BUILD_DIR);
   return build;
 }
 
@@ -354,8 +355,8 @@ TEST_P(ShedLockInterop, ShedLockRunWithLockAtLeastForRefusesDlockRunForThePeriod
   ASSERT_TRUE(shedlock_run.succeeded()) << shedlock_run.output;
   ASSERT_NE(shedlock_run.output.find("granted"), std::string::npos) << shedlock_run.output;
   const ProgramOutput run =
-      run_program({DLOCK_CLI_PROGRAM, "run", "--url", server_->url("table=shedlock"), "-n", "--hold-after-success",
-                   "1h", "period-job", "--", "touch", dir.file("ran")},
+      run_program({DLOCK_CLI_PROGRAM, "run", "--url", server_->url("table=shedlock"), "-n",
+                   "--hold-after-success", "1h", "period-job", "--", "touch", dir.file("ran")},
                   seconds(60));
   EXPECT_EQ(WIFEXITED(run.status) ? WEXITSTATUS(run.status) : -1, 75) << run.output;
   EXPECT_FALSE(exists(dir.file("ran"))) << "the job ran twice in the period";
@@ -486,7 +487,8 @@ std::vector<JobRun> read_job_runs(const std::string& path) {
   std::istringstream lines(read_text_file(path));
   JobRun run;
   while (lines >> run.side >> run.start_ns >> run.end_ns) runs.push_back(run);
-  std::sort(runs.begin(), runs.end(), [](const JobRun& a, const JobRun& b) { return a.start_ns < b.start_ns; });
+  std::sort(runs.begin(), runs.end(),
+            [](const JobRun& a, const JobRun& b) { return a.start_ns < b.start_ns; });
   return runs;
 }
 
@@ -544,7 +546,8 @@ PeriodReport judge_periods(const std::vector<JobRun>& runs, milliseconds period,
 }
 
 std::int64_t unix_ms() {
-  return std::chrono::duration_cast<milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  return std::chrono::duration_cast<milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
 }
 
 constexpr milliseconds kJobPeriod(2000);
@@ -611,8 +614,8 @@ TEST_P(ShedLockInterop, SpringSchedulerLockAndDlockRunRunTheJobOncePerPeriod) {
 #ifndef DLOCK_CLI_PROGRAM
   GTEST_SKIP() << "the dlock command is not built (DLOCK_BUILD_CLI)";
 #else
-  const SharedJob job = run_shared_job(*this, server_->url("table=shedlock"), "nightly-report", "nightly-report",
-                                       seconds(18));
+  const SharedJob job =
+      run_shared_job(*this, server_->url("table=shedlock"), "nightly-report", "nightly-report", seconds(18));
   ASSERT_TRUE(job.spring_exited) << job.spring_output;
   EXPECT_EQ(job.dlock_failures, "");
   const PeriodReport report = judge_periods(job.runs, kJobPeriod, kJobStartLag);
@@ -630,8 +633,8 @@ TEST_P(ShedLockInterop, CanarySpringAndDlockOnDifferentNamesAreFlaggedAsRunningT
 #ifndef DLOCK_CLI_PROGRAM
   GTEST_SKIP() << "the dlock command is not built (DLOCK_BUILD_CLI)";
 #else
-  const SharedJob job = run_shared_job(*this, server_->url("table=shedlock"), "canary-spring", "canary-dlock",
-                                       seconds(9));
+  const SharedJob job =
+      run_shared_job(*this, server_->url("table=shedlock"), "canary-spring", "canary-dlock", seconds(9));
   ASSERT_TRUE(job.spring_exited) << job.spring_output;
   EXPECT_EQ(job.dlock_failures, "");
   const PeriodReport report = judge_periods(job.runs, kJobPeriod, kJobStartLag);

@@ -153,7 +153,8 @@ struct ShedLockPairs {
   int64_t refused = 0;
 };
 
-std::optional<ShedLockPairs> shedlock_pairs(const dlock_test::PgServer& server, int run_ms, std::string& skipped) {
+std::optional<ShedLockPairs> shedlock_pairs(const dlock_test::PgServer& server, int run_ms,
+                                            std::string& skipped) {
   const dlock_test::ShedLockJdbcBuild build =
       dlock_test::build_shedlock_jdbc(DLOCK_SHEDLOCK_JDBC_DIR, DLOCK_SHEDLOCK_JDBC_BUILD_DIR);
   if (!build.missing.empty()) {
@@ -166,12 +167,12 @@ std::optional<ShedLockPairs> shedlock_pairs(const dlock_test::PgServer& server, 
   }
   dlock_test::TempDir dir;
   const std::string out = dir.file("shedlock.out");
-  const std::string jdbc = "jdbc:postgresql://127.0.0.1:" + std::to_string(server.port()) + "/" +
-                           dlock_test::PgServer::kDatabase;
-  dlock_test::ChildProcess java(build.java("ShedLockLoop", {jdbc, dlock_test::PgServer::kSuperuser, "", "bench-shedlock",
-                                                            "pairs", "30000", std::to_string(warmup_ms),
-                                                            std::to_string(run_ms)}),
-                                out);
+  const std::string jdbc =
+      "jdbc:postgresql://127.0.0.1:" + std::to_string(server.port()) + "/" + dlock_test::PgServer::kDatabase;
+  dlock_test::ChildProcess java(
+      build.java("ShedLockLoop", {jdbc, dlock_test::PgServer::kSuperuser, "", "bench-shedlock", "pairs",
+                                  "30000", std::to_string(warmup_ms), std::to_string(run_ms)}),
+      out);
   const std::optional<int> status = java.wait_for(std::chrono::milliseconds(60000 + warmup_ms + run_ms));
   const std::string output = dlock_test::read_text_file(out);
   const auto pairs_at = output.find("pairs ");
@@ -199,16 +200,19 @@ void report_shedlock(const dlock_test::PgServer& server, double dlock_pairs, int
     report.note("ShedLock's JDBC provider: skipped, " + skipped);
     return;
   }
-  report.row({"dlock client (C ABI, table=shedlock)", grouped(static_cast<int64_t>(dlock_pairs)),
-              grouped(static_cast<int64_t>(shedlock->pairs_per_second)) + " ShedLock JdbcTemplateLockProvider",
-              fixed(dlock_pairs / shedlock->pairs_per_second, 2) + " x ShedLock", "", Verdict::info});
+  report.row(
+      {"dlock client (C ABI, table=shedlock)", grouped(static_cast<int64_t>(dlock_pairs)),
+       grouped(static_cast<int64_t>(shedlock->pairs_per_second)) + " ShedLock JdbcTemplateLockProvider",
+       fixed(dlock_pairs / shedlock->pairs_per_second, 2) + " x ShedLock", "", Verdict::info});
   report.note(
-      "ShedLock = shedlock-provider-jdbc-template 5.16.0 with usingDbTime(), lockAtMostFor 30 s, Spring JDBC 6.1 "
-      "on one pgjdbc 42.7 connection (SingleConnectionDataSource), lock then unlock, in its own JVM after " +
-      std::to_string(warmup_ms) + " ms warm-up, for " + std::to_string(run_ms) + " ms after the dlock loops; " +
-      grouped(shedlock->refused) +
-      " of its attempts refused (not counted). dlock = the C ABI client on the same table, in the slices above, "
-      "with a fixed 30 s lease: ShedLock's grant statement plus a token from the sequence, and its unlock.");
+      "ShedLock = shedlock-provider-jdbc-template 5.16.0 with usingDbTime(), lockAtMostFor 30 s, Spring "
+      "JDBC 6.1 on one pgjdbc 42.7 connection (SingleConnectionDataSource), lock then unlock, in its own JVM "
+      "after " +
+      std::to_string(warmup_ms) + " ms warm-up, for " + std::to_string(run_ms) +
+      " ms after the dlock loops; " + grouped(shedlock->refused) +
+      " of its attempts refused (not counted). dlock = the C ABI client on the same table, in the slices "
+      "above, with a fixed 30 s lease: ShedLock's grant statement plus a token from the sequence, and its "
+      "unlock.");
 }
 
 // Section 3: dlock's and the advisory lock's hand-offs between processes,
@@ -309,7 +313,8 @@ int run(int run_ms) {
   for (int round = 0; round < kRounds; ++round) {
     const int warmup = round == 0 ? warmup_ms : warmup_ms / 10;
     client_pairs += pairs_per_second([&] { client_pair(); }, warmup, run_ms / kRounds) / kRounds;
-    shedlock_client_pairs += pairs_per_second([&] { shedlock_client_pair(); }, warmup, run_ms / kRounds) / kRounds;
+    shedlock_client_pairs +=
+        pairs_per_second([&] { shedlock_client_pair(); }, warmup, run_ms / kRounds) / kRounds;
     dlock_pairs += pairs_per_second(dlock_pair, warmup, run_ms / kRounds) / kRounds;
     bare_pairs +=
         pairs_per_second([&] { bare_pair("bench-bare", "release"); }, warmup, run_ms / kRounds) / kRounds;

@@ -27,7 +27,8 @@ time_t sources_modified(const std::string& source_dir) {
   time_t newest = modified(source_dir + "/pom.xml");
   const std::string java_dir = source_dir + "/src/main/java/io/dlock/test";
   if (DIR* dir = opendir(java_dir.c_str())) {
-    while (const dirent* entry = readdir(dir)) newest = std::max(newest, modified(java_dir + "/" + entry->d_name));
+    while (const dirent* entry = readdir(dir))
+      newest = std::max(newest, modified(java_dir + "/" + entry->d_name));
     closedir(dir);
   }
   return newest;

@@ -29,8 +29,8 @@ class PgShedLockDialect : public ShedLockDialect {
              // ShedLock's unlock, its lockAtLeastFor the time since the grant
              // plus $4: the row stays locked $4 from now, as on the lock table.
              "UPDATE shedlock SET lock_until = " + kNow +
-                 " + cast($4 as interval) WHERE name = $1 AND locked_by = $2 AND locked_at = $3::timestamp AND"
-                 " lock_until > " +
+                 " + cast($4 as interval)"
+                 " WHERE name = $1 AND locked_by = $2 AND locked_at = $3::timestamp AND lock_until > " +
                  kNow,
              // ShedLock's unlock with lockAtLeastFor 0, whatever the grant.
              "UPDATE shedlock SET lock_until = " + kNow +
