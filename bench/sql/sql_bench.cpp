@@ -21,7 +21,6 @@
 #include <iostream>
 #include <memory>
 #include <optional>
-#include <sstream>
 #include <stdexcept>
 #include <string>
 
@@ -29,15 +28,14 @@
 #include "backends/sql/lease_lock.hpp"
 #include "backends/sql/sql_connection.hpp"
 #include "backends/sql/sql_schema.hpp"
-#include "child_process.hpp"
 #include "handoff_harness.hpp"
 #include "pairs_rate.hpp"
 #include "percentile.hpp"
 #include "pg_server.hpp"
+#include "reference_loop.hpp"
 #include "report.hpp"
 #include "shedlock_jdbc_build.hpp"
 #include "temp_dir.hpp"
-#include "text_file.hpp"
 
 namespace dlock_sql_bench {
 namespace {
@@ -147,14 +145,9 @@ class ClientPairs {
 
 // ShedLock's JdbcTemplateLockProvider (usingDbTime, lockAtMostFor 30 s, one
 // connection) locking and unlocking one name in its JVM for `run_ms` after the
-// warm-up: its pairs/s and refused attempts, or nothing with the reason in `skipped`.
-struct ShedLockPairs {
-  double pairs_per_second = 0;
-  int64_t refused = 0;
-};
-
-std::optional<ShedLockPairs> shedlock_pairs(const dlock_test::PgServer& server, int run_ms,
-                                            std::string& skipped) {
+// warm-up: its pairs/s, or nothing with the reason in `skipped`.
+std::optional<double> shedlock_pairs_per_second(const dlock_test::PgServer& server, int run_ms,
+                                                std::string& skipped) {
   const dlock_test::ShedLockJdbcBuild build =
       dlock_test::build_shedlock_jdbc(DLOCK_SHEDLOCK_JDBC_DIR, DLOCK_SHEDLOCK_JDBC_BUILD_DIR);
   if (!build.missing.empty()) {
@@ -166,51 +159,34 @@ std::optional<ShedLockPairs> shedlock_pairs(const dlock_test::PgServer& server, 
     return std::nullopt;
   }
   dlock_test::TempDir dir;
-  const std::string out = dir.file("shedlock.out");
   const std::string jdbc =
       "jdbc:postgresql://127.0.0.1:" + std::to_string(server.port()) + "/" + dlock_test::PgServer::kDatabase;
-  dlock_test::ChildProcess java(
+  return dlock_bench::reference_pairs_per_second(
       build.java("ShedLockLoop", {jdbc, dlock_test::PgServer::kSuperuser, "", "bench-shedlock", "pairs",
                                   "30000", std::to_string(warmup_ms), std::to_string(run_ms)}),
-      out);
-  const std::optional<int> status = java.wait_for(std::chrono::milliseconds(60000 + warmup_ms + run_ms));
-  const std::string output = dlock_test::read_text_file(out);
-  const auto pairs_at = output.find("pairs ");
-  if (!status || *status != 0 || pairs_at == std::string::npos) {
-    throw std::runtime_error("ShedLock's loop failed: " + output);
-  }
-  std::istringstream answer(output.substr(pairs_at));
-  std::string word;
-  int64_t pairs = 0;
-  int64_t elapsed_ns = 0;
-  ShedLockPairs result;
-  answer >> word >> pairs >> elapsed_ns >> word >> result.refused;
-  result.pairs_per_second = static_cast<double>(pairs) * 1e9 / static_cast<double>(elapsed_ns);
-  return result;
+      dir.file("shedlock.out"), 60000 + warmup_ms + run_ms, "ShedLock");
 }
 
 // Section 2: dlock on ShedLock's table beside ShedLock's JDBC provider.
 void report_shedlock(const dlock_test::PgServer& server, double dlock_pairs, int run_ms, Report& report) {
   report.section("ShedLock's table (?table=shedlock), uncontended lock/unlock pairs/s, one connection each");
   std::string skipped;
-  const std::optional<ShedLockPairs> shedlock = shedlock_pairs(server, run_ms, skipped);
+  const std::optional<double> shedlock = shedlock_pairs_per_second(server, run_ms, skipped);
   if (!shedlock) {
     report.row({"dlock client (C ABI, table=shedlock)", grouped(static_cast<int64_t>(dlock_pairs)),
                 "ShedLock skipped", "", "", Verdict::info});
     report.note("ShedLock's JDBC provider: skipped, " + skipped);
     return;
   }
-  report.row(
-      {"dlock client (C ABI, table=shedlock)", grouped(static_cast<int64_t>(dlock_pairs)),
-       grouped(static_cast<int64_t>(shedlock->pairs_per_second)) + " ShedLock JdbcTemplateLockProvider",
-       fixed(dlock_pairs / shedlock->pairs_per_second, 2) + " x ShedLock", "", Verdict::info});
+  report.row({"dlock client (C ABI, table=shedlock)", grouped(static_cast<int64_t>(dlock_pairs)),
+              grouped(static_cast<int64_t>(*shedlock)) + " ShedLock JdbcTemplateLockProvider",
+              fixed(dlock_pairs / *shedlock, 2) + " x ShedLock", "", Verdict::info});
   report.note(
       "ShedLock = shedlock-provider-jdbc-template 5.16.0 with usingDbTime(), lockAtMostFor 30 s, Spring "
       "JDBC 6.1 on one pgjdbc 42.7 connection (SingleConnectionDataSource), lock then unlock, in its own JVM "
       "after " +
       std::to_string(warmup_ms) + " ms warm-up, for " + std::to_string(run_ms) +
-      " ms after the dlock loops; " + grouped(shedlock->refused) +
-      " of its attempts refused (not counted). dlock = the C ABI client on the same table, in the slices "
+      " ms after the dlock loops. dlock = the C ABI client on the same table, in the slices "
       "above, with a fixed 30 s lease: ShedLock's grant statement plus a token from the sequence, and its "
       "unlock.");
 }
