@@ -244,9 +244,8 @@ TEST_P(SqlClient, ALockIsReenteredWithoutARoundTripRefusedToOthersAndFenced) {
 }
 
 // A hold released keeping the name (what `dlock run --hold-after-success`
-// does): nobody is granted it until the keep ends (from now on the lock table,
-// from the grant on ShedLock's, as its lockAtLeastFor), then the next grant
-// comes with a larger token; the keeper no longer renews it.
+// does): nobody is granted it until the keep ends (from now, on both tables),
+// then the next grant comes with a larger token; the keeper no longer renews it.
 TEST_P(SqlClient, AHoldReleasedKeepingTheNameRefusesOthersUntilTheKeepEnds) {
   dlock_lock* mine = lock(open(), "kept");
   dlock_lock* theirs = lock(open(), "kept");

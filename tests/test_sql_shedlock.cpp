@@ -5,7 +5,9 @@
 // renewal), then beside the real ShedLock 5.16 (tests/interop/shedlock_jdbc:
 // JdbcTemplateLockProvider with usingDbTime(), built with mvn into the build
 // directory), each side refusing the other's hold and both contending on one
-// name, judged by the section log and the safety checker.
+// name, judged by the section log and the safety checker; last, a Spring
+// service's @SchedulerLock job (SchedulerLockService, shedlock-spring) beside a
+// cron'd fleet of `dlock run --hold-after-success`, judged by the job's log.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -13,6 +15,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <limits>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -30,6 +33,7 @@
 #include "program_output.hpp"
 #include "safety_checker.hpp"
 #include "section_log.hpp"
+#include "shedlock_jdbc_build.hpp"
 #include "sql_test_params.hpp"
 #include "sql_test_server.hpp"
 #include "temp_dir.hpp"
@@ -118,22 +122,24 @@ TEST_P(ShedLockTable, GrantsRefusesReleasesAndNeverDeletesTheRow) {
   EXPECT_EQ(query("SELECT COUNT(*) FROM shedlock"), "1");
 }
 
-// `dlock run --hold-after-success`: ShedLock's unlock with lockAtLeastFor, so
-// the name stays locked until the grant + keep, then anyone may take it.
-TEST_P(ShedLockTable, ReleaseKeepingLeavesTheNameLockedUntilGrantPlusKeep) {
+// `dlock run --hold-after-success`: ShedLock's unlock with lockAtLeastFor =
+// the time since the grant + keep, so the name stays locked `keep` from the
+// release, as on every table (dlock_lock_release_keeping), then anyone may take it.
+TEST_P(ShedLockTable, ReleaseKeepingLeavesTheNameLockedForKeepFromTheRelease) {
   auto a = connect();
   auto b = connect();
   LeaseLock job(*a, *dialect_, "hourly", owner_of(kClient, 1));
   LeaseLock next(*b, *dialect_, "hourly", owner_of(kOtherClient, 1));
-  const auto granted_at = std::chrono::steady_clock::now();
   ASSERT_TRUE(job.try_acquire(seconds(30)).granted);
+  std::this_thread::sleep_for(milliseconds(1000));  // the job runs
+  const auto released_at = std::chrono::steady_clock::now();
   job.release(milliseconds(2000));
   const LeaseAttempt refused = next.try_acquire(seconds(30));
   EXPECT_FALSE(refused.granted);
   EXPECT_LE(refused.holder_lease_left, milliseconds(2000));
-  EXPECT_GT(refused.holder_lease_left, milliseconds(1000));
+  EXPECT_GT(refused.holder_lease_left, milliseconds(1500));
   ASSERT_TRUE(next.acquire(seconds(30), seconds(10)));
-  const auto waited = std::chrono::steady_clock::now() - granted_at;
+  const auto waited = std::chrono::steady_clock::now() - released_at;
   EXPECT_GE(waited, milliseconds(1800));
   EXPECT_LT(waited, milliseconds(3500));
   EXPECT_EQ(query("SELECT COUNT(*) FROM shedlock"), "1");
@@ -217,77 +223,42 @@ TEST_P(ShedLockTable, RenewExtendsOnlyTheClientsLiveGrants) {
 
 // ---- beside the real ShedLock ----
 
-// ShedLockLoop built once into the build directory (again when its sources
-// are newer than the jar); empty with the reason when mvn or java is missing.
-struct ShedLockProgram {
-  std::string classpath;
-  std::string missing;
-  std::string build_failure;
-};
-
-bool on_path(const std::string& program) {
-  return run_program({"sh", "-c", "command -v " + program}, seconds(10)).succeeded();
-}
-
-time_t modified(const std::string& path) {
-  struct stat info {};
-  return stat(path.c_str(), &info) == 0 ? info.st_mtime : 0;
-}
-
 bool exists(const std::string& path) {
   struct stat info {};
   return stat(path.c_str(), &info) == 0;
 }
 
-const ShedLockProgram& shedlock_program() {
-  static const ShedLockProgram program = [] {
-    ShedLockProgram built;
-    for (const char* tool : {"mvn", "java"}) {
-      if (!on_path(tool)) built.missing += std::string(built.missing.empty() ? "" : ", ") + tool;
-    }
-    if (!built.missing.empty()) return built;
-    const std::string source = DLOCK_SHEDLOCK_JDBC_DIR;
-    const std::string out = DLOCK_SHEDLOCK_JDBC_BUILD_DIR;
-    const std::string jar = out + "/shedlock-interop-1.jar";
-    const time_t sources = std::max(modified(source + "/pom.xml"),
-                                    modified(source + "/src/main/java/io/dlock/test/ShedLockLoop.java"));
-    if (modified(jar) == 0 || modified(jar) < sources) {
-      const ProgramOutput mvn =
-          run_program({"mvn", "-B", "-q", "-f", source + "/pom.xml", "package", "-Ddlock.build.dir=" + out},
-                      std::chrono::minutes(10));
-      if (!mvn.succeeded()) {
-        built.build_failure = describe_wait_status(mvn.status) + ":\n" + mvn.output;
-        return built;
-      }
-    }
-    built.classpath = out + "/classes:" + out + "/lib/*";
-    return built;
-  }();
-  return program;
+// ShedLockLoop and SchedulerLockService, built once into the build directory.
+const ShedLockJdbcBuild& shedlock_jdbc() {
+  static const ShedLockJdbcBuild build =
+      build_shedlock_jdbc(DLOCK_SHEDLOCK_JDBC_DIR, DLOCK_SHEDLOCK_JDBC_BUILD_DIR);
+  return build;
 }
 
 class ShedLockInterop : public ShedLockTable {
  public:
   void SetUp() override {
-    const ShedLockProgram& program = shedlock_program();
-    if (!program.missing.empty()) {
-      GTEST_SKIP() << "ShedLock interop needs " << program.missing << " on PATH (Maven and a JDK 17+)";
+    const ShedLockJdbcBuild& build = shedlock_jdbc();
+    if (!build.missing.empty()) {
+      GTEST_SKIP() << "ShedLock interop needs " << build.missing << " on PATH (Maven and a JDK 17+)";
     }
-    ASSERT_TRUE(program.build_failure.empty())
-        << "mvn could not build ShedLockLoop: " << program.build_failure;
+    ASSERT_TRUE(build.built()) << "mvn could not build tests/interop/shedlock_jdbc: " << build.build_failure;
     ShedLockTable::SetUp();
   }
 
-  // java ... ShedLockLoop JDBC_URL USER PASSWORD NAME <args>
-  std::vector<std::string> shedlock(const std::string& name, const std::vector<std::string>& args) const {
+  // java ... MAIN_CLASS JDBC_URL USER PASSWORD NAME <args>
+  std::vector<std::string> java(const std::string& main_class, const std::string& name,
+                                const std::vector<std::string>& args) const {
     const std::string jdbc =
         std::string(url_.dialect == dlock::sql::SqlDialect::postgresql ? "jdbc:postgresql" : "jdbc:mariadb") +
         "://" + url_.host + ":" + std::to_string(url_.port) + "/" + url_.database;
-    std::vector<std::string> argv{
-        "java",        "-cp", shedlock_program().classpath, "io.dlock.test.ShedLockLoop", jdbc, url_.user,
-        url_.password, name};
-    argv.insert(argv.end(), args.begin(), args.end());
-    return argv;
+    std::vector<std::string> all{jdbc, url_.user, url_.password, name};
+    all.insert(all.end(), args.begin(), args.end());
+    return shedlock_jdbc().java(main_class, all);
+  }
+
+  std::vector<std::string> shedlock(const std::string& name, const std::vector<std::string>& args) const {
+    return java("ShedLockLoop", name, args);
   }
 
   // The number after `word` on the line starting with it in `path`; 0 when absent.
@@ -384,8 +355,8 @@ TEST_P(ShedLockInterop, ShedLockRunWithLockAtLeastForRefusesDlockRunForThePeriod
   ASSERT_TRUE(shedlock_run.succeeded()) << shedlock_run.output;
   ASSERT_NE(shedlock_run.output.find("granted"), std::string::npos) << shedlock_run.output;
   const ProgramOutput run =
-      run_program({DLOCK_CLI_PROGRAM, "run", "--url", server_->url("table=shedlock"), "-n", "--hold-after-success",
-                   "1h", "period-job", "--", "touch", dir.file("ran")},
+      run_program({DLOCK_CLI_PROGRAM, "run", "--url", server_->url("table=shedlock"), "-n",
+                   "--hold-after-success", "1h", "period-job", "--", "touch", dir.file("ran")},
                   seconds(60));
   EXPECT_EQ(WIFEXITED(run.status) ? WEXITSTATUS(run.status) : -1, 75) << run.output;
   EXPECT_FALSE(exists(dir.file("ran"))) << "the job ran twice in the period";
@@ -499,6 +470,176 @@ TEST_P(ShedLockInterop, CanaryDifferentNamesAreFlaggedAsOverlapping) {
   EXPECT_EQ(run.failures, 0);
   EXPECT_GT(run.all.overlaps, 0u) << run.all.summary();
   EXPECT_TRUE(run.dlock_only.clean()) << run.dlock_only.summary();
+}
+
+// ---- a Spring @SchedulerLock service beside a cron'd fleet of `dlock run` ----
+
+// One run of the shared job, as its line in the runs file: "SIDE START_NS
+// END_NS", Unix time (dlock run's periods are aligned to it).
+struct JobRun {
+  std::string side;  // "spring" or "dlock"
+  std::int64_t start_ns = 0;
+  std::int64_t end_ns = 0;
+};
+
+std::vector<JobRun> read_job_runs(const std::string& path) {
+  std::vector<JobRun> runs;
+  std::istringstream lines(read_text_file(path));
+  JobRun run;
+  while (lines >> run.side >> run.start_ns >> run.end_ns) runs.push_back(run);
+  std::sort(runs.begin(), runs.end(),
+            [](const JobRun& a, const JobRun& b) { return a.start_ns < b.start_ns; });
+  return runs;
+}
+
+// What the job's owner checks in its log: runs never overlap, and no period
+// (`period` long, aligned to the Unix epoch, as `dlock run
+// --hold-after-success` counts them) has two runs. A run counts in the period
+// its start falls in or, starting less than `start_lag` into a period, maybe
+// in the one before: `dlock run` counts a run in the period of its grant, and
+// the job's first stamp comes a little after it. Each run, in order of start,
+// takes the earliest of its periods still free.
+struct PeriodReport {
+  std::size_t spring_runs = 0;
+  std::size_t dlock_runs = 0;
+  std::vector<std::string> overlaps;
+  std::vector<std::string> doubled_periods;
+  std::string runs;  // one line per run: side, period, ms into it, duration
+
+  std::string summary() const {
+    std::ostringstream text;
+    text << spring_runs << " Spring runs, " << dlock_runs << " dlock runs";
+    for (const auto& line : overlaps) text << "\n  overlap: " << line;
+    for (const auto& line : doubled_periods) text << "\n  twice in a period: " << line;
+    return text.str() + "\nruns:" + runs;
+  }
+};
+
+std::string describe(const JobRun& a, const JobRun& b) {
+  return a.side + " at " + std::to_string(a.start_ns / 1000000) + " ms, " + b.side + " at " +
+         std::to_string(b.start_ns / 1000000) + " ms";
+}
+
+PeriodReport judge_periods(const std::vector<JobRun>& runs, milliseconds period, milliseconds start_lag) {
+  PeriodReport report;
+  const std::int64_t period_ns = period.count() * 1000000;
+  const std::int64_t lag_ns = start_lag.count() * 1000000;
+  std::int64_t last_period = std::numeric_limits<std::int64_t>::min();
+  std::ostringstream table;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const JobRun& run = runs[i];
+    ++(run.side == "spring" ? report.spring_runs : report.dlock_runs);
+    const std::int64_t own = run.start_ns / period_ns;
+    const std::int64_t into = run.start_ns % period_ns;
+    table << "\n  " << run.side << " period " << own << " +" << into / 1000000 << " ms for "
+          << (run.end_ns - run.start_ns) / 1000000 << " ms";
+    if (i > 0 && run.start_ns < runs[i - 1].end_ns) report.overlaps.push_back(describe(runs[i - 1], run));
+    const std::int64_t earliest = into < lag_ns ? own - 1 : own;
+    if (std::max(earliest, last_period + 1) > own) {
+      report.doubled_periods.push_back(describe(runs[i - 1], run));
+    } else {
+      last_period = std::max(earliest, last_period + 1);
+    }
+  }
+  report.runs = table.str();
+  return report;
+}
+
+std::int64_t unix_ms() {
+  return std::chrono::duration_cast<milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+constexpr milliseconds kJobPeriod(2000);
+// From dlock's grant to the job's first stamp: dlock run's start of the job
+// (and sh's, and date's) on a loaded machine.
+constexpr milliseconds kJobStartLag(250);
+
+// SchedulerLockService (its @Scheduled job tried every second, lockAtLeastFor
+// = the period) and two cron'd nodes, each trying `dlock run -n
+// --hold-after-success 2s` every ~0.2 s, for `run`: Spring's job on
+// `spring_name`, dlock's on `dlock_name`. Both jobs take 100 ms and log their
+// runs to one file.
+struct SharedJob {
+  std::vector<JobRun> runs;
+  std::string dlock_failures;  // exit codes other than 0 (ran) and 75 (refused)
+  std::string spring_output;
+  bool spring_exited = false;
+};
+
+SharedJob run_shared_job(ShedLockInterop& test, const std::string& url, const std::string& spring_name,
+                         const std::string& dlock_name, milliseconds run) {
+  SharedJob result;
+#ifdef DLOCK_CLI_PROGRAM
+  TempDir dir;
+  const std::string runs = dir.file("runs");
+  const std::string until = std::to_string(unix_ms() + run.count());
+  ChildProcess spring(test.java("SchedulerLockService", spring_name,
+                                {std::to_string(kJobPeriod.count()), "100", until, runs}),
+                      dir.file("spring.out"));
+  // A node's crontab: `dlock run` every ~0.2 s; the job logs its own run.
+  const std::string node =
+      "while [ \"$(date +%s%3N)\" -lt \"$5\" ]; do\n"
+      "  \"$1\" run --url \"$2\" -n --hold-after-success \"$6\" \"$3\" -- sh -c "
+      "'s=$(date +%s%N); sleep 0.1; echo \"dlock $s $(date +%s%N)\" >> \"$0\"' \"$4\"\n"
+      "  code=$?\n"
+      "  [ $code -eq 0 ] || [ $code -eq 75 ] || echo \"dlock run exited $code\"\n"
+      "  sleep 0.2\n"
+      "done\n";
+  std::vector<std::unique_ptr<ChildProcess>> nodes;
+  for (int n = 0; n < 2; ++n) {
+    nodes.push_back(std::make_unique<ChildProcess>(
+        std::vector<std::string>{"sh", "-c", node, "node", DLOCK_CLI_PROGRAM, url, dlock_name, runs, until,
+                                 std::to_string(kJobPeriod.count() / 1000) + "s"},
+        dir.file("node" + std::to_string(n) + ".out")));
+  }
+  for (int n = 0; n < 2; ++n) {
+    const std::optional<int> status = nodes[n]->wait_for(run + seconds(30));
+    const std::string out = read_text_file(dir.file("node" + std::to_string(n) + ".out"));
+    if (!status || out.find("exited") != std::string::npos) result.dlock_failures += out;
+  }
+  const std::optional<int> spring_status = spring.wait_for(seconds(60));
+  result.spring_exited = spring_status && WIFEXITED(*spring_status) && WEXITSTATUS(*spring_status) == 0;
+  result.spring_output = read_text_file(dir.file("spring.out"));
+  result.runs = read_job_runs(runs);
+#else
+  (void)test, (void)url, (void)spring_name, (void)dlock_name, (void)run;
+#endif
+  return result;
+}
+
+// Issue 24's promise: a Spring @SchedulerLock job and a cron'd `dlock run
+// --hold-after-success` on the same table never run the job twice in a period.
+TEST_P(ShedLockInterop, SpringSchedulerLockAndDlockRunRunTheJobOncePerPeriod) {
+#ifndef DLOCK_CLI_PROGRAM
+  GTEST_SKIP() << "the dlock command is not built (DLOCK_BUILD_CLI)";
+#else
+  const SharedJob job =
+      run_shared_job(*this, server_->url("table=shedlock"), "nightly-report", "nightly-report", seconds(18));
+  ASSERT_TRUE(job.spring_exited) << job.spring_output;
+  EXPECT_EQ(job.dlock_failures, "");
+  const PeriodReport report = judge_periods(job.runs, kJobPeriod, kJobStartLag);
+  EXPECT_TRUE(report.overlaps.empty()) << report.summary();
+  EXPECT_TRUE(report.doubled_periods.empty()) << report.summary();
+  EXPECT_GE(report.spring_runs, 1u) << report.summary();
+  EXPECT_GE(report.dlock_runs, 1u) << report.summary();
+  std::cout << "runs: Spring " << report.spring_runs << ", dlock " << report.dlock_runs << "\n";
+  EXPECT_EQ(query("SELECT COUNT(*) FROM shedlock"), "1");
+#endif
+}
+
+// The judge can fail: Spring's job and dlock's on two names run in the same periods.
+TEST_P(ShedLockInterop, CanarySpringAndDlockOnDifferentNamesAreFlaggedAsRunningTwiceInAPeriod) {
+#ifndef DLOCK_CLI_PROGRAM
+  GTEST_SKIP() << "the dlock command is not built (DLOCK_BUILD_CLI)";
+#else
+  const SharedJob job =
+      run_shared_job(*this, server_->url("table=shedlock"), "canary-spring", "canary-dlock", seconds(9));
+  ASSERT_TRUE(job.spring_exited) << job.spring_output;
+  EXPECT_EQ(job.dlock_failures, "");
+  const PeriodReport report = judge_periods(job.runs, kJobPeriod, kJobStartLag);
+  EXPECT_FALSE(report.doubled_periods.empty()) << report.summary();
+#endif
 }
 
 INSTANTIATE_TEST_SUITE_P(Servers, ShedLockTable, ::testing::ValuesIn(built_sql_servers()), sql_server_name);

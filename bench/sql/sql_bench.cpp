@@ -6,8 +6,12 @@
 // second from one connection, after a warm-up, and the ratios; then the
 // contended hand-off between processes (bench/core/handoff_harness): dlock's
 // waiters woken by the release's NOTIFY beside pg_advisory_lock's, which the
-// server itself wakes, p50/p99. It starts its own PostgreSQL 15 on loopback
-// (tests/support/pg_server).
+// server itself wakes, p50/p99. Also dlock's client on ShedLock's table
+// (?table=shedlock) beside ShedLock 5.16's own JdbcTemplateLockProvider
+// (usingDbTime, one connection), run in a JVM on the same server in the same
+// run (tests/interop/shedlock_jdbc's ShedLockLoop, built with mvn; skipped,
+// saying why, without mvn and java). It starts its own PostgreSQL 15 on
+// loopback (tests/support/pg_server).
 //
 //   sql_bench [--run-ms MS]
 #include <dlock.h>
@@ -16,6 +20,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -27,7 +32,10 @@
 #include "pairs_rate.hpp"
 #include "percentile.hpp"
 #include "pg_server.hpp"
+#include "reference_loop.hpp"
 #include "report.hpp"
+#include "shedlock_jdbc_build.hpp"
+#include "temp_dir.hpp"
 
 namespace dlock_sql_bench {
 namespace {
@@ -109,7 +117,81 @@ std::string milliseconds_of(int64_t ns) {
   return fixed(static_cast<double>(ns) / 1e6, 2) + " ms";
 }
 
-// Section 2: dlock's and the advisory lock's hand-offs between processes,
+// dlock's client through the C ABI on `url`: a fixed lease as long as the
+// bare loop's, so no watchdog runs.
+class ClientPairs {
+ public:
+  ClientPairs(const std::string& url, const char* name) {
+    if (dlock_client_open(url.c_str(), nullptr, &client_) != DLOCK_OK ||
+        dlock_lock_new(client_, name, &lock_) != DLOCK_OK)
+      throw std::runtime_error("dlock client on " + url + ": " + dlock_last_error());
+  }
+  ~ClientPairs() {
+    dlock_lock_free(lock_);
+    dlock_client_close(client_);
+  }
+  ClientPairs(const ClientPairs&) = delete;
+  ClientPairs& operator=(const ClientPairs&) = delete;
+
+  void operator()() {
+    if (dlock_lock_acquire(lock_, 0, 30000, nullptr) != DLOCK_OK || dlock_lock_release(lock_) != DLOCK_OK)
+      throw std::runtime_error(std::string("dlock client: ") + dlock_last_error());
+  }
+
+ private:
+  dlock_client* client_ = nullptr;
+  dlock_lock* lock_ = nullptr;
+};
+
+// ShedLock's JdbcTemplateLockProvider (usingDbTime, lockAtMostFor 30 s, one
+// connection) locking and unlocking one name in its JVM for `run_ms` after the
+// warm-up: its pairs/s, or nothing with the reason in `skipped`.
+std::optional<double> shedlock_pairs_per_second(const dlock_test::PgServer& server, int run_ms,
+                                                std::string& skipped) {
+  const dlock_test::ShedLockJdbcBuild build =
+      dlock_test::build_shedlock_jdbc(DLOCK_SHEDLOCK_JDBC_DIR, DLOCK_SHEDLOCK_JDBC_BUILD_DIR);
+  if (!build.missing.empty()) {
+    skipped = "needs " + build.missing + " on PATH (Maven and a JDK 17+)";
+    return std::nullopt;
+  }
+  if (!build.built()) {
+    skipped = "mvn could not build tests/interop/shedlock_jdbc: " + build.build_failure;
+    return std::nullopt;
+  }
+  dlock_test::TempDir dir;
+  const std::string jdbc =
+      "jdbc:postgresql://127.0.0.1:" + std::to_string(server.port()) + "/" + dlock_test::PgServer::kDatabase;
+  return dlock_bench::reference_pairs_per_second(
+      build.java("ShedLockLoop", {jdbc, dlock_test::PgServer::kSuperuser, "", "bench-shedlock", "pairs",
+                                  "30000", std::to_string(warmup_ms), std::to_string(run_ms)}),
+      dir.file("shedlock.out"), 60000 + warmup_ms + run_ms, "ShedLock");
+}
+
+// Section 2: dlock on ShedLock's table beside ShedLock's JDBC provider.
+void report_shedlock(const dlock_test::PgServer& server, double dlock_pairs, int run_ms, Report& report) {
+  report.section("ShedLock's table (?table=shedlock), uncontended lock/unlock pairs/s, one connection each");
+  std::string skipped;
+  const std::optional<double> shedlock = shedlock_pairs_per_second(server, run_ms, skipped);
+  if (!shedlock) {
+    report.row({"dlock client (C ABI, table=shedlock)", grouped(static_cast<int64_t>(dlock_pairs)),
+                "ShedLock skipped", "", "", Verdict::info});
+    report.note("ShedLock's JDBC provider: skipped, " + skipped);
+    return;
+  }
+  report.row({"dlock client (C ABI, table=shedlock)", grouped(static_cast<int64_t>(dlock_pairs)),
+              grouped(static_cast<int64_t>(*shedlock)) + " ShedLock JdbcTemplateLockProvider",
+              fixed(dlock_pairs / *shedlock, 2) + " x ShedLock", "", Verdict::info});
+  report.note(
+      "ShedLock = shedlock-provider-jdbc-template 5.16.0 with usingDbTime(), lockAtMostFor 30 s, Spring "
+      "JDBC 6.1 on one pgjdbc 42.7 connection (SingleConnectionDataSource), lock then unlock, in its own JVM "
+      "after " +
+      std::to_string(warmup_ms) + " ms warm-up, for " + std::to_string(run_ms) +
+      " ms after the dlock loops. dlock = the C ABI client on the same table, in the slices "
+      "above, with a fixed 30 s lease: ShedLock's grant statement plus a token from the sequence, and its "
+      "unlock.");
+}
+
+// Section 3: dlock's and the advisory lock's hand-offs between processes,
 // ABBA, each release paired with the next grant to a process already waiting.
 void report_handoffs(const std::string& url, Report& report) {
   std::vector<std::vector<Grant>> runs;  // kept for the analyses' pointers
@@ -164,18 +246,8 @@ int run(int run_ms) {
     lock.release();
   };
 
-  // The client: a fixed lease as long as the bare loop's, so no watchdog runs.
-  dlock_client* client = nullptr;
-  dlock_lock* handle = nullptr;
-  if (dlock_client_open(url.c_str(), nullptr, &client) != DLOCK_OK ||
-      dlock_lock_new(client, "bench-client", &handle) != DLOCK_OK)
-    throw std::runtime_error(std::string("dlock client: ") + dlock_last_error());
-  const std::unique_ptr<dlock_client, void (*)(dlock_client*)> client_closed(client, dlock_client_close);
-  const std::unique_ptr<dlock_lock, void (*)(dlock_lock*)> handle_freed(handle, dlock_lock_free);
-  const auto client_pair = [&] {
-    if (dlock_lock_acquire(handle, 0, 30000, nullptr) != DLOCK_OK || dlock_lock_release(handle) != DLOCK_OK)
-      throw std::runtime_error(std::string("dlock client: ") + dlock_last_error());
-  };
+  ClientPairs client_pair(url, "bench-client");
+  ClientPairs shedlock_client_pair(url + "?table=shedlock", "bench-client");
 
   BareSession bare(url);
   bare.prepare(
@@ -206,16 +278,19 @@ int run(int run_ms) {
     if (advisory.run("unlock", {}) != "t") throw std::runtime_error("pg_advisory_unlock: not held");
   };
 
-  // The three loops take turns, a slice each per round, so a change in the
-  // machine's load falls on all three alike; each figure is the mean of its slices.
+  // The loops take turns, a slice each per round, so a change in the
+  // machine's load falls on all alike; each figure is the mean of its slices.
   double client_pairs = 0;
+  double shedlock_client_pairs = 0;
   double dlock_pairs = 0;
   double bare_pairs = 0;
   double notify_pairs = 0;
   double advisory_pairs = 0;
   for (int round = 0; round < kRounds; ++round) {
     const int warmup = round == 0 ? warmup_ms : warmup_ms / 10;
-    client_pairs += pairs_per_second(client_pair, warmup, run_ms / kRounds) / kRounds;
+    client_pairs += pairs_per_second([&] { client_pair(); }, warmup, run_ms / kRounds) / kRounds;
+    shedlock_client_pairs +=
+        pairs_per_second([&] { shedlock_client_pair(); }, warmup, run_ms / kRounds) / kRounds;
     dlock_pairs += pairs_per_second(dlock_pair, warmup, run_ms / kRounds) / kRounds;
     bare_pairs +=
         pairs_per_second([&] { bare_pair("bench-bare", "release"); }, warmup, run_ms / kRounds) / kRounds;
@@ -249,6 +324,7 @@ int run(int run_ms) {
       "waking waiters costs); pg_advisory_lock = lock/unlock on one session (no lease, no token, gone with "
       "the "
       "connection). Absolute figures vary ~2x between runs on shared machines; compare the ratios.");
+  report_shedlock(server, shedlock_client_pairs, run_ms, report);
   report_handoffs(url, report);
   report.print(std::cout);
   return 0;

@@ -28,6 +28,7 @@
 #include "pairs_rate.hpp"
 #include "percentile.hpp"
 #include "redis_server.hpp"
+#include "reference_loop.hpp"
 #include "report.hpp"
 #include "temp_dir.hpp"
 #include "text_file.hpp"
@@ -104,23 +105,10 @@ double pairs_per_second(const MakePairs& make, int run_ms) {
 }
 
 double curator_pairs_per_second(const Options& options, const std::string& hosts, const std::string& dir) {
-  const std::string out = dir + "/curator-uncontended.out";
-  dlock_test::ChildProcess curator({"java", "-cp", options.curator_classpath, DLOCK_ZK_BENCH_CURATOR, "uncontended",
-                                    hosts, "/bench/uncontended-curator", std::to_string(warmup_ms),
-                                    std::to_string(options.run_ms)},
-                                   out);
-  const auto status = curator.wait_for(milliseconds(60000 + options.run_ms));
-  const std::string output = dlock_test::read_text_file(out);
-  const auto pairs_at = output.find("pairs ");
-  if (!status || *status != 0 || pairs_at == std::string::npos) {
-    throw std::runtime_error("Curator's uncontended loop failed: " + output);
-  }
-  std::istringstream answer(output.substr(pairs_at));
-  std::string word;
-  int64_t pairs = 0;
-  int64_t elapsed_ns = 0;
-  answer >> word >> pairs >> elapsed_ns;
-  return static_cast<double>(pairs) * 1e9 / static_cast<double>(elapsed_ns);
+  return dlock_bench::reference_pairs_per_second(
+      {"java", "-cp", options.curator_classpath, DLOCK_ZK_BENCH_CURATOR, "uncontended", hosts,
+       "/bench/uncontended-curator", std::to_string(warmup_ms), std::to_string(options.run_ms)},
+      dir + "/curator-uncontended.out", 60000 + options.run_ms, "Curator");
 }
 
 // `processes` dlock contenders forked from here, each with its own

@@ -73,9 +73,9 @@ class LeaseDialect {
   virtual LeaseAttempt acquire(SqlConnection& connection, const std::string& name, const std::string& owner,
                                std::chrono::milliseconds lease) const = 0;
   // Ends the row's lease when it is still (name, owner, grant) and live; the
-  // rows ended (0 or 1). With `keep`, the row stays locked that much longer:
-  // from now on the lock table (3.3's release_keeping), from the grant on
-  // ShedLock's (its lockAtLeastFor, what `dlock run --hold-after-success` uses).
+  // rows ended (0 or 1). With `keep`, the row stays locked that much longer,
+  // from now (3.3's release_keeping; on ShedLock's table its unlock with
+  // lockAtLeastFor = the time since the grant + keep).
   std::uint64_t release(SqlConnection& connection, const std::string& name, const std::string& owner,
                         const std::string& grant,
                         std::chrono::milliseconds keep = std::chrono::milliseconds(0)) const;

@@ -20,7 +20,6 @@ namespace {
 
 const std::string kNow = "UTC_TIMESTAMP(3)";
 const std::string kLockAtMostFor = "TIMESTAMPADD(MICROSECOND, ?, " + kNow + ")";
-const std::string kLockAtLeastFor = "TIMESTAMPADD(MICROSECOND, ?, locked_at)";
 
 class MysqlShedLockDialect : public ShedLockDialect {
  public:
@@ -28,10 +27,10 @@ class MysqlShedLockDialect : public ShedLockDialect {
       : ShedLockDialect(
             {"SELECT locked_by, CEILING(TIMESTAMPDIFF(MICROSECOND, " + kNow +
                  ", lock_until) / 1000), NULL FROM shedlock WHERE name = ?",
-             // ShedLock's unlock, lockAtLeastFor = `keep`.
-             "UPDATE shedlock SET lock_until = IF (" + kLockAtLeastFor + " > " + kNow + " , " +
-                 kLockAtLeastFor + ", " + kNow +
-                 ") WHERE name = ? AND locked_by = ? AND locked_at = ? AND lock_until > " + kNow,
+             // ShedLock's unlock, its lockAtLeastFor the time since the grant
+             // plus `keep`: the row stays locked `keep` from now, as on the lock table.
+             "UPDATE shedlock SET lock_until = " + kLockAtMostFor +
+                 " WHERE name = ? AND locked_by = ? AND locked_at = ? AND lock_until > " + kNow,
              // ShedLock's unlock with lockAtLeastFor 0, whatever the grant.
              "UPDATE shedlock SET lock_until = " + kNow +
                  " WHERE name = ? AND locked_by = ? AND lock_until > " + kNow,
@@ -114,8 +113,7 @@ class MysqlShedLockDialect : public ShedLockDialect {
   std::vector<SqlParam> release_params(const std::string& name, const std::string& owner,
                                        const std::string& grant,
                                        std::chrono::milliseconds keep) const override {
-    return {mysql_microseconds(keep), mysql_microseconds(keep), name_param(name), SqlParam::text(owner),
-            SqlParam::text(grant)};
+    return {mysql_microseconds(keep), name_param(name), SqlParam::text(owner), SqlParam::text(grant)};
   }
 
  private:

@@ -26,10 +26,11 @@ class PgShedLockDialect : public ShedLockDialect {
   PgShedLockDialect()
       : ShedLockDialect(
             {"SELECT locked_by, " + kLeft + ", NULL::bigint FROM shedlock WHERE name = $1",
-             // ShedLock's unlock, lockAtLeastFor = $4.
-             "UPDATE shedlock SET lock_until = CASE WHEN locked_at + cast($4 as interval) > " + kNow +
-                 " THEN locked_at + cast($4 as interval) ELSE " + kNow +
-                 " END WHERE name = $1 AND locked_by = $2 AND locked_at = $3::timestamp AND lock_until > " +
+             // ShedLock's unlock, its lockAtLeastFor the time since the grant
+             // plus $4: the row stays locked $4 from now, as on the lock table.
+             "UPDATE shedlock SET lock_until = " + kNow +
+                 " + cast($4 as interval)"
+                 " WHERE name = $1 AND locked_by = $2 AND locked_at = $3::timestamp AND lock_until > " +
                  kNow,
              // ShedLock's unlock with lockAtLeastFor 0, whatever the grant.
              "UPDATE shedlock SET lock_until = " + kNow +

@@ -12,6 +12,7 @@ import net.javacrumbs.shedlock.core.SimpleLock;
 import net.javacrumbs.shedlock.provider.jdbctemplate.JdbcTemplateLockProvider;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.datasource.DriverManagerDataSource;
+import org.springframework.jdbc.datasource.SingleConnectionDataSource;
 
 /**
  * The real ShedLock on the other side of dlock's ShedLock-table lock
@@ -22,6 +23,7 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
  * ShedLockLoop JDBC_URL USER PASSWORD NAME loop LOCK_AT_MOST_FOR_MS RUN_MS HOLD_MS SECTIONS_FILE
  * ShedLockLoop JDBC_URL USER PASSWORD NAME hold LOCK_AT_MOST_FOR_MS HOLD_MS
  * ShedLockLoop JDBC_URL USER PASSWORD NAME try  LOCK_AT_MOST_FOR_MS
+ * ShedLockLoop JDBC_URL USER PASSWORD NAME pairs LOCK_AT_MOST_FOR_MS WARMUP_MS RUN_MS
  * </pre>
  *
  * loop: for RUN_MS, lock NAME, hold it HOLD_MS, unlock, again; a refusal
@@ -31,13 +33,18 @@ import org.springframework.jdbc.datasource.DriverManagerDataSource;
  * them with its own; the first line printed is "clock NOW_NS" to check that.
  * hold: lock once, print "locked" (or "refused"), unlock HOLD_MS later and
  * print "unlocked". try: lock once, print "granted" (then unlock) or "refused".
+ * pairs (bench/sql/sql_bench's reference): on one connection, as a pooled
+ * service has, lock and unlock NAME uncontended for WARMUP_MS, then for RUN_MS,
+ * and print "pairs COUNT ELAPSED_NS" for the second part.
  */
 public final class ShedLockLoop {
   public static void main(String[] args) throws Exception {
     String url = args[0];
-    DriverManagerDataSource dataSource = new DriverManagerDataSource(url, args[1], args[2]);
     String name = args[3];
     String mode = args[4];
+    DataSource dataSource = mode.equals("pairs")
+        ? new SingleConnectionDataSource(url, args[1], args[2], true)
+        : new DriverManagerDataSource(url, args[1], args[2]);
     Duration atMostFor = Duration.ofMillis(Long.parseLong(args[5]));
     JdbcTemplateLockProvider provider = provider(dataSource);
     System.out.println("clock " + System.nanoTime());
@@ -47,6 +54,7 @@ public final class ShedLockLoop {
       case "hold" -> hold(provider, name, atMostFor, Long.parseLong(args[6]));
       case "try" -> tryOnce(provider, name, atMostFor,
           Duration.ofMillis(args.length > 6 ? Long.parseLong(args[6]) : 0));
+      case "pairs" -> pairs(provider, name, atMostFor, Long.parseLong(args[6]), Long.parseLong(args[7]));
       default -> throw new IllegalArgumentException("mode " + mode);
     }
   }
@@ -114,5 +122,25 @@ public final class ShedLockLoop {
     Optional<SimpleLock> held = lock(provider, name, atMostFor, atLeastFor);
     System.out.println(held.isPresent() ? "granted" : "refused");
     held.ifPresent(SimpleLock::unlock);
+  }
+
+  private static void pairs(JdbcTemplateLockProvider provider, String name, Duration atMostFor, long warmupMs,
+      long runMs) {
+    long warmupEnd = System.nanoTime() + warmupMs * 1_000_000L;
+    while (System.nanoTime() < warmupEnd) lockAndUnlock(provider, name, atMostFor);
+    long start = System.nanoTime();
+    long end = start + runMs * 1_000_000L;
+    long pairs = 0;
+    long now = start;
+    while (now < end) {
+      lockAndUnlock(provider, name, atMostFor);
+      ++pairs;
+      now = System.nanoTime();
+    }
+    System.out.println("pairs " + pairs + " " + (now - start));
+  }
+
+  private static void lockAndUnlock(JdbcTemplateLockProvider provider, String name, Duration atMostFor) {
+    lock(provider, name, atMostFor).orElseThrow(() -> new IllegalStateException(name + " refused")).unlock();
   }
 }
