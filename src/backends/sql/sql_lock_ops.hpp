@@ -55,8 +55,8 @@ class SqlLockOps final : public LockOps {
   // The keeper's renewal for this one grant (LeaseDialect::renew): a lease
   // that ended is not brought back.
   Extension extend(const GrantRef& grant, int64_t lease_ms) override;
-  // Its lease ends keep_ms from now on the lock table; on ShedLock's, keep_ms
-  // after the grant (its lockAtLeastFor: `dlock run --hold-after-success`).
+  // Its lease ends keep_ms from now, on either table (on ShedLock's, its
+  // unlock with lockAtLeastFor: `dlock run --hold-after-success`).
   bool keeps() const override { return true; }
   bool release_keeping(const GrantRef& grant, int64_t keep_ms) override;
   // Ends the row's live lease whoever holds it; its holder's watchdog finds
