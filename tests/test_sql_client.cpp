@@ -9,18 +9,24 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <future>
 #include <ostream>
+#include <optional>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "support/async_completion.hpp"
 #include "support/background_acquire.hpp"
+#include "support/child_process.hpp"
+#include "support/dlock_handles.hpp"
 #include "support/fenced_store.hpp"
 #include "support/forked_child.hpp"
 #include "support/lost_recorder.hpp"
 #include "support/monotonic_clock.hpp"
+#include "support/observed_leaders.hpp"
 #include "support/redis_server.hpp"  // pick_free_port
 #include "support/safety_checker.hpp"
 #include "support/section_log.hpp"
@@ -594,13 +600,105 @@ TEST_P(SqlClient, AReadOnlyServerRefusesTheGrantAndNothingIsHeld) {
   EXPECT_EQ(dlock_lock_release(writer), DLOCK_OK);
 }
 
-TEST_P(SqlClient, AnElectionIsUnsupportedNamingTheBackend) {
-  dlock_election* election = nullptr;
-  EXPECT_EQ(dlock_election_new(open(), "leaders", &election), DLOCK_E_UNSUPPORTED);
-  EXPECT_EQ(election, nullptr);
-  EXPECT_NE(std::string(dlock_last_error()).find(std::string("the ") + scheme() + " backend"),
-            std::string::npos)
-      << dlock_last_error();
+// An election on SQL: the leadership is the lock table's row
+// "dlock_election:<name>", its token the term; the grant records the value
+// (dlock_leader) and proclaim replaces it; a follower's observer sees each
+// leader and value in order; a resign hands over to the waiting candidate.
+// ShedLock's table keeps no token: refused, naming the option.
+TEST_P(SqlClient, AnElectionLeadsOneAtATimeRecordsItsValueAndIsObserved) {
+  dlock_election* refused = nullptr;
+  if (GetParam().shedlock) {
+    EXPECT_EQ(dlock_election_new(open(), "leaders", &refused), DLOCK_E_UNSUPPORTED);
+    EXPECT_EQ(refused, nullptr);
+    EXPECT_NE(std::string(dlock_last_error()).find("table=shedlock"), std::string::npos) << dlock_last_error();
+    return;
+  }
+  const ElectionHandle first = new_election(open(), "leaders");
+  const ElectionHandle second = new_election(open(), "leaders");
+  EXPECT_FALSE(leader_of(second.get()).has_value()) << "nobody has campaigned yet";
+  uint64_t term = 0;
+  ASSERT_EQ(dlock_election_campaign(first.get(), "host-a:1", 0, &term), DLOCK_OK) << dlock_last_error();
+  EXPECT_EQ(dlock_election_campaign(second.get(), "host-b:2", 0, nullptr), DLOCK_NOT_ACQUIRED);
+  std::optional<dlock_leader> seen = leader_of(second.get());
+  ASSERT_TRUE(seen.has_value());
+  EXPECT_EQ(seen->term, term);
+  EXPECT_EQ(leader_value(*seen), "host-a:1");
+  const int64_t now_ms =
+      std::chrono::duration_cast<milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  EXPECT_LT(std::abs(seen->since_ms - now_ms), 60000) << "since, by the server's clock";
+
+  ObservedLeaders observed;
+  ASSERT_EQ(dlock_election_observe(second.get(), ObservedLeaders::on_leader, &observed), DLOCK_OK);
+  ASSERT_TRUE(wait_until([&] { return observed.count() == 1; }, milliseconds(5000)));
+  ASSERT_EQ(dlock_election_proclaim(first.get(), "serving on :8080"), DLOCK_OK) << dlock_last_error();
+  EXPECT_EQ(leader_value(*leader_of(second.get())), "serving on :8080");
+  EXPECT_EQ(leader_of(second.get())->term, term) << "proclaim changes the value, not the term";
+  EXPECT_EQ(dlock_election_proclaim(second.get(), "usurper"), DLOCK_E_NOT_OWNER);
+  ASSERT_TRUE(wait_until([&] { return observed.count() == 2; }, milliseconds(5000)));
+
+  std::atomic<uint64_t> next{0};
+  std::thread waiter([&] {
+    uint64_t granted = 0;
+    EXPECT_EQ(dlock_election_campaign(second.get(), "host-b:2", 10000, &granted), DLOCK_OK) << dlock_last_error();
+    next = granted;
+  });
+  std::this_thread::sleep_for(milliseconds(200));
+  EXPECT_EQ(next.load(), 0u) << "led while the first still led";
+  ASSERT_EQ(dlock_election_resign(first.get()), DLOCK_OK);
+  waiter.join();
+  EXPECT_GT(next.load(), term);
+  ASSERT_TRUE(wait_until([&] { return observed.count() == 3; }, milliseconds(5000)));
+  const std::vector<std::pair<uint64_t, std::string>> expected{
+      {term, "host-a:1"}, {term, "serving on :8080"}, {next.load(), "host-b:2"}};
+  EXPECT_EQ(observed.seen(), expected);
+  ASSERT_EQ(dlock_election_observe(second.get(), nullptr, nullptr), DLOCK_OK);
+  ASSERT_EQ(dlock_election_resign(second.get()), DLOCK_OK);
+  EXPECT_FALSE(leader_of(first.get()).has_value()) << "a resigned leader is nobody's";
+}
+
+// A leadership whose row's lease was ended (an operator's forced release of
+// the row) is told through the lost callback; the term ends and the next
+// campaign is granted a higher one.
+TEST_P(SqlClient, ALostLeadershipIsToldAndEndsTheTerm) {
+  if (GetParam().shedlock) GTEST_SKIP() << "no elections on ShedLock's table";
+  const ElectionHandle leader = new_election(open(1500), "lost-leader");
+  std::atomic<uint64_t> lost_term{0};
+  ASSERT_EQ(dlock_election_set_lost_callback(
+                leader.get(),
+                [](const char*, uint64_t, uint64_t term, void* ctx) {
+                  static_cast<std::atomic<uint64_t>*>(ctx)->store(term);
+                },
+                &lost_term),
+            DLOCK_OK);
+  uint64_t term = 0;
+  ASSERT_EQ(dlock_election_campaign(leader.get(), "a", 0, &term), DLOCK_OK) << dlock_last_error();
+  dlock_lock* row = lock(open(), "dlock_election:lost-leader");
+  ASSERT_EQ(dlock_lock_force_release(row), DLOCK_OK) << dlock_last_error();
+  ASSERT_TRUE(wait_until([&] { return lost_term.load() != 0; }, milliseconds(5000)));
+  EXPECT_EQ(lost_term.load(), term);
+  EXPECT_FALSE(leader_of(leader.get()).has_value());
+  EXPECT_EQ(dlock_election_proclaim(leader.get(), "still me?"), DLOCK_E_LOST);
+  uint64_t next = 0;
+  EXPECT_EQ(dlock_election_campaign(leader.get(), "a again", 0, &next), DLOCK_OK) << dlock_last_error();
+  EXPECT_GT(next, term);
+}
+
+// Candidates in processes of their own (tests/worker --mode election): the
+// checker finds no two leaders' sections overlapping and terms rising.
+TEST_P(SqlClient, CandidatesInProcessesNeverLeadTogether) {
+  if (GetParam().shedlock) GTEST_SKIP() << "no elections on ShedLock's table";
+  TempDir dir;
+  std::vector<std::unique_ptr<ChildProcess>> candidates;
+  for (int i = 0; i < 3; ++i) {
+    candidates.push_back(start_worker({"--mode", "election", "--url", url(), "--name", "fleet", "--store",
+                                       dir.file("store"), "--log", dir.file("sections"), "--cycles", "10",
+                                       "--min-sleep-us", "2000", "--max-sleep-us", "2000"},
+                                      dir.file("out" + std::to_string(i))));
+  }
+  for (auto& candidate : candidates) EXPECT_EQ(candidate->wait_for(milliseconds(60000)), 0);
+  const SafetyReport report = check_sections(SectionLog::read(dir.file("sections")));
+  EXPECT_EQ(report.sections, 30u);
+  EXPECT_TRUE(report.clean()) << report.summary();
 }
 
 TEST_P(SqlClient, AClosedPortIsAConnectionError) {

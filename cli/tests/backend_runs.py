@@ -24,7 +24,6 @@ class BackendRuns:
     CONTENDED_NAME = "jobs-report"  # a name the backend takes as is
     HOLDS_HAVE_LEASES = True  # False where a session keeps a hold (status shows no lease)
     KEEPS_HOLDER_NOTES = True  # False where status can show the holder's id only, not its host and pid
-    SERVES_ELECTIONS = True
 
     @classmethod
     def start_server(cls):
@@ -86,9 +85,6 @@ class BackendRuns:
         self.assertEqual(json.loads(self.dlock("list", "--json", "night").stdout), [])
 
     def test_elect_runs_the_command_while_leader_and_leader_shows_it(self):
-        if not self.SERVES_ELECTIONS:
-            self.skipTest("no elections on this backend")
-
         def elect(value):
             seen = os.path.join(self.work_dir, value)
             process = subprocess.Popen([DLOCK, "elect", "scheduler", "--value", value, "--", "sh", "-c",

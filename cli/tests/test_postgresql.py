@@ -20,8 +20,6 @@ from postgres_server import PostgresServer, bindir  # noqa: E402
 
 @unittest.skipIf(bindir() is None, "no PostgreSQL server (Debian's postgresql-15)")
 class PostgresRuns(BackendRuns, unittest.TestCase):
-    SERVES_ELECTIONS = False  # not on SQL yet (docs/sql.md)
-
     @classmethod
     def start_server(cls):
         return PostgresServer().start()

@@ -31,6 +31,7 @@ class SchemaText(unittest.TestCase):
             self.assertIn("timestamptz", out)
             self.assertIn("CREATE TABLE IF NOT EXISTS dlock_semaphore ", out)
             self.assertIn("CREATE TABLE IF NOT EXISTS dlock_semaphore_lease", out)
+            self.assertIn("CREATE TABLE IF NOT EXISTS dlock_locks_leaders", out)
             self.assertNotIn("secret", out)
 
     def test_mysql_lock_table_and_token_row(self):
@@ -39,6 +40,7 @@ class SchemaText(unittest.TestCase):
         self.assertIn("CREATE TABLE IF NOT EXISTS dlock_locks", out)
         self.assertIn("ENGINE=InnoDB", out)
         self.assertIn("CREATE TABLE IF NOT EXISTS dlock_semaphore_lease", out)
+        self.assertIn("CREATE TABLE IF NOT EXISTS dlock_locks_leaders", out)
         self.assertNotIn("SEQUENCE", out)
 
     def test_the_url_table_names_the_table(self):
@@ -55,6 +57,7 @@ class SchemaText(unittest.TestCase):
             self.assertIn("lock_until", out)
             self.assertNotIn("dlock_locks", out)
             self.assertNotIn("dlock_semaphore", out)
+            self.assertNotIn("_leaders", out)
 
     def test_the_url_comes_from_dlock_url_too(self):
         code, out, _ = schema(env=dict(os.environ, DLOCK_URL="mysql://app@db.example/app"))

@@ -8,6 +8,7 @@
 #include "c_api/guarded.hpp"
 #if defined(DLOCK_HAVE_POSTGRESQL) || defined(DLOCK_HAVE_MYSQL)
 #include "backends/sql/lease_dialect.hpp"
+#include "backends/sql/leader_table.hpp"
 #include "backends/sql/permit_tables.hpp"
 #include "backends/sql/shedlock_dialect.hpp"
 #include "backends/sql/sql_schema.hpp"
@@ -30,9 +31,11 @@ int dlock_schema(const char* url, char** script_out) {
       const dlock::sql::SqlUrl parsed = dlock::sql::parse_sql_url(url);
       std::string script =
           dlock::sql::schema_script(*dlock::sql::lease_dialect(parsed.dialect, parsed.table));
-      // The permit semaphore's tables, which it creates on its first use (not on ShedLock's table).
+      // The permit semaphore's tables and the elections' leader records, each
+      // created on its first use (not on ShedLock's table).
       if (parsed.table != dlock::sql::kShedLockTable) {
         script += dlock::sql::schema_script(dlock::sql::permit_tables(parsed.dialect)->schema());
+        script += dlock::sql::schema_script(dlock::sql::LeaderTable(parsed.dialect, parsed.table).schema());
       }
       *script_out = dlock::c_api::c_string(script);
       return DLOCK_OK;

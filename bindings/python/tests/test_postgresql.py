@@ -119,3 +119,39 @@ def test_a_permit_semaphore_leases_rows_and_a_fixed_lease_ends_by_the_servers_cl
         first.release()
         taken.release()
         assert mine.available_permits() == 2
+
+
+def test_an_election_records_its_leader_and_observers_see_each_change(
+    postgres: PostgresServer, pg_client: dlock.Client, name: str
+) -> None:
+    """The leadership is the lock table's row "dlock_election:<name>", its token the term; the
+    record in dlock_locks_leaders carries the value, which proclaim replaces, and a follower's
+    observer, woken by NOTIFY, sees each leader and value in order."""
+    with dlock.Client(postgres.url) as other_client:
+        with pg_client.election(name) as first, other_client.election(name) as second:
+            term = first.campaign("host-a:1")
+            assert live_token(postgres, f"dlock_election:{name}") == term
+            assert second.campaign("host-b:2", timeout=0) is None
+            seen: list[tuple[str, int]] = []
+            arrived = threading.Condition()
+
+            def observe() -> None:
+                for leader in second.observe():
+                    with arrived:
+                        seen.append((leader.value, leader.term))
+                        arrived.notify_all()
+
+            threading.Thread(target=observe, daemon=True).start()
+            with arrived:
+                assert arrived.wait_for(lambda: len(seen) == 1, 10), seen
+            first.proclaim("serving on :8080")
+            with arrived:
+                assert arrived.wait_for(lambda: len(seen) == 2, 10), seen
+            first.resign()
+            next_term = second.campaign("host-b:2", timeout=10)
+            assert next_term is not None and next_term > term
+            with arrived:
+                assert arrived.wait_for(lambda: len(seen) == 3, 10), seen
+            assert seen == [("host-a:1", term), ("serving on :8080", term), ("host-b:2", next_term)]
+            second.resign()
+            assert first.leader() is None

@@ -1,6 +1,7 @@
 #include "backends/sql/sql_backend.hpp"
 
 #include "backends/sql/sql_client_session.hpp"
+#include "backends/sql/sql_election_ops.hpp"
 #include "backends/sql/sql_lock_ops.hpp"
 #include "backends/sql/sql_permit_leases.hpp"
 #include "backends/sql/sql_session_lock_ops.hpp"
@@ -43,6 +44,10 @@ std::vector<std::string> SqlBackend::list_locks(const std::string& prefix) {
 
 std::shared_ptr<PermitLeases> SqlBackend::permit_leases(const std::string& name) {
   return std::make_shared<SqlPermitLeases>(session_of(), name);
+}
+
+std::shared_ptr<ElectionOps> SqlBackend::election(const std::string& name) {
+  return std::make_shared<SqlElectionOps>(session_of(), name);
 }
 
 SqlLockOps::SessionOf SqlBackend::session_of() const {

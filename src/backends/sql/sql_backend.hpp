@@ -1,7 +1,8 @@
 // The SQL backend (core/backend.hpp): the reentrant lock on a lock table in
 // lease mode (dlock's table, or ShedLock's with table=shedlock), each name
 // behind a SqlLockOps on the client's session of the moment, and the
-// leased-permit semaphore on dlock's semaphore tables (sql_permit_leases).
+// leased-permit semaphore on dlock's semaphore tables (sql_permit_leases), and
+// elections (sql_election_ops).
 // The other lock kinds are not served (the project's specification, section 12).
 #pragma once
 
@@ -28,6 +29,9 @@ class SqlBackend final : public Backend {
   std::vector<std::string> list_locks(const std::string& prefix) override;
   // Throws UnsupportedError naming the backend and the option with table=shedlock.
   std::shared_ptr<PermitLeases> permit_leases(const std::string& name) override;
+  // On dlock's lock table in lease mode (SqlElectionOps); UnsupportedError
+  // naming the option with table=shedlock or mode=session.
+  std::shared_ptr<ElectionOps> election(const std::string& name) override;
 
  private:
   SqlLockOps::SessionOf session_of() const;

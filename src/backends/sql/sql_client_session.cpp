@@ -92,6 +92,28 @@ const sql::PermitTables& SqlClientSession::permit_tables() {
   return *permit_tables_;
 }
 
+const sql::LeaderTable& SqlClientSession::leader_table() {
+  std::lock_guard<std::mutex> lock(leader_table_mutex_);
+  if (leader_table_) return *leader_table_;
+  if (url_.table == sql::kShedLockTable) {
+    throw UnsupportedError(std::string("the ") + scheme() +
+                           " backend serves elections on dlock's lock table, not with table=shedlock");
+  }
+  if (session_mode()) {
+    throw UnsupportedError(std::string("the ") + scheme() +
+                           " backend serves elections in mode=lease, not with mode=session");
+  }
+  auto table = std::make_unique<sql::LeaderTable>(url_.dialect, dialect_->table());
+  {
+    sql::SqlPool::Lease connection = pool_.take();
+    sql::ensure_schema(
+        *connection, table->schema(), [&] { return table->schema_exists(*connection); },
+        "the election table is missing and this user may not create it");
+  }
+  leader_table_ = std::move(table);
+  return *leader_table_;
+}
+
 const sql::LeaseDialect& SqlClientSession::rows(SqlRows rows) {
   return rows == SqlRows::locks ? *dialect_ : permit_tables().rows();
 }

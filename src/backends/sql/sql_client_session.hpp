@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 
+#include "backends/sql/leader_table.hpp"
 #include "backends/sql/lease_dialect.hpp"
 #include "backends/sql/lease_wakeups.hpp"
 #include "backends/sql/permit_tables.hpp"
@@ -65,6 +66,10 @@ class SqlClientSession final : public BackendSession {
   // and the user may (sql_schema). Throws UnsupportedError naming the
   // backend and the option on ShedLock's table, AuthError, ConnectionError.
   const sql::PermitTables& permit_tables();
+  // Elections' leader records (leader_table.hpp), their table created on
+  // first use as the semaphore's are. Throws UnsupportedError naming the
+  // backend and the option with table=shedlock or mode=session.
+  const sql::LeaderTable& leader_table();
   // The statements of `rows`' table (permit_leases: permit_tables().rows()).
   const sql::LeaseDialect& rows(SqlRows rows);
   // What wakes a waiter on a release: PostgreSQL's listener on the lock
@@ -79,6 +84,8 @@ class SqlClientSession final : public BackendSession {
   std::unique_ptr<sql::LeaseWakeups> wakeups_;
   std::mutex permit_tables_mutex_;
   std::unique_ptr<sql::PermitTables> permit_tables_;  // once first used
+  std::mutex leader_table_mutex_;
+  std::unique_ptr<sql::LeaderTable> leader_table_;  // once first used
   SqlKeeper keeper_;
   const std::unique_ptr<sql::SessionDialect> session_dialect_;
   sql::SessionHolds session_holds_;

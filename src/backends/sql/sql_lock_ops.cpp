@@ -23,18 +23,19 @@ class SqlReleaseWatch final : public WaitWatch {
 
 }  // namespace
 
-SqlLockOps::SqlLockOps(SessionOf session, std::string name, SqlRows rows, int max_leases)
+SqlLockOps::SqlLockOps(SessionOf session, std::string name, SqlRows rows, int max_leases, OnGrant on_grant)
     : session_(std::move(session)),
       name_(std::move(name)),
       rows_(rows),
       max_leases_(max_leases),
+      on_grant_(std::move(on_grant)),
       scheme_(session_().scheme()),
       held_(std::make_shared<SqlHeld>(name_, rows_)) {
   session_().rows(rows_).check_name(name_);
 }
 
 std::unique_ptr<LockWait> SqlLockOps::begin(const std::string& owner_field, int64_t lease_ms) {
-  return std::make_unique<SqlLockWait>(session_(), name_, rows_, max_leases_, owner_field, lease_ms);
+  return std::make_unique<SqlLockWait>(session_(), name_, rows_, max_leases_, owner_field, lease_ms, on_grant_);
 }
 
 std::unique_ptr<WaitWatch> SqlLockOps::watch_releases(Waiter& waiter) {

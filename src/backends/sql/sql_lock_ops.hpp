@@ -12,6 +12,7 @@
 // semaphore's name, `max_leases` live at most; only taking one differs.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -22,6 +23,9 @@
 namespace dlock {
 
 class SqlClientSession;
+namespace sql {
+class SqlConnection;
+}  // namespace sql
 
 class SqlLockOps final : public LockOps {
  public:
@@ -29,9 +33,13 @@ class SqlLockOps final : public LockOps {
   // the child's core has its own. Each call asks for it again; a wait keeps
   // the one it began on.
   using SessionOf = std::function<SqlClientSession&()>;
+  // Run on the granting connection right after each grant (an election's
+  // leader record); what it throws ends the wait as the grant's own error would.
+  using OnGrant = std::function<void(sql::SqlConnection& connection, const std::string& name, std::uint64_t token)>;
 
   // Throws InvalidArgument for a name the table cannot hold.
-  SqlLockOps(SessionOf session, std::string name, SqlRows rows = SqlRows::locks, int max_leases = 1);
+  SqlLockOps(SessionOf session, std::string name, SqlRows rows = SqlRows::locks, int max_leases = 1,
+             OnGrant on_grant = {});
 
   const char* backend() const override { return scheme_; }
   bool fixed_leases() const override { return true; }
@@ -77,6 +85,7 @@ class SqlLockOps final : public LockOps {
   const std::string name_;
   const SqlRows rows_;
   const int max_leases_;
+  const OnGrant on_grant_;
   const char* const scheme_;
   const std::shared_ptr<const SqlHeld> held_;
 };

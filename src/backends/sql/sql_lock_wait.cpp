@@ -7,13 +7,14 @@
 namespace dlock {
 
 SqlLockWait::SqlLockWait(SqlClientSession& session, std::string name, SqlRows rows, int max_leases,
-                         std::string owner_field, int64_t lease_ms)
+                         std::string owner_field, int64_t lease_ms, SqlLockOps::OnGrant on_grant)
     : session_(session),
       name_(std::move(name)),
       rows_(rows),
       max_leases_(max_leases),
       owner_field_(std::move(owner_field)),
-      lease_(std::chrono::milliseconds(lease_ms)) {}
+      lease_(std::chrono::milliseconds(lease_ms)),
+      on_grant_(std::move(on_grant)) {}
 
 LockWait::Try SqlLockWait::attempt(int64_t /*wait_left_ms*/, bool /*woken_by_message*/) {
   Try outcome;
@@ -24,7 +25,9 @@ LockWait::Try SqlLockWait::attempt(int64_t /*wait_left_ms*/, bool /*woken_by_mes
       return sql::attempt_permit_lease(*connection, session_.permit_tables(), name_, owner_field_, lease_,
                                        max_leases_);
     }
-    return sql::attempt_lease(*connection, session_.dialect(), name_, owner_field_, lease_);
+    sql::LeaseAttempt leased = sql::attempt_lease(*connection, session_.dialect(), name_, owner_field_, lease_);
+    if (leased.granted && on_grant_) on_grant_(*connection, name_, leased.token);
+    return leased;
   }();
   if (attempt.granted) {
     outcome.granted = true;

@@ -20,6 +20,7 @@
 #include "backends/sql/lease_backoff.hpp"
 #include "backends/sql/lease_wakeups.hpp"
 #include "backends/sql/sql_held.hpp"
+#include "backends/sql/sql_lock_ops.hpp"
 #include "core/lock_ops.hpp"
 
 namespace dlock {
@@ -30,7 +31,7 @@ class SqlLockWait final : public LockWait {
  public:
   // `session` outlives the wait.
   SqlLockWait(SqlClientSession& session, std::string name, SqlRows rows, int max_leases,
-              std::string owner_field, int64_t lease_ms);
+              std::string owner_field, int64_t lease_ms, SqlLockOps::OnGrant on_grant);
 
   // Throws ConnectionError, AuthError (lease_steps' attempt_lease).
   Try attempt(int64_t wait_left_ms, bool woken_by_message) override;
@@ -44,6 +45,7 @@ class SqlLockWait final : public LockWait {
   const int max_leases_;
   const std::string owner_field_;
   const std::chrono::milliseconds lease_;
+  const SqlLockOps::OnGrant on_grant_;
   sql::LeaseBackoff backoff_;
   std::unique_ptr<sql::LeaseWatch> watch_;
 };

@@ -1,0 +1,47 @@
+// An election on SQL (core/election_ops.hpp), in lease mode on dlock's lock
+// table: the leadership is the reentrant lock's row "dlock_election:<name>"
+// (so it never meets a lock of the user's named the same), its token the
+// term; each grant records the candidate's value in <lock table>_leaders
+// (leader_table.hpp) on the granting connection, and proclaim replaces it.
+// Followers read the record again on each release channel notification on
+// PostgreSQL, every half second on MySQL (sql_leader_follower.hpp).
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "backends/sql/sql_lock_ops.hpp"
+#include "core/election_ops.hpp"
+
+namespace dlock {
+
+class SqlElectionOps final : public ElectionOps {
+ public:
+  // Throws UnsupportedError with table=shedlock or mode=session (naming the
+  // option), InvalidArgument for a name the lock table cannot hold once prefixed.
+  SqlElectionOps(SqlLockOps::SessionOf session_of, std::string name);
+
+  const std::string& name() const override { return name_; }
+  std::shared_ptr<LockOps> leadership() const override { return leadership_; }
+  void set_value(std::string value) override;
+  bool proclaim(const Hold& hold, const std::string& value) override;
+  std::optional<Leader> leader() override;
+  std::unique_ptr<LeaderFollower> follow(LeaderFn fn) override;
+
+ private:
+  // The value the candidate's next grant records.
+  struct Value {
+    std::mutex mutex;
+    std::string text;
+  };
+
+  const SqlLockOps::SessionOf session_of_;
+  const std::string name_;
+  const std::string row_name_;  // the leadership's row in the lock table
+  const std::shared_ptr<Value> value_ = std::make_shared<Value>();
+  const std::shared_ptr<LockOps> leadership_;
+};
+
+}  // namespace dlock
