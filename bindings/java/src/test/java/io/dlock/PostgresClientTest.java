@@ -129,4 +129,29 @@ class PostgresClientTest {
       assertTrue(refused.getMessage().contains("postgresql"), refused.getMessage());
     }
   }
+
+  @Test
+  void anElectionIsALeadershipRowWhoseTokenIsTheTerm() throws Exception {
+    try (DLockClient first = DLockClient.connect(postgres.url());
+        DLockClient second = DLockClient.connect(postgres.url());
+        DElection mine = first.getElection("java-leaders");
+        DElection theirs = second.getElection("java-leaders")) {
+      long term = mine.campaign("host-a:8080");
+      assertEquals(String.valueOf(term), liveToken("dlock_election:java-leaders"));
+      assertEquals(DElection.NOT_ELECTED, theirs.campaign("host-b:8080", 0, TimeUnit.MILLISECONDS));
+      assertEquals("host-a:8080", theirs.leader().orElseThrow().value());
+      mine.proclaim("host-a:9090");
+      assertEquals("host-a:9090", theirs.leader().orElseThrow().value());
+      assertEquals(term, theirs.leader().orElseThrow().term());
+      CompletableFuture<Long> next = theirs.campaignAsync("host-b:8080");
+      Thread.sleep(200);
+      assertFalse(next.isDone(), "led while the first still led");
+      mine.resign();
+      long nextTerm = next.get(10, TimeUnit.SECONDS);
+      assertTrue(nextTerm > term, nextTerm + " after " + term);
+      assertEquals("host-b:8080", mine.leader().orElseThrow().value());
+      theirs.resign();
+      assertFalse(mine.leader().isPresent());
+    }
+  }
 }
