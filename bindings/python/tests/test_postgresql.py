@@ -155,3 +155,26 @@ def test_an_election_records_its_leader_and_observers_see_each_change(
             assert seen == [("host-a:1", term), ("serving on :8080", term), ("host-b:2", next_term)]
             second.resign()
             assert first.leader() is None
+
+
+def test_a_session_mode_lock_is_its_connections_advisory_lock_and_fenced(
+    postgres: PostgresServer, name: str
+) -> None:
+    """mode=session: a hold is pg_advisory_lock on a connection of its own, with a token from the
+    lock's sequence; no lock table row is written, another client is refused until the release,
+    and the next holder's token is larger."""
+    url = postgres.url + "?mode=session"
+    with dlock.Client(url) as mine_client, dlock.Client(url) as theirs_client:
+        mine = mine_client.lock(name)
+        theirs = theirs_client.lock(name)
+        assert mine.acquire(timeout=5)
+        first = mine.fencing_token
+        assert first > 0
+        assert live_token(postgres, name) is None, "session mode writes no lease row"
+        held = postgres.query("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND granted")
+        assert int(held) >= 1
+        assert not theirs.acquire(blocking=False)
+        mine.release()
+        assert theirs.acquire(timeout=5)
+        assert theirs.fencing_token > first
+        theirs.release()
