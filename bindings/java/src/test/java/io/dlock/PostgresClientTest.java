@@ -154,4 +154,29 @@ class PostgresClientTest {
       assertFalse(mine.leader().isPresent());
     }
   }
+
+  @Test
+  void aSessionModeLockIsItsConnectionsAdvisoryLockAndFenced() throws Exception {
+    String url = postgres.url() + "?mode=session";
+    try (DLockClient first = DLockClient.connect(url);
+        DLockClient second = DLockClient.connect(url)) {
+      DLock mine = first.getLock("java-session");
+      DLock theirs = second.getLock("java-session");
+      mine.lock();
+      long token = mine.getFencingToken();
+      assertTrue(token > 0);
+      assertEquals("", liveToken("java-session"), "session mode writes no lease row");
+      assertFalse(Threads.onOtherThread(() -> theirs.tryLock()));
+      mine.unlock();
+      long next = Threads.onOtherThread(() -> {
+        assertTrue(theirs.tryLock(5, TimeUnit.SECONDS));
+        try {
+          return theirs.getFencingToken();
+        } finally {
+          theirs.unlock();
+        }
+      });
+      assertTrue(next > token, next + " after " + token);
+    }
+  }
 }
