@@ -149,6 +149,7 @@ Expectation zookeeper_expectation(Primitive primitive, Fault fault) {
     case Primitive::fair_lock:
     case Primitive::rwlock:
     case Primitive::multilock:
+    case Primitive::election:
       break;
     default:
       return {Claim::not_applicable, "not run on ZooKeeper"};
@@ -162,10 +163,11 @@ Expectation zookeeper_expectation(Primitive primitive, Fault fault) {
 
 }  // namespace
 
-// SQL's lock table: the reentrant lock (and groups of it) only (SPEC section
-// 12); a lease by the server's clock, renewed by the watchdog.
+// SQL's lock table: the reentrant lock, groups of it and the election (its
+// leadership a lock row) only (SPEC section 12); a lease by the server's
+// clock, renewed by the watchdog.
 Expectation sql_expectation(Primitive primitive, Fault fault) {
-  if (primitive != Primitive::lock && primitive != Primitive::multilock)
+  if (primitive != Primitive::lock && primitive != Primitive::multilock && primitive != Primitive::election)
     return {Claim::not_applicable, "not run on SQL"};
   if (holder_action(fault) != HolderAction::pause) return {Claim::safe, ""};
   if (primitive == Primitive::multilock)

@@ -35,11 +35,16 @@ CreatedNode find_protected(ZkSession& session, const std::string& parent, const 
 }  // namespace
 
 void create_containers(ZkSession& session, const std::string& path) {
-  for (std::size_t slash = path.find('/', 1);; slash = path.find('/', slash + 1)) {
-    const std::string ancestor = slash == std::string::npos ? path : path.substr(0, slash);
-    const CreateResult made = create(session, ancestor, std::string(), ZOO_CONTAINER);
-    if (made.rc != ZOK && made.rc != ZNODEEXISTS) raise_for(made.rc, "create", ancestor);
-    if (slash == std::string::npos) return;
+  // An ancestor made empty is a container the server may delete before its
+  // child is made under it: then the walk starts again from the top.
+  for (int tries = 1;; ++tries) {
+    for (std::size_t slash = path.find('/', 1);; slash = path.find('/', slash + 1)) {
+      const std::string ancestor = slash == std::string::npos ? path : path.substr(0, slash);
+      const CreateResult made = create(session, ancestor, std::string(), ZOO_CONTAINER);
+      if (made.rc == ZNONODE && tries < max_parent_attempts) break;
+      if (made.rc != ZOK && made.rc != ZNODEEXISTS) raise_for(made.rc, "create", ancestor);
+      if (slash == std::string::npos) return;
+    }
   }
 }
 

@@ -26,7 +26,8 @@ struct CreatedNode {
 };
 
 // As Curator's ZKPaths.mkdirs(..., asContainers): `path` and every missing
-// ancestor made a container. Throws what the creates meet.
+// ancestor made a container; an ancestor the server deleted meanwhile (an
+// emptied container) is made again, a few times. Throws what the creates meet.
 void create_containers(ZkSession& session, const std::string& path);
 
 // "_c_<uuid>-<base>": the start of a protected node's name.
