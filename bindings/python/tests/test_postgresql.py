@@ -12,6 +12,7 @@ from typing import Iterator
 import pytest
 
 import dlock
+from collected_leaders import Collected
 from postgres_server import PostgresServer, bindir
 
 pytestmark = pytest.mark.skipif(bindir() is None, reason="no PostgreSQL server (Debian's postgresql-15)")
@@ -132,26 +133,14 @@ def test_an_election_records_its_leader_and_observers_see_each_change(
             term = first.campaign("host-a:1")
             assert live_token(postgres, f"dlock_election:{name}") == term
             assert second.campaign("host-b:2", timeout=0) is None
-            seen: list[tuple[str, int]] = []
-            arrived = threading.Condition()
-
-            def observe() -> None:
-                for leader in second.observe():
-                    with arrived:
-                        seen.append((leader.value, leader.term))
-                        arrived.notify_all()
-
-            threading.Thread(target=observe, daemon=True).start()
-            with arrived:
-                assert arrived.wait_for(lambda: len(seen) == 1, 10), seen
+            changes = Collected(second.observe())
+            changes.wait_for(1)
             first.proclaim("serving on :8080")
-            with arrived:
-                assert arrived.wait_for(lambda: len(seen) == 2, 10), seen
+            changes.wait_for(2)
             first.resign()
             next_term = second.campaign("host-b:2", timeout=10)
             assert next_term is not None and next_term > term
-            with arrived:
-                assert arrived.wait_for(lambda: len(seen) == 3, 10), seen
+            seen = [(leader.value, leader.term) for leader in changes.wait_for(3)]
             assert seen == [("host-a:1", term), ("serving on :8080", term), ("host-b:2", next_term)]
             second.resign()
             assert first.leader() is None

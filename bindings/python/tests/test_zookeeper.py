@@ -13,6 +13,7 @@ from typing import Iterator
 import pytest
 
 import dlock
+from collected_leaders import Collected
 from zookeeper_server import ZooKeeperServer, classpath
 
 pytestmark = pytest.mark.skipif(classpath() is None, reason="no ZooKeeper server (Debian's zookeeper, java)")
@@ -254,21 +255,10 @@ def test_an_election_is_curators_leader_selector_and_is_observed(zookeeper: ZooK
             assert second.leader() is None
             term = first.campaign("host-a:1")
             assert second.campaign("host-b:2", timeout=0) is None
-            seen: list[tuple[str, int]] = []
-            arrived = threading.Condition()
-
-            def observe() -> None:
-                for leader in second.observe():
-                    with arrived:
-                        seen.append((leader.value, leader.term))
-                        arrived.notify_all()
-
-            threading.Thread(target=observe, daemon=True).start()
-            with arrived:
-                assert arrived.wait_for(lambda: len(seen) == 1, 10), seen
+            changes = Collected(second.observe())
+            changes.wait_for(1)
             first.proclaim("serving on :8080")
-            with arrived:
-                assert arrived.wait_for(lambda: len(seen) == 2, 10), seen
+            changes.wait_for(2)
             granted: list[int] = []
             waiter = threading.Thread(target=lambda: granted.append(second.campaign("host-b:2", timeout=10)))
             waiter.start()
@@ -277,8 +267,7 @@ def test_an_election_is_curators_leader_selector_and_is_observed(zookeeper: ZooK
             first.resign()
             waiter.join(10)
             assert granted and granted[0] > term
-            with arrived:
-                assert arrived.wait_for(lambda: len(seen) == 3, 10), seen
+            seen = [(leader.value, leader.term) for leader in changes.wait_for(3)]
             assert seen == [("host-a:1", term), ("serving on :8080", term), ("host-b:2", granted[0])]
             leader = first.leader()
             assert leader is not None and (leader.value, leader.term) == ("host-b:2", granted[0])
