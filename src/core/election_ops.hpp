@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -21,6 +22,24 @@ struct Leader {
   uint64_t term = 0;
   int64_t since_ms = 0;  // Unix time, by the server's clock
   std::string value;
+};
+
+// The value a candidate's next grant publishes: set by its campaign, read by
+// the grant, which may run on another thread (the async runner's).
+class CandidateValue {
+ public:
+  void set(std::string value) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    text_ = std::move(value);
+  }
+  std::string get() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return text_;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::string text_;
 };
 
 // Calls back with an election's leaders on a thread of its own from the

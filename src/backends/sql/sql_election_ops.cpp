@@ -20,18 +20,12 @@ SqlElectionOps::SqlElectionOps(SqlLockOps::SessionOf session_of, std::string nam
             session_of_, row_name_, SqlRows::locks, 1,
             [session_of = session_of_, value = value_](sql::SqlConnection& connection, const std::string& row,
                                                        std::uint64_t term) {
-              std::string text;
-              {
-                std::lock_guard<std::mutex> lock(value->mutex);
-                text = value->text;
-              }
-              session_of().leader_table().record(connection, row, term, text);
+              session_of().leader_table().record(connection, row, term, value->get());
             });
       }()) {}
 
 void SqlElectionOps::set_value(std::string value) {
-  std::lock_guard<std::mutex> lock(value_->mutex);
-  value_->text = std::move(value);
+  value_->set(std::move(value));
 }
 
 bool SqlElectionOps::proclaim(const Hold& hold, const std::string& value) {

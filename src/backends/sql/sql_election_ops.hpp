@@ -8,7 +8,6 @@
 #pragma once
 
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 
@@ -31,16 +30,11 @@ class SqlElectionOps final : public ElectionOps {
   std::unique_ptr<LeaderFollower> follow(LeaderFn fn) override;
 
  private:
-  // The value the candidate's next grant records.
-  struct Value {
-    std::mutex mutex;
-    std::string text;
-  };
-
   const SqlLockOps::SessionOf session_of_;
   const std::string name_;
   const std::string row_name_;  // the leadership's row in the lock table
-  const std::shared_ptr<Value> value_ = std::make_shared<Value>();
+  // What the candidate's next grant records (SqlLockOps::OnGrant).
+  const std::shared_ptr<CandidateValue> value_ = std::make_shared<CandidateValue>();
   const std::shared_ptr<LockOps> leadership_;
 };
 

@@ -12,14 +12,11 @@ ZkElectionOps::ZkElectionOps(ZkLockOps::SessionOf session_of, std::string name)
     : session_of_(std::move(session_of)),
       name_(std::move(name)),
       layout_(ZkLockLayout::election(name_)),
-      leadership_(std::make_shared<ZkLockOps>(session_of_, name_, layout_, [value = value_](const std::string&) {
-        std::lock_guard<std::mutex> lock(value->mutex);
-        return value->text;
-      })) {}
+      leadership_(std::make_shared<ZkLockOps>(session_of_, name_, layout_,
+                                              [value = value_](const std::string&) { return value->get(); })) {}
 
 void ZkElectionOps::set_value(std::string value) {
-  std::lock_guard<std::mutex> lock(value_->mutex);
-  value_->text = std::move(value);
+  value_->set(std::move(value));
 }
 
 bool ZkElectionOps::proclaim(const Hold& hold, const std::string& value) {

@@ -7,7 +7,6 @@
 #pragma once
 
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 
@@ -31,17 +30,11 @@ class ZkElectionOps final : public ElectionOps {
   std::unique_ptr<LeaderFollower> follow(LeaderFn fn) override;
 
  private:
-  // The value the candidate's next node is made with, read by the
-  // leadership's waits (ZkLockOps::NodeData).
-  struct Value {
-    std::mutex mutex;
-    std::string text;
-  };
-
   const ZkLockOps::SessionOf session_of_;
   const std::string name_;
   const ZkLockLayout layout_;
-  const std::shared_ptr<Value> value_ = std::make_shared<Value>();
+  // What the candidate's next node is made with (ZkLockOps::NodeData).
+  const std::shared_ptr<CandidateValue> value_ = std::make_shared<CandidateValue>();
   const std::shared_ptr<LockOps> leadership_;
 };
 

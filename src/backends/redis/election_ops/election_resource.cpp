@@ -24,16 +24,11 @@ ElectionResource::ElectionResource(ElectionKeys keys, const ClientConfig& config
     : LockResource(keys.lock, config), election_keys(std::move(keys)) {}
 
 void ElectionResource::set_value(std::string value) const {
-  std::lock_guard<std::mutex> lock(value_mutex_);
-  value_ = std::move(value);
+  value_.set(std::move(value));
 }
 
 Reply ElectionResource::run_acquire(Connection& connection, const Argv& lock_keys, const Argv& lock_args) const {
-  std::string value;
-  {
-    std::lock_guard<std::mutex> lock(value_mutex_);
-    value = value_;
-  }
+  const std::string value = value_.get();
   Argv keys = lock_keys;
   keys.insert(keys.end(), {election_keys.leader, election_keys.leaders});
   Argv args = lock_args;

@@ -4,11 +4,11 @@
 // of leaders (lua/election/announce.lua).
 #pragma once
 
-#include <mutex>
 #include <string>
 
 #include "backends/redis/election_ops/election_keys.hpp"
 #include "backends/redis/lock_ops/lock_resource.hpp"
+#include "core/election_ops.hpp"
 
 namespace dlock {
 
@@ -26,8 +26,7 @@ class ElectionResource final : public LockResource {
 
  private:
   ElectionResource(ElectionKeys keys, const ClientConfig& config);
-  mutable std::mutex value_mutex_;
-  mutable std::string value_;
+  mutable CandidateValue value_;
 };
 
 }  // namespace dlock

@@ -45,14 +45,7 @@ class PostgresClientTest {
       mine.unlock();
       mine.unlock();
       assertEquals("", liveToken("java-report"));
-      long next = Threads.onOtherThread(() -> {
-        assertTrue(theirs.tryLock(5, TimeUnit.SECONDS));
-        try {
-          return theirs.getFencingToken();
-        } finally {
-          theirs.unlock();
-        }
-      });
+      long next = Threads.grantedTokenOnOtherThread(theirs);
       assertTrue(next > token, next + " after " + token);
     }
   }
@@ -168,14 +161,7 @@ class PostgresClientTest {
       assertEquals("", liveToken("java-session"), "session mode writes no lease row");
       assertFalse(Threads.onOtherThread(() -> theirs.tryLock()));
       mine.unlock();
-      long next = Threads.onOtherThread(() -> {
-        assertTrue(theirs.tryLock(5, TimeUnit.SECONDS));
-        try {
-          return theirs.getFencingToken();
-        } finally {
-          theirs.unlock();
-        }
-      });
+      long next = Threads.grantedTokenOnOtherThread(theirs);
       assertTrue(next > token, next + " after " + token);
     }
   }

@@ -16,6 +16,21 @@ import java.util.function.BooleanSupplier;
 public final class Threads {
   private Threads() {}
 
+  /**
+   * Takes {@code lock} on another thread, waiting up to 5 s, and lets it go: the grant's
+   * fencing token. Fails the test when it is not granted.
+   */
+  public static long grantedTokenOnOtherThread(DLock lock) throws Exception {
+    return onOtherThread(() -> {
+      if (!lock.tryLock(5, TimeUnit.SECONDS)) throw new AssertionError(lock + " was not granted within 5 s");
+      try {
+        return lock.getFencingToken();
+      } finally {
+        lock.unlock();
+      }
+    });
+  }
+
   /** Starts {@code body} on a new thread; its result or exception lands in the future. */
   public static <T> CompletableFuture<T> start(Callable<T> body) {
     CompletableFuture<T> result = new CompletableFuture<>();

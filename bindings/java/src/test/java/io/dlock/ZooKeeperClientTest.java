@@ -59,14 +59,7 @@ class ZooKeeperClientTest {
 
   /** Once the holder released, {@code theirs} is granted on another thread, with a larger token. */
   private static void assertGrantedAfter(DLock theirs, long token) throws Exception {
-    long next = Threads.onOtherThread(() -> {
-      assertTrue(theirs.tryLock(5, TimeUnit.SECONDS));
-      try {
-        return theirs.getFencingToken();
-      } finally {
-        theirs.unlock();
-      }
-    });
+    long next = Threads.grantedTokenOnOtherThread(theirs);
     assertTrue(next > token, next + " after " + token);
   }
 
