@@ -701,6 +701,62 @@ TEST_P(SqlClient, CandidatesInProcessesNeverLeadTogether) {
   EXPECT_TRUE(report.clean()) << report.summary();
 }
 
+// A leader process killed with SIGKILL resigns nothing: it is still the
+// leader while its row's lease lasts by the server's clock (the worker's
+// watchdog lease is 2 s, renewed every third of it), then the waiting
+// candidate leads with a higher term.
+TEST_P(SqlClient, AKilledLeaderIsReplacedAfterItsLease) {
+  if (GetParam().shedlock) GTEST_SKIP() << "no elections on ShedLock's table";
+  constexpr int64_t lease_ms = 2000;
+  TempDir dir;
+  const std::string section_us = std::to_string(60LL * 1000 * 1000);
+  const auto killed = start_worker(
+      {"--mode", "election", "--url", url(), "--name", "killed-leader", "--store", dir.file("store"), "--log",
+       dir.file("sections"), "--cycles", "1", "--min-sleep-us", section_us, "--max-sleep-us", section_us,
+       "--announce", "1", "--watchdog-timeout-ms", std::to_string(lease_ms)},
+      dir.file("out"));
+  const std::optional<std::string> announced = wait_for_output(dir.file("out"), "term", milliseconds(10000));
+  ASSERT_TRUE(announced.has_value()) << read_text_file(dir.file("out"));
+  const uint64_t killed_term = std::stoull(*announced);  // "<term> leading"
+  const ElectionHandle next = new_election(open(), "killed-leader");
+  ASSERT_TRUE(leader_of(next.get()).has_value());
+  EXPECT_EQ(leader_of(next.get())->term, killed_term);
+
+  const int64_t killed_ns = monotonic_ns();
+  killed->kill_and_reap();
+  EXPECT_EQ(leader_of(next.get())->term, killed_term) << "its lease outlives it";
+  uint64_t term = 0;
+  ASSERT_EQ(dlock_election_campaign(next.get(), "next", lease_ms + 10000, &term), DLOCK_OK)
+      << dlock_last_error();
+  // Not before the lease left at the kill (at least two thirds of it, less slack) ran out.
+  EXPECT_GE(elapsed_ms(killed_ns, monotonic_ns()), lease_ms * 2 / 3 - 300);
+  EXPECT_GT(term, killed_term);
+  const std::optional<dlock_leader> now = leader_of(next.get());
+  ASSERT_TRUE(now.has_value());
+  EXPECT_EQ(now->term, term);
+  EXPECT_EQ(leader_value(*now), "next");
+  EXPECT_EQ(dlock_election_resign(next.get()), DLOCK_OK);
+}
+
+// The leadership's row is "dlock_election:<name>" in the lock table, whose
+// names are 1 to 1,024 bytes: an election name is 1 to 1,009.
+TEST_P(SqlClient, AnElectionNameTheLockTableCannotHoldIsRefusedNamingIt) {
+  if (GetParam().shedlock) GTEST_SKIP() << "no elections on ShedLock's table";
+  dlock_client* client = open();
+  for (const std::string& name : {std::string(), std::string(1010, 'e')}) {
+    dlock_election* refused = nullptr;
+    EXPECT_EQ(dlock_election_new(client, name.c_str(), &refused), DLOCK_E_INVALID) << name.size();
+    EXPECT_EQ(refused, nullptr);
+    const std::string error = dlock_last_error();
+    EXPECT_NE(error.find("name: an election name is 1 to 1009 bytes"), std::string::npos) << error;
+  }
+  const ElectionHandle longest = new_election(client, std::string(1009, 'e'));
+  uint64_t term = 0;
+  ASSERT_EQ(dlock_election_campaign(longest.get(), "v", 0, &term), DLOCK_OK) << dlock_last_error();
+  EXPECT_EQ(leader_of(longest.get())->term, term);
+  EXPECT_EQ(dlock_election_resign(longest.get()), DLOCK_OK);
+}
+
 TEST_P(SqlClient, AClosedPortIsAConnectionError) {
   const std::string closed = std::string(scheme()) +
                              "://dlock@127.0.0.1:" + std::to_string(pick_free_port()) +
@@ -798,6 +854,15 @@ TEST_P(SqlSessionClient, AHoldersSessionEndedIsReportedLostAndTheNameIsFreeAtOnc
   EXPECT_EQ(lost.last_token(), token);
   EXPECT_EQ(dlock_lock_release(mine), DLOCK_E_LOST);
   EXPECT_EQ(dlock_lock_release(theirs), DLOCK_OK);
+}
+
+// An election needs the lease row's token as its term and the record beside
+// it: refused in mode=session, naming the option.
+TEST_P(SqlSessionClient, AnElectionIsRefusedNamingTheMode) {
+  dlock_election* refused = nullptr;
+  EXPECT_EQ(dlock_election_new(open(), "leaders", &refused), DLOCK_E_UNSUPPORTED);
+  EXPECT_EQ(refused, nullptr);
+  EXPECT_NE(std::string(dlock_last_error()).find("mode=session"), std::string::npos) << dlock_last_error();
 }
 
 TEST_P(SqlSessionClient, TwoClientsOfTwoThreadsNeverHoldTogether) {

@@ -10,8 +10,9 @@ namespace dlock {
 namespace sql {
 
 void LeaseDialect::check_name(const std::string& name) const {
-  if (name.empty() || name.size() > 1024) {
-    throw InvalidArgument("name: a lock name is 1 to 1024 bytes, not " + std::to_string(name.size()));
+  if (name.empty() || name.size() > kMaxLockNameBytes) {
+    throw InvalidArgument("name: a lock name is 1 to " + std::to_string(kMaxLockNameBytes) + " bytes, not " +
+                          std::to_string(name.size()));
   }
 }
 

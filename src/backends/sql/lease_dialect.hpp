@@ -11,6 +11,7 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -22,6 +23,9 @@
 
 namespace dlock {
 namespace sql {
+
+// The most bytes a name of dlock's lock table holds (its name column).
+constexpr std::size_t kMaxLockNameBytes = 1024;
 
 struct LeaseAttempt {
   bool granted = false;

@@ -1,19 +1,34 @@
 #include "backends/sql/sql_election_ops.hpp"
 
+#include "backends/sql/lease_dialect.hpp"
 #include "backends/sql/sql_client_session.hpp"
 #include "backends/sql/sql_leader_follower.hpp"
+#include "common/error.hpp"
 
 namespace dlock {
 namespace {
 
 const std::string kRowPrefix = "dlock_election:";
 
+// The leadership's row name for the election `name`. The lock table would
+// refuse a long name too, but counting the prefix the user never wrote, and
+// it would take an empty one.
+std::string row_name_of(const std::string& name) {
+  const std::size_t most = sql::kMaxLockNameBytes - kRowPrefix.size();
+  if (name.empty() || name.size() > most) {
+    throw InvalidArgument("name: an election name is 1 to " + std::to_string(most) +
+                          " bytes on SQL (its row in the lock table is \"" + kRowPrefix + "<name>\"), not " +
+                          std::to_string(name.size()));
+  }
+  return kRowPrefix + name;
+}
+
 }  // namespace
 
 SqlElectionOps::SqlElectionOps(SqlLockOps::SessionOf session_of, std::string name)
     : session_of_(std::move(session_of)),
       name_(std::move(name)),
-      row_name_(kRowPrefix + name_),
+      row_name_(row_name_of(name_)),
       leadership_([&] {
         session_of_().leader_table();  // refuses ShedLock's table and session mode first
         return std::make_shared<SqlLockOps>(

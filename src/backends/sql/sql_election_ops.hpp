@@ -19,7 +19,8 @@ namespace dlock {
 class SqlElectionOps final : public ElectionOps {
  public:
   // Throws UnsupportedError with table=shedlock or mode=session (naming the
-  // option), InvalidArgument for a name the lock table cannot hold once prefixed.
+  // option), InvalidArgument naming `name` for an empty name or one the lock
+  // table cannot hold once prefixed (more than 1,009 bytes).
   SqlElectionOps(SqlLockOps::SessionOf session_of, std::string name);
 
   const std::string& name() const override { return name_; }
