@@ -2,7 +2,8 @@
 // semaphore tables), through the C ABI, each case against PostgreSQL 15 and
 // MariaDB 10.11 started for it: permits set once, leases taken, released,
 // waited for, lost and freed by a dead holder's lease end, and a checker over
-// several processes' sections that never sees more than N at once.
+// several processes' sections that never sees more than N at once; a take
+// the server rolls back to break a deadlock is run again.
 #include <dlock.h>
 #include <gtest/gtest.h>
 
@@ -11,7 +12,10 @@
 #include <string>
 #include <vector>
 
+#include "backends/sql/sql_connection.hpp"
+#include "backends/sql/sql_failure.hpp"
 #include "support/dlock_handles.hpp"
+#include "support/log_capture.hpp"
 #include "support/monotonic_clock.hpp"
 #include "support/permit_checker.hpp"
 #include "support/section_log.hpp"
@@ -173,6 +177,54 @@ TEST_P(SqlPermitSemaphore, AKilledHoldersPermitReturnsAtItsLeaseEnd) {
   const int64_t waited_ms = (monotonic_ns() - killed_ns) / 1000000;
   EXPECT_LT(waited_ms, kLeaseMs + 3000) << "the dead holder's permit stayed taken past its lease";
   EXPECT_GE(waited_ms, kLeaseMs / 4) << "granted while the dead holder's lease still ran";
+}
+
+// The take locks the name's dlock_semaphore row, then waits to drop an ended
+// lease that another transaction has changed; that one then asks for the
+// name's row: a cycle. The take is the victim (PostgreSQL: it waited first,
+// so its deadlock check runs first; MariaDB: it changed the fewest rows).
+TEST_P(SqlPermitSemaphore, ATakeRolledBackToBreakADeadlockIsRunAgainAndGranted) {
+  const LogCapture log;
+  const ClientHandle client = open();
+  const PermitSemaphoreHandle semaphore = new_permit_semaphore(client.get(), kName);
+  set_permits(semaphore.get(), 2, 1);
+  const std::string hours_ago =
+      postgresql() ? "clock_timestamp() - interval '1 hour'" : "UTC_TIMESTAMP(6) - INTERVAL 1 HOUR";
+  const auto insert_lease = [&](const std::string& name, const std::string& owner, int token) {
+    return "INSERT INTO dlock_semaphore_lease (name, owner, lease_until, token) VALUES ('" + name + "', '" +
+           owner + "', " + hours_ago + ", " + std::to_string(token) + ")";
+  };
+  server_->query(insert_lease(kName, "gone", 0));
+
+  const auto other = dlock::sql::connect(dlock::sql::parse_sql_url(server_->url()));
+  other->execute("BEGIN");
+  // Rows changed make this transaction the heavier one, which InnoDB spares.
+  for (int token = 1; token <= 20; ++token) other->execute(insert_lease("padding", "pad", token));
+  other->execute("UPDATE dlock_semaphore_lease SET note = 'busy' WHERE owner = 'gone'");
+
+  char id[DLOCK_PERMIT_ID_SIZE];
+  auto take = std::async(std::launch::async, [&] { return acquire(semaphore.get(), 0, -1, id); });
+  const std::string lock_waits =
+      postgresql() ? "SELECT count(*) FROM pg_locks WHERE NOT granted"
+                   : "SELECT COUNT(*) FROM information_schema.INNODB_TRX WHERE trx_state = 'LOCK WAIT'";
+  ASSERT_TRUE(wait_until([&] { return server_->query(lock_waits) != "0"; }, milliseconds(10000)))
+      << "the take never waited for the ended lease";
+  try {
+    other->execute("SELECT 1 FROM dlock_semaphore WHERE name = '" + std::string(kName) + "' FOR UPDATE");
+  } catch (const dlock::sql::RolledBackError& error) {
+    FAIL() << "the server broke the deadlock the other way: " << error.what();
+  }
+  // The take's second run waits for this transaction's end.
+  ASSERT_EQ(take.wait_for(milliseconds(300)), std::future_status::timeout) << "granted past a locked name";
+  other->execute("COMMIT");
+
+  ASSERT_EQ(take.wait_for(milliseconds(10000)), std::future_status::ready);
+  EXPECT_TRUE(status_is(take.get(), DLOCK_OK)) << "the deadlock reached the caller";
+  EXPECT_TRUE(log.has(DLOCK_LOG_DEBUG, {"eadlock", "the transaction is run again"})) << log.dump();
+  EXPECT_EQ(live_leases(), "1");
+  EXPECT_EQ(server_->query("SELECT count(*) FROM dlock_semaphore_lease WHERE owner = 'gone'"), "0")
+      << "the ended lease stayed";
+  EXPECT_TRUE(status_is(dlock_permit_semaphore_release(semaphore.get(), id), DLOCK_OK));
 }
 
 // N permits, several processes of several threads each: the checker never

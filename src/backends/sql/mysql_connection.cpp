@@ -22,9 +22,12 @@ using MysqlResultHandle = std::unique_ptr<MYSQL_RES, MysqlFree>;
 
 // Client errors 2002-2013 (cannot connect, gone away, lost during a query),
 // 1927 (connection killed), 4031 (disconnected for inactivity); 1044, 1045,
-// 1142, 1143, 1227: access denied.
+// 1142, 1143, 1227: access denied; 1213: a deadlock, the transaction rolled
+// back.
 SqlFailure failure_of(unsigned int code) {
   switch (code) {
+    case 1213:
+      return SqlFailure::rolled_back;
     case 1044:
     case 1045:
     case 1142:

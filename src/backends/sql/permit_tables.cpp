@@ -1,7 +1,9 @@
 #include "backends/sql/permit_tables.hpp"
 
+#include "backends/sql/sql_failure.hpp"
 #include "backends/sql/sql_values.hpp"
 #include "common/error.hpp"
+#include "common/log.hpp"
 
 namespace dlock {
 namespace sql {
@@ -16,8 +18,14 @@ std::int64_t PermitTables::live_leases(SqlConnection& connection, const std::str
   return integer_of(connection.execute(count_query_, {SqlParam::bytes(name)}).rows.at(0).at(0), connection);
 }
 
-SqlResult in_transaction(SqlConnection& connection,
-                         const std::vector<std::pair<std::string, std::vector<SqlParam>>>& statements) {
+namespace {
+
+// How many times a transaction the server rolled back to break a deadlock is
+// run: a second run normally waits behind the survivor and passes.
+constexpr int kRunsAfterDeadlocks = 3;
+
+SqlResult run_transaction(SqlConnection& connection,
+                          const std::vector<std::pair<std::string, std::vector<SqlParam>>>& statements) {
   connection.execute("BEGIN");
   SqlResult last;
   try {
@@ -34,6 +42,21 @@ SqlResult in_transaction(SqlConnection& connection,
     throw;
   }
   return last;
+}
+
+}  // namespace
+
+SqlResult in_transaction(SqlConnection& connection,
+                         const std::vector<std::pair<std::string, std::vector<SqlParam>>>& statements) {
+  for (int run = 1;; ++run) {
+    try {
+      return run_transaction(connection, statements);
+    } catch (const RolledBackError& error) {
+      if (run == kRunsAfterDeadlocks) throw;
+      if (log::enabled(DLOCK_LOG_DEBUG))
+        log::emit(DLOCK_LOG_DEBUG, std::string(error.what()) + "; the transaction is run again");
+    }
+  }
 }
 
 std::unique_ptr<PermitTables> permit_tables(SqlDialect dialect) {

@@ -78,6 +78,8 @@ std::unique_ptr<PermitTables> mysql_permit_tables();
 
 // Runs `statements` in one transaction on `connection`, the last one's result
 // returned; a statement refused rolls it back (a broken connection ends it).
+// A transaction the server rolled back to break a deadlock is run again, up
+// to 3 runs in all.
 SqlResult in_transaction(SqlConnection& connection,
                          const std::vector<std::pair<std::string, std::vector<SqlParam>>>& statements);
 

@@ -34,12 +34,14 @@ std::string trimmed(const char* message) {
 
 // SQLSTATE classes: 08 connection exception, 57P0x the server ending the
 // session (pg_terminate_backend, shutdown), 28 invalid authorisation,
-// 42501 insufficient privilege.
+// 42501 insufficient privilege, 40P01 deadlock detected, 40001 serialization
+// failure.
 SqlFailure failure_of(const char* sqlstate) {
   const std::string state = sqlstate != nullptr ? sqlstate : "";
   if (state.empty() || state.rfind("08", 0) == 0 || state.rfind("57P0", 0) == 0)
     return SqlFailure::connection;
   if (state == "42501" || state.rfind("28", 0) == 0) return SqlFailure::privilege;
+  if (state == "40P01" || state == "40001") return SqlFailure::rolled_back;
   return SqlFailure::refused;
 }
 

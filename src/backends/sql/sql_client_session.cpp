@@ -71,47 +71,40 @@ void SqlClientSession::release(const Hold& hold, const std::string& /*request_id
 }
 
 const sql::PermitTables& SqlClientSession::permit_tables() {
-  std::lock_guard<std::mutex> lock(permit_tables_mutex_);
-  if (permit_tables_) return *permit_tables_;
-  if (url_.table == sql::kShedLockTable) {
-    throw UnsupportedError(std::string("the ") + scheme() +
-                           " backend serves the permit semaphore on dlock's tables, not with table=shedlock");
+  std::lock_guard<std::mutex> lock(lease_tables_mutex_);
+  if (!permit_tables_) {
+    auto tables = sql::permit_tables(url_.dialect);
+    prepare_lease_tables("the permit semaphore", *tables,
+                         "the semaphore tables are missing and this user may not create them");
+    permit_tables_ = std::move(tables);
   }
-  if (session_mode()) {
-    throw UnsupportedError(std::string("the ") + scheme() +
-                           " backend serves the permit semaphore in mode=lease, not with mode=session");
-  }
-  auto tables = sql::permit_tables(url_.dialect);
-  {
-    sql::SqlPool::Lease connection = pool_.take();
-    sql::ensure_schema(
-        *connection, tables->schema(), [&] { return tables->schema_exists(*connection); },
-        "the semaphore tables are missing and this user may not create them");
-  }
-  permit_tables_ = std::move(tables);
   return *permit_tables_;
 }
 
 const sql::LeaderTable& SqlClientSession::leader_table() {
-  std::lock_guard<std::mutex> lock(leader_table_mutex_);
-  if (leader_table_) return *leader_table_;
+  std::lock_guard<std::mutex> lock(lease_tables_mutex_);
+  if (!leader_table_) {
+    auto table = std::make_unique<sql::LeaderTable>(url_.dialect, dialect_->table());
+    prepare_lease_tables("elections", *table, "the election table is missing and this user may not create it");
+    leader_table_ = std::move(table);
+  }
+  return *leader_table_;
+}
+
+template <typename Tables>
+void SqlClientSession::prepare_lease_tables(const std::string& serves, const Tables& tables,
+                                            const std::string& missing) {
   if (url_.table == sql::kShedLockTable) {
-    throw UnsupportedError(std::string("the ") + scheme() +
-                           " backend serves elections on dlock's lock table, not with table=shedlock");
+    throw UnsupportedError(std::string("the ") + scheme() + " backend serves " + serves +
+                           " on dlock's tables, not with table=shedlock");
   }
   if (session_mode()) {
-    throw UnsupportedError(std::string("the ") + scheme() +
-                           " backend serves elections in mode=lease, not with mode=session");
+    throw UnsupportedError(std::string("the ") + scheme() + " backend serves " + serves +
+                           " in mode=lease, not with mode=session");
   }
-  auto table = std::make_unique<sql::LeaderTable>(url_.dialect, dialect_->table());
-  {
-    sql::SqlPool::Lease connection = pool_.take();
-    sql::ensure_schema(
-        *connection, table->schema(), [&] { return table->schema_exists(*connection); },
-        "the election table is missing and this user may not create it");
-  }
-  leader_table_ = std::move(table);
-  return *leader_table_;
+  sql::SqlPool::Lease connection = pool_.take();
+  sql::ensure_schema(
+      *connection, tables.schema(), [&] { return tables.schema_exists(*connection); }, missing);
 }
 
 const sql::LeaseDialect& SqlClientSession::rows(SqlRows rows) {

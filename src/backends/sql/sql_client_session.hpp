@@ -77,15 +77,21 @@ class SqlClientSession final : public BackendSession {
   sql::LeaseWakeups* wakeups() { return wakeups_.get(); }
 
  private:
+  // The tables lease mode keeps beside the lock table for what `serves`
+  // (permit_tables, leader_table): refused with table=shedlock or
+  // mode=session, naming the backend and the option; created when missing
+  // and the user may, else an AuthError saying `missing`.
+  template <typename Tables>
+  void prepare_lease_tables(const std::string& serves, const Tables& tables, const std::string& missing);
+
   const sql::SqlUrl url_;
   const std::string server_;
   const std::unique_ptr<sql::LeaseDialect> dialect_;
   sql::SqlPool pool_;
   std::unique_ptr<sql::LeaseWakeups> wakeups_;
-  std::mutex permit_tables_mutex_;
+  std::mutex lease_tables_mutex_;
   std::unique_ptr<sql::PermitTables> permit_tables_;  // once first used
-  std::mutex leader_table_mutex_;
-  std::unique_ptr<sql::LeaderTable> leader_table_;  // once first used
+  std::unique_ptr<sql::LeaderTable> leader_table_;    // once first used
   SqlKeeper keeper_;
   const std::unique_ptr<sql::SessionDialect> session_dialect_;
   sql::SessionHolds session_holds_;

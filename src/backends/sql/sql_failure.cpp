@@ -1,7 +1,5 @@
 #include "backends/sql/sql_failure.hpp"
 
-#include "common/error.hpp"
-
 namespace dlock {
 namespace sql {
 
@@ -12,6 +10,8 @@ void throw_sql_failure(SqlFailure failure, const std::string& server, const std:
       throw ConnectionError(message);
     case SqlFailure::privilege:
       throw AuthError(message);
+    case SqlFailure::rolled_back:
+      throw RolledBackError(message);
     case SqlFailure::refused:
       break;
   }
