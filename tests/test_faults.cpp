@@ -6,6 +6,7 @@
 #include <atomic>
 #include <chrono>
 #include <csignal>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -16,6 +17,7 @@
 #include "lost_recorder.hpp"
 #include "monotonic_clock.hpp"
 #include "redis_fixture.hpp"
+#include "redis_info.hpp"
 #include "redis_inspect.hpp"
 #include "safety_checker.hpp"
 #include "section_log.hpp"
@@ -278,6 +280,47 @@ TEST_F(Faults, OperationsSucceedAfterTheirConnectionsAreKilled) {
   kill_connections();
   EXPECT_TRUE(status_is(dlock_lock_force_release(lock.get()), DLOCK_OK));
   EXPECT_FALSE(key_exists(server(), kName));
+}
+
+// Every pooled connection closed by the server while idle (a restart, CLIENT
+// KILL, its idle timeout): the next command goes out on a new connection at
+// once. Trying each dead one first would cost a failure and a back-off
+// apiece, more than a 400 ms command timeout for the eight of a full pool.
+TEST_F(Faults, PooledConnectionsClosedWhileIdleAreNotTried) {
+  constexpr int kPoolSize = 8;
+  dlock_client_options options;
+  dlock_client_options_init(&options);
+  options.command_timeout_ms = 400;
+  options.pool_size = kPoolSize;
+  const auto connected_clients = [&] {
+    return std::stoll(parse_info(server().command({"INFO", "clients"}).str).at("connected_clients"));
+  };
+  const long long others = connected_clients();
+  const ClientHandle client = open_client(server().url(), options);
+  const LockHandle lock = new_lock(client.get(), kName);
+
+  // Eight commands at once, held up by a paused server: eight connections.
+  ASSERT_FALSE(server().command({"CLIENT", "PAUSE", "200"}).is_error());
+  std::vector<std::thread> readers;
+  std::atomic<int> failed{0};
+  for (int i = 0; i < kPoolSize; ++i) {
+    readers.emplace_back([&] {
+      int locked = 0;
+      if (dlock_lock_is_locked(lock.get(), &locked) != DLOCK_OK) ++failed;
+    });
+  }
+  for (std::thread& reader : readers) reader.join();
+  ASSERT_EQ(failed.load(), 0);
+  ASSERT_GE(connected_clients() - others, kPoolSize) << "the pool did not fill";
+
+  server().command({"CLIENT", "KILL", "TYPE", "normal"});
+  ASSERT_TRUE(wait_until([&] { return connected_clients() <= others; }, milliseconds(5000)));
+  const int64_t started = monotonic_ms();
+  int locked = -1;
+  EXPECT_TRUE(status_is(dlock_lock_is_locked(lock.get(), &locked), DLOCK_OK))
+      << "a try on each dead connection ran out the command timeout";
+  EXPECT_EQ(locked, 0);
+  EXPECT_LT(monotonic_ms() - started, 300);
 }
 
 TEST_F(Faults, ContentionSurvivesConnectionKills) {

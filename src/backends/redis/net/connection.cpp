@@ -1,8 +1,10 @@
 #include "backends/redis/net/connection.hpp"
 
 #include <hiredis/hiredis.h>
+#include <sys/socket.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <new>
 
 #include "backends/redis/net/sigpipe_guard.hpp"
@@ -237,6 +239,13 @@ Reply Connection::next_buffered_reply() {
 
 int Connection::fd() const {
   return context_->fd;
+}
+
+bool Connection::closed_by_server() const {
+  char byte = 0;
+  const ssize_t peeked = ::recv(context_->fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+  if (peeked == 0) return true;  // the server's FIN
+  return peeked < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR;
 }
 
 void Connection::set_timeout(std::chrono::milliseconds timeout) {

@@ -47,6 +47,11 @@ class Connection {
   int fd() const;
 
   bool broken() const { return broken_; }
+  // An idle connection (no reply outstanding) whose socket shows the
+  // server's end of it: a restart, CLIENT KILL or the server's idle timeout
+  // closed it. Costs one non-blocking peek. A TLS close that left its alert
+  // unread is not seen here; the next command finds it.
+  bool closed_by_server() const;
   // Why it broke, for messages (names the server, never the password).
   const std::string& failure() const { return failure_; }
 

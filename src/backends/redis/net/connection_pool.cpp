@@ -7,7 +7,10 @@
 namespace dlock {
 
 bool ConnectionPool::usable(const Connection& connection) const {
-  if (connection.broken() || connection.demoted()) return false;
+  // One closed while idle is dropped here, not tried: after a restart every
+  // idle connection is closed, and trying each would cost a failure and a
+  // back-off apiece (RedisSession::with_retries).
+  if (connection.broken() || connection.demoted() || connection.closed_by_server()) return false;
   return !config_.master_locator || connection.generation() == config_.master_locator->generation();
 }
 
