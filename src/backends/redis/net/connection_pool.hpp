@@ -1,6 +1,8 @@
 // A bounded pool of command connections, as redis-plus-plus's: connections
-// are made lazily, no socket I/O happens under the pool mutex, and a broken
-// connection is dropped, never handed out again.
+// are made lazily, no blocking socket I/O happens under the pool mutex (an
+// idle connection taken is only peeked at, without waiting), and a broken
+// connection, or one the server closed while it was idle, is dropped, never
+// handed out again.
 #pragma once
 
 #include <atomic>
