@@ -1,5 +1,7 @@
 #include "backends/redis/net/connection_pool.hpp"
 
+#include <algorithm>
+
 #include "backends/redis/net/master_locator.hpp"
 #include "common/error.hpp"
 #include "common/log.hpp"
@@ -15,7 +17,9 @@ bool ConnectionPool::usable(const Connection& connection) const {
 }
 
 ConnectionPool::Lease ConnectionPool::acquire(Clock::time_point deadline) {
-  std::vector<std::unique_ptr<Connection>> stale;  // an old master's: closed outside the mutex
+  // An old master's, or closed by the server: closed outside the mutex.
+  std::vector<std::unique_ptr<Connection>> stale;
+  std::unique_ptr<Connection> idle;
   {
     std::unique_lock<std::mutex> lock(mutex_);
     const bool available = returned_.wait_until(
@@ -27,15 +31,23 @@ ConnectionPool::Lease ConnectionPool::acquire(Clock::time_point deadline) {
       throw ConnectionError("no pooled connection became free within the command timeout (pool_size " +
                             std::to_string(config_.pool_size) + ")");
     }
-    while (!idle_.empty()) {
+    while (!idle_.empty() && !idle) {
       std::unique_ptr<Connection> connection = std::move(idle_.back());
       idle_.pop_back();
-      if (usable(*connection)) return lease(std::move(connection));
-      stale.push_back(std::move(connection));
-      --open_count_;
+      if (usable(*connection)) {
+        idle = std::move(connection);
+      } else {
+        stale.push_back(std::move(connection));
+        --open_count_;
+      }
     }
-    ++open_count_;  // reserve the slot, then connect outside the mutex
+    if (!idle) ++open_count_;  // reserve the slot, then connect outside the mutex
   }
+  // The server closing connections is an outage as a command failing on one
+  // is: warned of once, and the next connection made is a reconnection.
+  const auto closed_by_server = [](const auto& connection) { return connection->closed_by_server(); };
+  if (std::any_of(stale.begin(), stale.end(), closed_by_server)) outage_began("the server closed the connection");
+  if (idle) return lease(std::move(idle));
   try {
     return lease(connect(deadline));
   } catch (...) {
