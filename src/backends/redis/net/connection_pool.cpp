@@ -1,7 +1,5 @@
 #include "backends/redis/net/connection_pool.hpp"
 
-#include <algorithm>
-
 #include "backends/redis/net/master_locator.hpp"
 #include "common/error.hpp"
 #include "common/log.hpp"
@@ -9,10 +7,7 @@
 namespace dlock {
 
 bool ConnectionPool::usable(const Connection& connection) const {
-  // One closed while idle is dropped here, not tried: after a restart every
-  // idle connection is closed, and trying each would cost a failure and a
-  // back-off apiece (RedisSession::with_retries).
-  if (connection.broken() || connection.demoted() || connection.closed_by_server()) return false;
+  if (connection.broken() || connection.demoted()) return false;
   return !config_.master_locator || connection.generation() == config_.master_locator->generation();
 }
 
@@ -20,6 +15,7 @@ ConnectionPool::Lease ConnectionPool::acquire(Clock::time_point deadline) {
   // An old master's, or closed by the server: closed outside the mutex.
   std::vector<std::unique_ptr<Connection>> stale;
   std::unique_ptr<Connection> idle;
+  bool server_closed = false;
   {
     std::unique_lock<std::mutex> lock(mutex_);
     const bool available = returned_.wait_until(
@@ -34,7 +30,13 @@ ConnectionPool::Lease ConnectionPool::acquire(Clock::time_point deadline) {
     while (!idle_.empty() && !idle) {
       std::unique_ptr<Connection> connection = std::move(idle_.back());
       idle_.pop_back();
-      if (usable(*connection)) {
+      // One the server closed while it sat idle is dropped here, not tried:
+      // after a restart every idle connection is closed, and trying each
+      // would cost a failure and a back-off apiece (RedisSession::with_retries).
+      const bool kept = usable(*connection);
+      const bool closed = kept && connection->closed_by_server();
+      server_closed = server_closed || closed;
+      if (kept && !closed) {
         idle = std::move(connection);
       } else {
         stale.push_back(std::move(connection));
@@ -45,8 +47,7 @@ ConnectionPool::Lease ConnectionPool::acquire(Clock::time_point deadline) {
   }
   // The server closing connections is an outage as a command failing on one
   // is: warned of once, and the next connection made is a reconnection.
-  const auto closed_by_server = [](const auto& connection) { return connection->closed_by_server(); };
-  if (std::any_of(stale.begin(), stale.end(), closed_by_server)) outage_began("the server closed the connection");
+  if (server_closed) outage_began("the server closed the connection");
   if (idle) return lease(std::move(idle));
   try {
     return lease(connect(deadline));

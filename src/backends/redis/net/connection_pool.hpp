@@ -67,8 +67,7 @@ class ConnectionPool {
 
  private:
   void give_back(std::unique_ptr<Connection> connection);
-  // Not broken, not closed by the server, not a demoted master's, and (Sentinel)
-  // made for the current master.
+  // Not broken, not a demoted master's, and (Sentinel) made for the current master.
   bool usable(const Connection& connection) const;
   std::unique_ptr<Connection> connect(Clock::time_point deadline);
   Lease lease(std::unique_ptr<Connection> connection);
