@@ -40,21 +40,23 @@ std::vector<std::string> children_of(zk::ZkSession& session, const std::string& 
 // settles the release. A retry of `request_id` whose earlier delete went
 // unanswered, finding the node gone while the session that sent it lives,
 // answers 1: our delete ran. (A force release by another client in between
-// reads as ours too.)
+// reads as ours too.) Once the session expired, nothing tells whether the
+// server ran that delete before the expiry took the node, and a holder
+// paused past its session sends its delete into a connection the server
+// already closed: the release answers 0, lost, as the hold may have been.
 int64_t release_node_once(zk::ZkSession& session, const std::string& node, const std::string& request_id,
                           ZkDeletesInDoubt& in_doubt, std::chrono::milliseconds latch) {
   const std::int64_t session_id = session.session_id();
   // An earlier try's delete that went unanswered, on this same session.
   const bool sent_before = in_doubt.take(request_id, session_id);
-  // An expired session's nodes are gone: the server deleted them (or our
-  // delete in doubt did, first).
-  if (session.state() == zk::SessionState::expired) return sent_before ? 1 : 0;
+  if (session.state() == zk::SessionState::expired) return 0;
   in_doubt.sent(request_id, session_id, latch);
   const int rc = zk::remove(session, node);  // a timeout throws, leaving the delete in doubt
   if (zk::outcome_unknown(rc)) zk::raise_for(rc, "delete", node);
   in_doubt.take(request_id, session_id);  // answered: in doubt no more
   if (rc == ZOK) return 1;
-  if (rc == ZNONODE || rc == ZSESSIONEXPIRED) return sent_before ? 1 : 0;
+  if (rc == ZNONODE) return sent_before ? 1 : 0;
+  if (rc == ZSESSIONEXPIRED) return 0;
   zk::raise_for(rc, "delete", node);
 }
 
