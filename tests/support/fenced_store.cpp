@@ -1,7 +1,5 @@
 #include "fenced_store.hpp"
 
-#include <fcntl.h>
-#include <sys/file.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -10,27 +8,19 @@
 #include <stdexcept>
 #include <utility>
 
+#include "locked_file.hpp"
+
 namespace dlock_test {
 namespace {
 
-// The store's file, opened and held under an exclusive flock for one operation.
-class LockedFile {
+// The store's file, held under an exclusive flock for one operation.
+class StoreFile {
  public:
-  explicit LockedFile(const std::string& path)
-      : path_(path), fd_(open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644)) {
-    if (fd_ < 0) fail("open");
-    if (flock(fd_, LOCK_EX) != 0) {
-      close(fd_);
-      fail("flock");
-    }
-  }
-  ~LockedFile() { close(fd_); }  // closing drops the flock
-  LockedFile(const LockedFile&) = delete;
-  LockedFile& operator=(const LockedFile&) = delete;
+  explicit StoreFile(const std::string& path) : file_(path) {}
 
   FencedStoreState load() const {
     char buffer[256] = {};
-    const ssize_t size = pread(fd_, buffer, sizeof buffer - 1, 0);
+    const ssize_t size = pread(file_.fd(), buffer, sizeof buffer - 1, 0);
     if (size < 0) fail("read");
     FencedStoreState state;
     std::istringstream fields(std::string(buffer, static_cast<size_t>(size)));
@@ -43,31 +33,30 @@ class LockedFile {
     fields << state.value << ' ' << state.highest_token << ' ' << state.accepted_writes << ' '
            << state.stale_rejections << '\n';
     const std::string text = fields.str();
-    if (pwrite(fd_, text.data(), text.size(), 0) != static_cast<ssize_t>(text.size()) ||
-        ftruncate(fd_, static_cast<off_t>(text.size())) != 0) {
+    if (pwrite(file_.fd(), text.data(), text.size(), 0) != static_cast<ssize_t>(text.size()) ||
+        ftruncate(file_.fd(), static_cast<off_t>(text.size())) != 0) {
       fail("write");
     }
   }
 
  private:
   [[noreturn]] void fail(const char* what) const {
-    throw std::runtime_error(std::string(what) + " " + path_ + ": " + std::strerror(errno));
+    throw std::runtime_error(std::string(what) + " " + file_.path() + ": " + std::strerror(errno));
   }
 
-  std::string path_;
-  int fd_;
+  const LockedFile file_;
 };
 
 }  // namespace
 
 FencedStore::FencedStore(std::string path) : path_(std::move(path)) {
-  const LockedFile create_if_missing(path_);
+  const StoreFile create_if_missing(path_);
 }
 
 long long FencedStore::read() const { return state().value; }
 
 bool FencedStore::write(uint64_t token, long long value) const {
-  LockedFile file(path_);
+  StoreFile file(path_);
   FencedStoreState state = file.load();
   if (token < state.highest_token) {
     ++state.stale_rejections;
@@ -81,6 +70,6 @@ bool FencedStore::write(uint64_t token, long long value) const {
   return true;
 }
 
-FencedStoreState FencedStore::state() const { return LockedFile(path_).load(); }
+FencedStoreState FencedStore::state() const { return StoreFile(path_).load(); }
 
 }  // namespace dlock_test

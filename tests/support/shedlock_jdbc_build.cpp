@@ -1,16 +1,16 @@
 #include "shedlock_jdbc_build.hpp"
 
 #include <dirent.h>
-#include <fcntl.h>
-#include <sys/file.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <ctime>
+#include <optional>
+#include <stdexcept>
 
 #include "child_process.hpp"
+#include "locked_file.hpp"
 #include "program_output.hpp"
 
 namespace dlock_test {
@@ -37,24 +37,6 @@ time_t sources_modified(const std::string& source_dir) {
   return newest;
 }
 
-// Holds an exclusive flock(2) on `path` while it lives: test processes that
-// CTest runs at once (one per server) build the jar one after the other, the
-// later ones finding it built.
-class BuildLock {
- public:
-  explicit BuildLock(const std::string& path) : fd_(open(path.c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644)) {
-    if (fd_ >= 0) flock(fd_, LOCK_EX);
-  }
-  ~BuildLock() {
-    if (fd_ >= 0) close(fd_);  // closing releases the lock
-  }
-  BuildLock(const BuildLock&) = delete;
-  BuildLock& operator=(const BuildLock&) = delete;
-
- private:
-  const int fd_;
-};
-
 }  // namespace
 
 std::vector<std::string> ShedLockJdbcBuild::java(const std::string& main_class,
@@ -70,7 +52,15 @@ ShedLockJdbcBuild build_shedlock_jdbc(const std::string& source_dir, const std::
     if (!on_path(tool)) build.missing += std::string(build.missing.empty() ? "" : ", ") + tool;
   }
   if (!build.missing.empty()) return build;
-  const BuildLock lock(build_dir + ".lock");
+  // Test processes that CTest runs at once (one per server) build the jar
+  // one after the other, the later ones finding it built.
+  std::optional<LockedFile> lock;
+  try {
+    lock.emplace(build_dir + ".lock");
+  } catch (const std::runtime_error& error) {
+    build.build_failure = error.what();
+    return build;
+  }
   const time_t jar = modified(build_dir + "/shedlock-interop-1.jar");
   if (jar == 0 || jar < sources_modified(source_dir)) {
     const ProgramOutput mvn = run_program(
